@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite: prerequisites, lint, typecheck, unit + integration (vitest), production build, e2e.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+export NEXT_TELEMETRY_DISABLED=1 NO_COLOR=1
+
+missing=()
+[ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=("chromium (Debian package 'chromium': apt-get install -y chromium)")
+command -v ffmpeg >/dev/null || missing+=("ffmpeg (Debian package 'ffmpeg': apt-get install -y ffmpeg)")
+command -v kubectl >/dev/null || missing+=("kubectl (real client-go kubectl 1.27-1.33 on PATH)")
+command -v openssl >/dev/null || missing+=("openssl (Debian package 'openssl')")
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "npm test: missing prerequisites:" >&2
+  for m in "${missing[@]}"; do echo "  - $m" >&2; done
+  echo "Run 'bash .ci/run' (as root) to install them." >&2
+  exit 2
+fi
+
+step() { echo; echo "==> $*"; }
+step "lint";       npx eslint . --max-warnings=0
+step "typecheck";  npx tsc --noEmit
+step "unit + integration"; npx vitest run
+step "build";      npx next build
+step "e2e";        npx playwright test
+echo; echo "npm test: all steps passed"

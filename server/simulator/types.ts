@@ -1,0 +1,122 @@
+/**
+ * Contracts inside the embedded cluster. The API server core (store, HTTP, validation, watch, faults) implements
+ * `SimClient`, `VirtualClock`, `PodLogs` and `PodProxy`; scenarios and simulated controllers only use these
+ * interfaces, so every write a controller makes goes through the same admission and validation as a kubectl write.
+ */
+import type { KubeObject, Status } from '@/lib/k8s/types';
+import type { ResourceName } from '@/lib/k8s/resources';
+
+/** Patch types the API server accepts (kubectl's `--type=merge|json|strategic`). */
+export type PatchType = 'merge' | 'json' | 'strategic';
+
+/** Options of an in-process list. */
+export interface ListOptions {
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+}
+
+/** Thrown by SimClient calls when the API server answers with a Status (404, 409, 422 ...). */
+export class ApiStatusError extends Error {
+  constructor(readonly status: Status) {
+    super(status.message);
+    this.name = 'ApiStatusError';
+  }
+  get code(): number {
+    return this.status.code;
+  }
+}
+
+/**
+ * An in-process API client with the same semantics as the HTTP API: resourceVersion bumps, generation on spec
+ * changes, CRD schema validation (422 Invalid), conflicts on stale resourceVersion (409), watch events.
+ * `identity` names the field manager that appears in managedFields (e.g. `cluster-version-operator`).
+ */
+export interface SimClient {
+  get(resource: ResourceName, name: string, namespace?: string): KubeObject | undefined;
+  list(resource: ResourceName, options?: ListOptions): KubeObject[];
+  create(resource: ResourceName, object: KubeObject): KubeObject;
+  /** Replaces the object (spec and metadata; status is ignored for resources with a status subresource). */
+  update(resource: ResourceName, object: KubeObject): KubeObject;
+  /** Replaces only the status (the `/status` subresource). */
+  updateStatus(resource: ResourceName, object: KubeObject): KubeObject;
+  patch(
+    resource: ResourceName,
+    name: string,
+    patch: unknown,
+    options?: { namespace?: string; type?: PatchType; subresource?: 'status' },
+  ): KubeObject;
+  delete(resource: ResourceName, name: string, namespace?: string): void;
+}
+
+/** A virtual clock. Timers fire in time order when the clock advances; nothing reads the wall clock. */
+export interface VirtualClock {
+  /** Current virtual time, epoch milliseconds. */
+  now(): number;
+  /** Runs `fn` once at virtual time `now() + delayMs`. Returns a cancel function. */
+  setTimeout(fn: () => void, delayMs: number): () => void;
+  /** Runs `fn` every `intervalMs` of virtual time. Returns a cancel function. */
+  setInterval(fn: () => void, intervalMs: number): () => void;
+  /** Moves virtual time forward by `ms`, firing due timers in order. */
+  advance(ms: number): void;
+}
+
+/** Container logs the simulator serves at `/api/v1/namespaces/{ns}/pods/{pod}/log`. */
+export interface PodLogs {
+  append(namespace: string, pod: string, container: string, line: string): void;
+  read(namespace: string, pod: string, container: string, options?: { tailLines?: number; previous?: boolean }): string;
+}
+
+/** A response a simulated pod or service gives to a proxied GET. */
+export interface ProxyResponse {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** Handler for GETs proxied to a pod port (`/api/v1/namespaces/{ns}/pods/{pod}:{port}/proxy/{path}`). */
+export type ProxyHandler = (path: string) => ProxyResponse;
+
+/** Registry of what simulated pods and services answer on their ports. */
+export interface PodProxy {
+  registerPod(namespace: string, pod: string, port: number, handler: ProxyHandler): void;
+  unregisterPod(namespace: string, pod: string): void;
+  /** A service proxy picks a ready pod selected by the service, as kube-proxy would. */
+  registerService(namespace: string, service: string, port: number, handler: ProxyHandler): void;
+}
+
+/** Everything a scenario gets to build and drive its cluster. */
+export interface ScenarioContext {
+  client: SimClient;
+  /** A client whose writes are attributed to the named field manager. */
+  as(manager: string): SimClient;
+  clock: VirtualClock;
+  /** Deterministic pseudo-random numbers in [0, 1), seeded per scenario. */
+  random(): number;
+  logs: PodLogs;
+  proxy: PodProxy;
+}
+
+/** Names of the scenarios, one embedded cluster each. */
+export const SCENARIO_NAMES = [
+  'steady',
+  'update-in-progress',
+  'cross-minor-rollback',
+  'hypershift-featuregate-drop',
+  'catalogd-rollout',
+  'high-density-drain',
+  'extension-install-flap',
+] as const;
+
+/** A scenario name. */
+export type ScenarioName = (typeof SCENARIO_NAMES)[number];
+
+/** A scripted cluster story. `start` creates the objects and registers controllers on the clock. */
+export interface Scenario {
+  name: ScenarioName;
+  title: string;
+  description: string;
+  /** Virtual ms from start after which the story has reached its failure (the default speed gets there < 2 min). */
+  failureAtMs: number;
+  start(context: ScenarioContext): void;
+}
