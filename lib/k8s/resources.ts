@@ -18,6 +18,7 @@ export const RESOURCES = {
   clusteroperators: { group: 'config.openshift.io', version: 'v1', kind: 'ClusterOperator', namespaced: false, shortNames: ['co'] },
   featuregates: { group: 'config.openshift.io', version: 'v1', kind: 'FeatureGate', namespaced: false, shortNames: [] },
   infrastructures: { group: 'config.openshift.io', version: 'v1', kind: 'Infrastructure', namespaced: false, shortNames: [] },
+  machineconfigs: { group: 'machineconfiguration.openshift.io', version: 'v1', kind: 'MachineConfig', namespaced: false, shortNames: ['mc'] },
   machineconfigpools: { group: 'machineconfiguration.openshift.io', version: 'v1', kind: 'MachineConfigPool', namespaced: false, shortNames: ['mcp'] },
   clusterextensions: { group: 'olm.operatorframework.io', version: 'v1', kind: 'ClusterExtension', namespaced: false, shortNames: [] },
   clustercatalogs: { group: 'olm.operatorframework.io', version: 'v1', kind: 'ClusterCatalog', namespaced: false, shortNames: [] },

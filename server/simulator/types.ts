@@ -120,3 +120,25 @@ export interface Scenario {
   failureAtMs: number;
   start(context: ScenarioContext): void;
 }
+
+/**
+ * A fault the API server injects into matching requests (test-only control surface, admin token):
+ * - `drop`: destroy the socket abruptly (watch: after headers and any pending events; others: before headers);
+ * - `silence`: send headers, then nothing ever (a half-open watch);
+ * - `hang`: accept the connection, never send headers;
+ * - `status`: answer `status` (e.g. 429 with `retryAfterSeconds`, 500, 401, 403) with a proper Status body;
+ * - `reset`: ECONNRESET before any response byte;
+ * - `close`: answer a watch with 200 and end the stream at once with no events;
+ * - `slow`: delay the response by `delayMs`;
+ * - `expire`: answer the request with 410 Expired (HTTP status for list/get; an in-stream ERROR event for watch).
+ * `count` limits the rule to the next N matching requests (default: until cleared).
+ */
+export interface FaultRule {
+  resource?: ResourceName;
+  verb?: 'get' | 'list' | 'watch' | 'any';
+  kind: 'drop' | 'silence' | 'hang' | 'status' | 'reset' | 'close' | 'slow' | 'expire';
+  status?: number;
+  retryAfterSeconds?: number;
+  delayMs?: number;
+  count?: number;
+}
