@@ -1,0 +1,180 @@
+/**
+ * Wire types (DTOs) of the HTTP API and the SSE stream, defined once as zod schemas. Route handlers build them,
+ * the browser parses them with the same schemas, and incidents store them as-is. Only plain JSON.
+ */
+import { z } from 'zod';
+
+/** Severity, worst first. */
+export const severitySchema = z.enum(['critical', 'warning', 'info', 'ok']);
+
+/** Reference to an object. */
+export const objectRefSchema = z.object({
+  apiVersion: z.string().optional(),
+  kind: z.string(),
+  name: z.string(),
+  namespace: z.string().optional(),
+});
+
+/** Evidence behind a finding (see lib/health/types.ts `Evidence`). */
+export const evidenceSchema = z.object({
+  kind: z.enum(['field', 'log', 'metric', 'object', 'condition']),
+  label: z.string(),
+  ref: objectRefSchema.optional(),
+  path: z.string().optional(),
+  value: z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(z.string())]).optional(),
+  unit: z.string().optional(),
+  container: z.string().optional(),
+  lines: z.array(z.string()).optional(),
+  excerpt: z.unknown().optional(),
+  at: z.string().optional(),
+});
+
+/** A finding as served. */
+export const findingSchema = z.object({
+  id: z.string(),
+  detector: z.string(),
+  severity: severitySchema,
+  subject: objectRefSchema,
+  title: z.string(),
+  summary: z.string(),
+  evidence: z.array(evidenceSchema),
+  remediation: z.array(z.object({ title: z.string(), command: z.string().optional(), docUrl: z.string().optional() })),
+  since: z.string().optional(),
+});
+
+/** State of one watched source: expected failures are data, shown per source in the UI. */
+export const sourceStateSchema = z.object({
+  resource: z.string(),
+  namespace: z.string().optional(),
+  status: z.enum(['pending', 'synced', 'stale', 'forbidden', 'unauthorized', 'unreachable']),
+  since: z.string(),
+  lastSyncAt: z.string().optional(),
+  lastEventAt: z.string().optional(),
+  error: z.object({ code: z.number().optional(), reason: z.string().optional(), message: z.string() }).optional(),
+});
+
+/** One ClusterVersion history entry. */
+export const historyEntrySchema = z.object({
+  version: z.string(),
+  state: z.string(),
+  startedTime: z.string().nullable(),
+  completionTime: z.string().nullable(),
+  image: z.string(),
+});
+
+/** Identity and version facts of a cluster. `version` = latest Completed history entry, else desired. */
+export const clusterInfoSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string().nullable(),
+  desiredVersion: z.string().nullable(),
+  channel: z.string().nullable(),
+  history: z.array(historyEntrySchema),
+});
+
+const nodeProgressSchema = z.object({
+  name: z.string(),
+  assessment: z.string(),
+  phase: z.string(),
+  version: z.string(),
+  estimate: z.string().optional(),
+  message: z.string(),
+});
+
+/** `oc adm upgrade status` as JSON. */
+export const updateProgressSchema = z.object({
+  updating: z.boolean(),
+  controlPlane: z.object({
+    assessment: z.string(),
+    targetVersion: z.string().nullable(),
+    previousVersion: z.string().nullable(),
+    completionPercent: z.number(),
+    operators: z.object({ updated: z.number(), updating: z.number(), waiting: z.number(), total: z.number() }),
+    health: z.object({ healthy: z.number(), unavailable: z.number(), degraded: z.number() }),
+    durationSeconds: z.number().nullable(),
+    estimatedRemainingSeconds: z.number().nullable(),
+    updatingOperators: z.array(z.string()).optional(),
+    nodes: z.array(nodeProgressSchema).optional(),
+  }),
+  workerPools: z.array(z.object({
+    name: z.string(),
+    assessment: z.string(),
+    completionPercent: z.number(),
+    updatedNodes: z.number(),
+    totalNodes: z.number(),
+    nodes: z.array(nodeProgressSchema).optional(),
+  }).passthrough()),
+  insights: z.array(z.object({
+    level: z.string(),
+    impact: z.string(),
+    message: z.string(),
+    since: z.string().nullable(),
+  }).passthrough()),
+});
+
+/** `GET /api/clusters/{id}/health`. */
+export const clusterHealthSchema = z.object({
+  cluster: clusterInfoSchema,
+  findings: z.array(findingSchema),
+  updateProgress: updateProgressSchema.nullable(),
+  sources: z.array(sourceStateSchema),
+});
+
+/** One row of `GET /api/clusters`. */
+export const clusterSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  version: z.string().nullable(),
+  desiredVersion: z.string().nullable(),
+  updating: z.boolean(),
+  worstSeverity: severitySchema,
+  sources: z.array(sourceStateSchema),
+});
+
+/** `GET /api/clusters`. */
+export const clusterListSchema = z.object({ clusters: z.array(clusterSummarySchema) });
+
+/** A sample of a detector's named values at cluster time `t` (epoch ms). */
+export const samplePointSchema = z.object({ t: z.number(), values: z.record(z.string(), z.number().nullable()) });
+
+/** A recorded condition change (for timelines). */
+export const transitionSchema = z.object({
+  ref: objectRefSchema,
+  type: z.string(),
+  status: z.string(),
+  reason: z.string().optional(),
+  message: z.string().optional(),
+  at: z.string(),
+});
+
+/** `GET /api/clusters/{id}/series`: per-detector samples (≤ 1,000 points each) and condition transitions. */
+export const clusterSeriesSchema = z.object({
+  clusterId: z.string(),
+  now: z.number(),
+  samples: z.record(z.string(), z.array(samplePointSchema)),
+  transitions: z.array(transitionSchema),
+});
+
+/** Messages on the SSE stream (`event: <type>`, JSON `data`). */
+export const streamMessageSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('health'), clusterId: z.string(), health: clusterHealthSchema, summary: clusterSummarySchema }),
+  z.object({ type: z.literal('samples'), clusterId: z.string(), detector: z.string(), points: z.array(samplePointSchema) }),
+  z.object({ type: z.literal('transitions'), clusterId: z.string(), transitions: z.array(transitionSchema) }),
+]);
+
+/** Error body of every API error response. */
+export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
+
+export type SeverityDto = z.infer<typeof severitySchema>;
+export type FindingDto = z.infer<typeof findingSchema>;
+export type SourceStateDto = z.infer<typeof sourceStateSchema>;
+export type ClusterInfoDto = z.infer<typeof clusterInfoSchema>;
+export type UpdateProgressDto = z.infer<typeof updateProgressSchema>;
+export type ClusterHealthDto = z.infer<typeof clusterHealthSchema>;
+export type ClusterSummaryDto = z.infer<typeof clusterSummarySchema>;
+export type ClusterListDto = z.infer<typeof clusterListSchema>;
+export type SamplePointDto = z.infer<typeof samplePointSchema>;
+export type TransitionDto = z.infer<typeof transitionSchema>;
+export type ClusterSeriesDto = z.infer<typeof clusterSeriesSchema>;
+export type StreamMessage = z.infer<typeof streamMessageSchema>;
+export type ApiErrorDto = z.infer<typeof apiErrorSchema>;
