@@ -1,0 +1,28 @@
+/**
+ * A time series with bounded memory: when it reaches `2 * capacity` points, the older half is thinned to every
+ * other point, so recent data keeps full resolution and the whole history stays within a fixed budget.
+ */
+import type { SamplePointDto } from '@/lib/api/dto';
+
+/** Appends `point` to `points` (oldest first) in place and thins the older half when over budget. */
+export function appendBounded(points: SamplePointDto[], point: SamplePointDto, capacity: number): void {
+  points.push(point);
+  if (points.length < capacity * 2) return;
+  const half = Math.floor(points.length / 2);
+  const thinned = points.slice(0, half).filter((_, index) => index % 2 === 0);
+  points.splice(0, half, ...thinned);
+}
+
+/**
+ * At most `max` points of `points` between `from` and `to` (epoch ms, inclusive), evenly strided, always keeping
+ * the last point so the chart ends at the current value.
+ */
+export function windowed(points: readonly SamplePointDto[], max: number, from = -Infinity, to = Infinity): SamplePointDto[] {
+  const inRange = points.filter((point) => point.t >= from && point.t <= to);
+  if (inRange.length <= max) return inRange;
+  const stride = inRange.length / max;
+  const out: SamplePointDto[] = [];
+  for (let index = 0; index < max - 1; index += 1) out.push(inRange[Math.floor(index * stride)]);
+  out.push(inRange[inRange.length - 1]);
+  return out;
+}

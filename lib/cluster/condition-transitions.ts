@@ -1,0 +1,39 @@
+/**
+ * Derives condition transitions from two versions of an object. Conditions only keep their latest message, so
+ * recording every change as it is observed is what lets detectors recover a root cause later overwritten.
+ */
+import type { Condition, KubeObject, ObjectRef } from '@/lib/k8s/types';
+import type { ConditionTransition } from '@/lib/health/types';
+
+function conditionsOf(object: KubeObject | undefined): Condition[] {
+  const conditions = (object?.status as { conditions?: unknown } | undefined)?.conditions;
+  return Array.isArray(conditions) ? (conditions as Condition[]) : [];
+}
+
+/** A reference to `object` suitable for findings and transitions. */
+export function refOf(object: KubeObject): ObjectRef {
+  const ref: ObjectRef = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
+  if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
+  return ref;
+}
+
+/**
+ * Transitions between `previous` and `next` (either may be absent): one entry per condition whose status, reason or
+ * message changed, or which appeared. `at` is the observation time (RFC 3339) — not lastTransitionTime, which does not
+ * move when only the message changes.
+ */
+export function conditionTransitions(previous: KubeObject | undefined, next: KubeObject | undefined, at: string): ConditionTransition[] {
+  if (!next) return [];
+  const before = new Map(conditionsOf(previous).map((condition) => [condition.type, condition]));
+  const ref = refOf(next);
+  const out: ConditionTransition[] = [];
+  for (const condition of conditionsOf(next)) {
+    const old = before.get(condition.type);
+    if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message) continue;
+    const transition: ConditionTransition = { ref, type: condition.type, status: condition.status, at };
+    if (condition.reason !== undefined) transition.reason = condition.reason;
+    if (condition.message !== undefined) transition.message = condition.message;
+    out.push(transition);
+  }
+  return out;
+}
