@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { ClusterClock } from './cluster-clock';
+
+const at = (ms: number) => new Date(ms).toUTCString();
+
+describe('ClusterClock', () => {
+  it('uses local time until the server has answered', () => {
+    expect(new ClusterClock(() => 42_000).now()).toBe(42_000);
+  });
+
+  it('follows a skewed server clock', () => {
+    const clock = new ClusterClock(() => 0);
+    clock.observe(at(1_000_000_000_000), 10_000);
+    expect(clock.now(12_000)).toBe(1_000_000_002_000);
+  });
+
+  it('learns a faster clock (a virtual clock at 10x) and never goes backwards', () => {
+    const clock = new ClusterClock(() => 0);
+    const start = 1_800_000_000_000;
+    for (let local = 0; local <= 20_000; local += 1_000) clock.observe(at(start + local * 10), local);
+    const estimate = clock.now(25_000);
+    expect(estimate).toBeGreaterThan(start + 240_000);
+    expect(estimate).toBeLessThan(start + 260_000);
+    clock.observe(at(start), 26_000);
+    expect(clock.now(26_000)).toBeGreaterThanOrEqual(estimate);
+  });
+
+  it('ignores missing or malformed headers', () => {
+    const clock = new ClusterClock(() => 5);
+    clock.observe(undefined, 1);
+    clock.observe('not a date', 1);
+    expect(clock.now(7)).toBe(7);
+  });
+});

@@ -1,0 +1,235 @@
+import 'server-only';
+import type { KubeObject } from '@/lib/k8s/types';
+import type { ResourceName } from '@/lib/k8s/resources';
+import type {
+  ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SamplePointDto, SourceStateDto, StreamMessage, TransitionDto,
+} from '@/lib/api/dto';
+import type { ConditionTransition, Detector, HealthConfig, LatencySeries, Snapshot } from '@/lib/health/types';
+import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
+import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
+import { evaluate } from '@/lib/health/evaluate';
+import { computeUpdateProgress } from '@/lib/health/update-progress';
+import { clusterInfo, worstSeverity } from '@/lib/cluster/cluster-info';
+import { conditionTransitions } from '@/lib/cluster/condition-transitions';
+import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
+import type { ClusterConnection, SourceEvent, SourceHandle } from './connection';
+import { LogPoller } from './log-poller';
+
+/** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
+const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment']);
+const MAX_TRANSITIONS = 2_000;
+const SERIES_CAPACITY = 1_000;
+const COALESCE_MS = 150;
+const PERIODIC_EVALUATION_MS = 5_000;
+const SAMPLE_INTERVAL_MS = 1_000;
+
+/** Options of a {@link ClusterEngine}. */
+export interface ClusterEngineOptions {
+  id: string;
+  name: string;
+  connection: ClusterConnection;
+  detectors?: readonly Detector[];
+  config?: HealthConfig;
+  /** Pod-setup latency provider (metrics source); absent means "no metrics source". */
+  latency?: () => LatencySeries | undefined;
+}
+
+type Listener = (message: StreamMessage) => void;
+
+/**
+ * Watches what the registered detectors need on one cluster, keeps the condition-transition history and the
+ * detectors' sample series in bounded memory, re-evaluates findings on change (coalesced) and publishes the result.
+ */
+export class ClusterEngine {
+  readonly id: string;
+  readonly name: string;
+  private readonly connection: ClusterConnection;
+  private readonly detectors: readonly Detector[];
+  private readonly config: HealthConfig;
+  private readonly sources: { resource: ResourceName; handle: SourceHandle }[] = [];
+  private readonly lastTracked = new Map<string, KubeObject>();
+  private readonly transitions: ConditionTransition[] = [];
+  private readonly samples = new Map<string, SamplePointDto[]>();
+  private readonly listeners = new Set<Listener>();
+  private readonly logs: LogPoller;
+  private current: ClusterHealthDto;
+  private currentJson = '';
+  private scheduled: NodeJS.Timeout | undefined;
+  private periodic: NodeJS.Timeout | undefined;
+  private lastSampleAt = 0;
+  private pendingTransitions: TransitionDto[] = [];
+  private running = false;
+
+  constructor(private readonly options: ClusterEngineOptions) {
+    this.id = options.id;
+    this.name = options.name;
+    this.connection = options.connection;
+    this.detectors = options.detectors ?? DETECTORS;
+    this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
+    this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule());
+    this.current = { cluster: clusterInfo(this.id, this.name, undefined), findings: [], updateProgress: null, sources: [] };
+  }
+
+  /** Starts every watch and the periodic re-evaluation (time-based rules age even without events). */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    for (const need of requiredResources(this.detectors)) {
+      const handle = this.connection.watch(need, (event) => this.onEvent(event));
+      this.sources.push({ resource: need.resource, handle });
+      handle.start();
+    }
+    this.logs.start();
+    this.periodic = setInterval(() => this.schedule(), PERIODIC_EVALUATION_MS);
+    this.periodic.unref?.();
+  }
+
+  /** Stops watches and timers; the last state stays readable. */
+  stop(): void {
+    this.running = false;
+    for (const { handle } of this.sources) handle.stop();
+    this.sources.length = 0;
+    this.logs.stop();
+    clearInterval(this.periodic);
+    clearTimeout(this.scheduled);
+    this.connection.close();
+  }
+
+  /** Latest health, as `GET /api/clusters/{id}/health` serves it. */
+  health(): ClusterHealthDto {
+    return this.current;
+  }
+
+  /** One fleet row. */
+  summary(): ClusterSummaryDto {
+    const { cluster, findings, updateProgress, sources } = this.current;
+    return {
+      id: this.id,
+      name: this.name,
+      version: cluster.version,
+      desiredVersion: cluster.desiredVersion,
+      updating: updateProgress?.updating ?? false,
+      worstSeverity: worstSeverity(findings),
+      sources,
+    };
+  }
+
+  /** Sample series (≤ 1,000 points each) and transitions between `from` and `to` (epoch ms, cluster time). */
+  series(from?: number, to?: number): ClusterSeriesDto {
+    const samples: Record<string, SamplePointDto[]> = {};
+    for (const [detector, points] of this.samples) samples[detector] = windowed(points, SERIES_CAPACITY, from, to);
+    const inRange = (at: string) => {
+      const t = Date.parse(at);
+      return (from === undefined || t >= from) && (to === undefined || t <= to);
+    };
+    return { clusterId: this.id, now: this.connection.now(), samples, transitions: this.transitions.filter((entry) => inRange(entry.at)) };
+  }
+
+  /** The current snapshot detectors see (also what must-gather and incidents reuse). */
+  snapshot(): Snapshot {
+    const objects: Snapshot['objects'] = {};
+    for (const { resource, handle } of this.sources) {
+      (objects[resource] ??= []).push(...handle.objects());
+    }
+    return { objects, transitions: this.transitions, logs: this.logs.excerpts(), probes: [], latency: this.options.latency?.() };
+  }
+
+  /** Subscribes to stream messages; returns the unsubscribe function. */
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Forces an evaluation now (tests and must-gather parity). */
+  evaluateNow(): void {
+    clearTimeout(this.scheduled);
+    this.scheduled = undefined;
+    this.evaluate();
+  }
+
+  private onEvent(event: SourceEvent): void {
+    if (event.type !== 'synced' && TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
+    this.schedule();
+  }
+
+  private recordTransitions(event: Exclude<SourceEvent, { type: 'synced' }>): void {
+    const { object } = event;
+    const key = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+    if (event.type === 'deleted') {
+      this.lastTracked.delete(key);
+      return;
+    }
+    const at = new Date(this.connection.now()).toISOString();
+    const found = conditionTransitions(this.lastTracked.get(key), object, at);
+    this.lastTracked.set(key, object);
+    if (found.length === 0) return;
+    this.transitions.push(...found);
+    if (this.transitions.length > MAX_TRANSITIONS) this.transitions.splice(0, this.transitions.length - MAX_TRANSITIONS);
+    this.pendingTransitions.push(...found);
+  }
+
+  private schedule(): void {
+    if (!this.running || this.scheduled) return;
+    this.scheduled = setTimeout(() => {
+      this.scheduled = undefined;
+      this.evaluate();
+    }, COALESCE_MS);
+    this.scheduled.unref?.();
+  }
+
+  private evaluate(): void {
+    const now = this.connection.now();
+    const snapshot = this.snapshot();
+    const { findings, samples } = evaluate(snapshot, { now, config: this.config }, this.detectors);
+    const clusterVersion = snapshot.objects.clusterversions?.find((object) => object.metadata.name === 'version');
+    const updateProgress = clusterVersion
+      ? computeUpdateProgress({
+        clusterVersion,
+        clusterOperators: snapshot.objects.clusteroperators ?? [],
+        machineConfigPools: snapshot.objects.machineconfigpools ?? [],
+        machineConfigs: snapshot.objects.machineconfigs ?? [],
+        nodes: snapshot.objects.nodes ?? [],
+      }, now)
+      : null;
+    const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
+    const next: ClusterHealthDto = { cluster: clusterInfo(this.id, this.name, clusterVersion), findings, updateProgress, sources };
+    const nextJson = JSON.stringify(next);
+    if (nextJson !== this.currentJson) {
+      this.current = next;
+      this.currentJson = nextJson;
+      this.emit({ type: 'health', clusterId: this.id, health: next, summary: this.summary() });
+    }
+    if (this.pendingTransitions.length > 0) {
+      this.emit({ type: 'transitions', clusterId: this.id, transitions: this.pendingTransitions });
+      this.pendingTransitions = [];
+    }
+    this.recordSamples(now, samples);
+  }
+
+  private recordSamples(now: number, samples: Record<string, Record<string, number | null>>): void {
+    const local = Date.now();
+    if (local - this.lastSampleAt < SAMPLE_INTERVAL_MS) return;
+    this.lastSampleAt = local;
+    for (const [detector, values] of Object.entries(samples)) {
+      if (Object.keys(values).length === 0) continue;
+      const point = { t: now, values };
+      let points = this.samples.get(detector);
+      if (!points) {
+        points = [];
+        this.samples.set(detector, points);
+      }
+      appendBounded(points, point, SERIES_CAPACITY);
+      this.emit({ type: 'samples', clusterId: this.id, detector, points: [point] });
+    }
+  }
+
+  private emit(message: StreamMessage): void {
+    for (const listener of this.listeners) {
+      try {
+        listener(message);
+      } catch {
+        // A broken subscriber (a closed stream) must not stop the others; the stream unsubscribes itself.
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import 'server-only';
+import type { KubeObject } from '@/lib/k8s/types';
+import type { SourceStateDto } from '@/lib/api/dto';
+import type { ResourceNeed } from '@/lib/health/types';
+
+/** A change delivered by a watched source, after its cache was updated. */
+export type SourceEvent =
+  | { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean }
+  | { type: 'synced' };
+
+/** One watched resource (optionally one namespace) of one cluster. */
+export interface SourceHandle {
+  start(): void;
+  stop(): void;
+  state(): SourceStateDto;
+  /** The cached projections. */
+  objects(): KubeObject[];
+}
+
+/** A plain-text GET answer (pod logs, proxied endpoints). */
+export interface TextResponse {
+  status: number;
+  body: string;
+}
+
+/** Everything the engine needs from one cluster: watches and read-only GETs. */
+export interface ClusterConnection {
+  watch(need: ResourceNeed, onEvent: (event: SourceEvent) => void): SourceHandle;
+  getText(path: string, options?: { timeoutMs?: number }): Promise<TextResponse>;
+  /** Estimated cluster time (epoch ms). */
+  now(): number;
+  close(): void;
+}
