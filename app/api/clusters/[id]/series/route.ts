@@ -1,0 +1,20 @@
+import type { NextRequest } from 'next/server';
+import { z } from 'zod';
+import { getFleet } from '@/server/engine/fleet';
+import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
+
+export const dynamic = 'force-dynamic';
+
+const querySchema = z.object({
+  from: z.coerce.number().int().nonnegative().optional(),
+  to: z.coerce.number().int().nonnegative().optional(),
+}).refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, 'from must not be after to');
+
+export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  const query = parseQuery(querySchema, request.nextUrl.searchParams);
+  if (!query.ok) return query.response;
+  const engine = getFleet().get(id);
+  if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
+  return jsonOk(engine.series(query.data.from, query.data.to));
+}

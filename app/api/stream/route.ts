@@ -1,0 +1,21 @@
+import type { NextRequest } from 'next/server';
+import { z } from 'zod';
+import { getFleet } from '@/server/engine/fleet';
+import { sseResponse } from '@/server/engine/sse';
+import { jsonError, parseQuery } from '@/server/http/responses';
+
+export const dynamic = 'force-dynamic';
+
+const querySchema = z.object({
+  clusters: z.string().regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids').optional(),
+});
+
+export function GET(request: NextRequest) {
+  const query = parseQuery(querySchema, request.nextUrl.searchParams);
+  if (!query.ok) return query.response;
+  const fleet = getFleet();
+  const ids = query.data.clusters?.split(',').filter(Boolean) ?? [];
+  const unknown = ids.filter((id) => !fleet.get(id));
+  if (unknown.length > 0) return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
+  return sseResponse(fleet.streamSource(ids), request.signal);
+}

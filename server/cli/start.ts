@@ -1,0 +1,124 @@
+/**
+ * `npm start`: serves the dashboard on PORT (default 3000). Without a cluster named explicitly (`--kubeconfig`,
+ * `--context`, or UPDATE_HEALTH_KUBECONFIG) it first starts the embedded fleet — one simulated cluster per
+ * scenario — and points the dashboard at it through a generated kubeconfig, so the default path runs the same
+ * watch layer as a real cluster. Builds the production bundle when sources changed since the last build.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { startFleet } from '@/server/simulator/fleet';
+import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
+
+const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
+                     [--scenario NAME[,NAME...]] [--speed X] [--no-build] [--dev]`;
+
+function fail(message: string): never {
+  console.error(`npm start: ${message}\n${USAGE}`);
+  process.exit(2);
+}
+
+function parse() {
+  try {
+    return parseArgs({
+      options: {
+        port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
+        scenario: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+    }).values;
+  } catch (error) {
+    fail((error as Error).message);
+  }
+}
+
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
+    const path = join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
+  }
+  return newest;
+}
+
+function needsBuild(root: string): boolean {
+  const buildId = join(root, '.next', 'BUILD_ID');
+  if (!existsSync(buildId)) return true;
+  const built = statSync(buildId).mtimeMs;
+  const sources = ['app', 'components', 'lib', 'server', 'public'].filter((dir) => existsSync(join(root, dir)));
+  const configs = ['package.json', 'next.config.ts', 'tsconfig.json'].filter((file) => existsSync(join(root, file)));
+  return sources.some((dir) => newestMtime(join(root, dir)) > built) || configs.some((file) => statSync(join(root, file)).mtimeMs > built);
+}
+
+function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  return new Promise((resolvePromise) => {
+    const child = spawn(command, args, { stdio: 'inherit', env });
+    child.on('exit', (code, signal) => resolvePromise(code ?? (signal ? 1 : 0)));
+  });
+}
+
+async function main(): Promise<void> {
+  const args = parse();
+  if (args.help) {
+    console.log(USAGE);
+    return;
+  }
+  const root = resolve('.');
+  const port = Number(args.port ?? process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535) fail(`--port must be a TCP port, got "${args.port ?? process.env.PORT}"`);
+  const host = args.host ?? '127.0.0.1';
+  const speed = args.speed === undefined ? 10 : Number(args.speed);
+  if (!(speed > 0)) fail(`--speed must be a positive number, got "${args.speed}"`);
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) };
+  const dataDir = resolve(process.env.UPDATE_HEALTH_DATA_DIR ?? 'data');
+
+  let stopFleet = async (): Promise<void> => {};
+  const kubeconfig = args.kubeconfig ?? process.env.UPDATE_HEALTH_KUBECONFIG;
+  if (kubeconfig || args.context) {
+    const path = resolve(kubeconfig ?? process.env.KUBECONFIG ?? join(process.env.HOME ?? '', '.kube', 'config'));
+    if (!existsSync(path)) fail(`kubeconfig ${path} does not exist`);
+    env.UPDATE_HEALTH_KUBECONFIG = path;
+    if (args.context) env.UPDATE_HEALTH_CONTEXTS = args.context;
+    env.UPDATE_HEALTH_EMBEDDED = '0';
+    console.log(`Update Health: watching ${args.context ? `context(s) ${args.context}` : 'every context'} of ${path}`);
+  } else {
+    const names = (args.scenario?.split(',') ?? [...SCENARIO_NAMES]) as ScenarioName[];
+    const unknown = names.filter((name) => !SCENARIO_NAMES.includes(name));
+    if (unknown.length > 0) fail(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`);
+    const fleet = await startFleet({ scenarios: names, speed });
+    const dir = join(dataDir, `embedded-${port}`);
+    mkdirSync(dir, { recursive: true });
+    const readerPath = join(dir, 'kubeconfig.yaml');
+    writeFileSync(readerPath, fleet.kubeconfig('reader'), { mode: 0o600 });
+    writeFileSync(join(dir, 'admin-kubeconfig.yaml'), fleet.kubeconfig('admin'), { mode: 0o600 });
+    env.UPDATE_HEALTH_KUBECONFIG = readerPath;
+    env.UPDATE_HEALTH_EMBEDDED = '1';
+    stopFleet = () => fleet.close();
+    console.log(`Update Health: embedded fleet (${names.join(', ')}) at speed ${speed}x; kubeconfig ${readerPath}`);
+  }
+
+  const next = join(root, 'node_modules', '.bin', 'next');
+  if (!args.dev && !args['no-build'] && needsBuild(root)) {
+    console.log('Update Health: building the dashboard (sources changed since the last build) ...');
+    const code = await run(next, ['build'], env);
+    if (code !== 0) {
+      await stopFleet();
+      process.exit(code);
+    }
+  }
+  const child = spawn(next, [args.dev ? 'dev' : 'start', '-H', host, '-p', String(port)], { stdio: 'inherit', env });
+  console.log(`Update Health: dashboard on http://${host}:${port}/`);
+  const shutdown = (signal: NodeJS.Signals) => {
+    child.kill(signal);
+  };
+  process.on('SIGINT', shutdown);
+  process.on('SIGTERM', shutdown);
+  child.on('exit', (code) => {
+    void stopFleet().finally(() => process.exit(code ?? 0));
+  });
+}
+
+void main();

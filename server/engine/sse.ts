@@ -1,0 +1,64 @@
+import 'server-only';
+import type { StreamMessage } from '@/lib/api/dto';
+
+/** Subscription source for a stream: the current messages to (re)send on open, and live updates. */
+export interface StreamSource {
+  snapshot(): StreamMessage[];
+  subscribe(listener: (message: StreamMessage) => void): () => void;
+}
+
+let sequence = 0;
+
+/** Formats one SSE frame. Ids are server-wide increasing, so `Last-Event-ID` is always comparable. */
+export function sseFrame(message: StreamMessage): string {
+  sequence += 1;
+  return `id: ${sequence}\nevent: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`;
+}
+
+/**
+ * A `text/event-stream` response: current state first (also after a resume with `Last-Event-ID`, because a fresh
+ * snapshot is always correct where replaying a gap might not be), then live messages, and a heartbeat comment
+ * well inside proxy idle timeouts (OpenShift's router closes idle connections after 30 s).
+ */
+export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeatMs = 15_000): Response {
+  const encoder = new TextEncoder();
+  let cleanup = (): void => {};
+  const body = new ReadableStream<Uint8Array>({
+    start(controller) {
+      const send = (text: string): void => {
+        try {
+          controller.enqueue(encoder.encode(text));
+        } catch {
+          cleanup();
+        }
+      };
+      send('retry: 3000\n\n');
+      for (const message of source.snapshot()) send(sseFrame(message));
+      const unsubscribe = source.subscribe((message) => send(sseFrame(message)));
+      const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
+      cleanup = () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+        cleanup = () => {};
+        try {
+          controller.close();
+        } catch {
+          // already closed by the client
+        }
+      };
+      signal.addEventListener('abort', () => cleanup(), { once: true });
+    },
+    cancel() {
+      cleanup();
+    },
+  });
+  return new Response(body, {
+    headers: {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      // no-transform keeps compression and proxies from buffering events.
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    },
+  });
+}

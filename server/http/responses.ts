@@ -1,0 +1,23 @@
+import 'server-only';
+import { NextResponse } from 'next/server';
+import type { z } from 'zod';
+import type { ApiErrorDto } from '@/lib/api/dto';
+
+/** A JSON error body with a stable code; every API error goes through here. */
+export function jsonError(status: number, code: string, message: string): NextResponse<ApiErrorDto> {
+  return NextResponse.json({ error: { code, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
+}
+
+/** A JSON success body that is never cached (it is live data). */
+export function jsonOk<T>(body: T, status = 200): NextResponse<T> {
+  return NextResponse.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
+}
+
+/** Parses query parameters with a zod schema: the data, or a ready 400 response naming every bad parameter. */
+export function parseQuery<S extends z.ZodType>(schema: S, params: URLSearchParams):
+  { ok: true; data: z.infer<S> } | { ok: false; response: NextResponse<ApiErrorDto> } {
+  const parsed = schema.safeParse(Object.fromEntries(params));
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ');
+  return { ok: false, response: jsonError(400, 'bad_request', detail) };
+}
