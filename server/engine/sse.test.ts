@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest';
+import type { StreamMessage } from '@/lib/api/dto';
+import { sseResponse, type StreamSource } from './sse';
+
+const message = (clusterId: string): StreamMessage => ({
+  type: 'transitions', clusterId, transitions: [{ ref: { kind: 'ClusterOperator', name: 'olm' }, type: 'Available', status: 'False', at: '2026-11-22T09:00:00Z' }],
+});
+
+function source(): StreamSource & { emit(m: StreamMessage): void; listeners: number } {
+  const listeners = new Set<(m: StreamMessage) => void>();
+  return {
+    snapshot: () => [message('a')],
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    emit: (m) => listeners.forEach((listener) => listener(m)),
+    get listeners() {
+      return listeners.size;
+    },
+  };
+}
+
+async function readUntil(reader: ReadableStreamDefaultReader<Uint8Array>, needle: string): Promise<string> {
+  const decoder = new TextDecoder();
+  let text = '';
+  while (!text.includes(needle)) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    text += decoder.decode(value);
+  }
+  return text;
+}
+
+describe('sseResponse', () => {
+  it('sends the snapshot, then live messages with increasing ids, then heartbeats; unsubscribes on abort', async () => {
+    const src = source();
+    const abort = new AbortController();
+    const response = sseResponse(src, abort.signal, 50);
+    expect(response.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+    expect(response.headers.get('cache-control')).toContain('no-transform');
+    const reader = response.body!.getReader();
+    const first = await readUntil(reader, '"clusterId":"a"');
+    expect(first).toMatch(/^retry: 3000\n\nid: \d+\nevent: transitions\ndata: \{/);
+    src.emit(message('b'));
+    const second = await readUntil(reader, '"clusterId":"b"');
+    const ids = [...(first + second).matchAll(/^id: (\d+)$/gm)].map((match) => Number(match[1]));
+    expect(ids).toHaveLength(2);
+    expect(ids[1]).toBeGreaterThan(ids[0]);
+    expect(await readUntil(reader, ': heartbeat')).toContain(': heartbeat');
+    expect(src.listeners).toBe(1);
+    abort.abort();
+    expect(src.listeners).toBe(0);
+  });
+});
