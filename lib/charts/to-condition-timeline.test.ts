@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { TransitionDto } from '@/lib/api/dto';
+import { toConditionTimeline } from './to-condition-timeline';
+
+const NOW = Date.parse('2026-01-01T01:00:00Z');
+const ref = { kind: 'ClusterExtension', name: 'argocd' };
+const tr = (at: string, status: string, reason: string, message?: string, type = 'Installed'): TransitionDto =>
+  ({ ref, type, status, reason, message, at });
+
+describe('toConditionTimeline', () => {
+  it('builds one lane per object and condition type with consecutive segments', () => {
+    const lanes = toConditionTimeline([
+      tr('2026-01-01T00:50:00Z', 'False', 'Retrying', 'namespace "argocd" is being terminated'),
+      tr('2026-01-01T00:40:00Z', 'False', 'Failed', 'unpack failed: image not found'),
+      tr('2026-01-01T00:45:00Z', 'True', 'Progressing', undefined, 'Progressing'),
+    ], { now: NOW, range: '1h' });
+    expect(lanes.map((l) => l.key)).toEqual(['ClusterExtension/argocd:Installed', 'ClusterExtension/argocd:Progressing']);
+    expect(lanes[0].segments).toEqual([
+      { from: Date.parse('2026-01-01T00:40:00Z'), to: Date.parse('2026-01-01T00:50:00Z'), status: 'False', reason: 'Failed', message: 'unpack failed: image not found' },
+      { from: Date.parse('2026-01-01T00:50:00Z'), to: null, status: 'False', reason: 'Retrying', message: 'namespace "argocd" is being terminated' },
+    ]);
+    expect(lanes[0].changes).toBe(2);
+  });
+
+  it('clips segments that started before the range', () => {
+    const lanes = toConditionTimeline([tr('2026-01-01T00:00:00Z', 'True', 'Succeeded'), tr('2026-01-01T00:58:00Z', 'False', 'Failed')], { now: NOW, range: '15m' });
+    expect(lanes[0].segments[0].from).toBe(NOW - 15 * 60_000);
+    expect(lanes[0].changes).toBe(1);
+  });
+
+  it('caps segments per lane, keeping the newest', () => {
+    const many = Array.from({ length: 50 }, (_, i) => tr(new Date(NOW - (50 - i) * 1000).toISOString(), i % 2 ? 'True' : 'False', `R${i}`));
+    const [lane] = toConditionTimeline(many, { now: NOW, range: 'all', maxSegments: 10 });
+    expect(lane.segments).toHaveLength(10);
+    expect(lane.segments.at(-1)?.reason).toBe('R49');
+  });
+});
