@@ -7,9 +7,8 @@ import type {
 import type { ConditionTransition, Detector, HealthConfig, LatencySeries, Snapshot } from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
-import { evaluate } from '@/lib/health/evaluate';
-import { computeUpdateProgress } from '@/lib/health/update-progress';
 import { clusterInfo, worstSeverity } from '@/lib/cluster/cluster-info';
+import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
 import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
 import type { ClusterConnection, SourceEvent, SourceHandle } from './connection';
@@ -179,20 +178,10 @@ export class ClusterEngine {
 
   private evaluate(): void {
     const now = this.connection.now();
-    const snapshot = this.snapshot();
-    const { findings, samples } = evaluate(snapshot, { now, config: this.config }, this.detectors);
-    const clusterVersion = snapshot.objects.clusterversions?.find((object) => object.metadata.name === 'version');
-    const updateProgress = clusterVersion
-      ? computeUpdateProgress({
-        clusterVersion,
-        clusterOperators: snapshot.objects.clusteroperators ?? [],
-        machineConfigPools: snapshot.objects.machineconfigpools ?? [],
-        machineConfigs: snapshot.objects.machineconfigs ?? [],
-        nodes: snapshot.objects.nodes ?? [],
-      }, now)
-      : null;
     const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
-    const next: ClusterHealthDto = { cluster: clusterInfo(this.id, this.name, clusterVersion), findings, updateProgress, sources };
+    const { health: next, samples } = assessCluster({
+      id: this.id, name: this.name, snapshot: this.snapshot(), context: { now, config: this.config }, sources, detectors: this.detectors,
+    });
     const nextJson = JSON.stringify(next);
     if (nextJson !== this.currentJson) {
       this.current = next;
@@ -206,12 +195,12 @@ export class ClusterEngine {
     this.recordSamples(now, samples);
   }
 
-  private recordSamples(now: number, samples: Record<string, Record<string, number | null>>): void {
+  private recordSamples(now: number, samples: Partial<Record<string, Record<string, number | null>>>): void {
     const local = Date.now();
     if (local - this.lastSampleAt < SAMPLE_INTERVAL_MS) return;
     this.lastSampleAt = local;
     for (const [detector, values] of Object.entries(samples)) {
-      if (Object.keys(values).length === 0) continue;
+      if (!values || Object.keys(values).length === 0) continue;
       const point = { t: now, values };
       let points = this.samples.get(detector);
       if (!points) {
