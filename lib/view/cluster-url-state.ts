@@ -1,0 +1,32 @@
+import { parseTimeRange, DEFAULT_RANGE, type TimeRange } from '@/lib/charts/time-range';
+
+/** The cluster view's URL state beyond the path: `?range=&panel=&finding=`. */
+export interface ClusterUrlState {
+  range: TimeRange;
+  /** Focused detector panel id, or null. */
+  panel: string | null;
+  /** Finding whose evidence drawer is open, or null. */
+  finding: string | null;
+}
+
+/** Reads the cluster view state from search params; unknown ranges fall back to the default range. */
+export function parseClusterUrlState(params: URLSearchParams): ClusterUrlState {
+  return { range: parseTimeRange(params.get('range')), panel: params.get('panel') || null, finding: params.get('finding') || null };
+}
+
+/**
+ * Merges `patch` into the current search params and returns the query string (with `?`, or '' when empty).
+ * Defaults are omitted so URLs stay short; unrelated params are kept.
+ */
+export function withClusterUrlState(current: URLSearchParams, patch: Partial<ClusterUrlState>): string {
+  const next = new URLSearchParams(current);
+  const set = (key: string, value: string | null | undefined): void => {
+    if (value) next.set(key, value);
+    else next.delete(key);
+  };
+  if ('range' in patch) set('range', patch.range === DEFAULT_RANGE ? null : patch.range);
+  if ('panel' in patch) set('panel', patch.panel);
+  if ('finding' in patch) set('finding', patch.finding);
+  const s = next.toString();
+  return s ? `?${s}` : '';
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import type { ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
+import { parseClusterUrlState, withClusterUrlState } from './cluster-url-state';
+import { parseFleetView, selectFleetRows, updateStateLabel } from './fleet-rows';
+import { sortFindings, worstByDetector, worstSeverity } from './severity';
+
+const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto =>
+  ({ id, detector, severity, subject: { kind: 'Deployment', name: 'x' }, title, summary: '', evidence: [], remediation: [] });
+const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto =>
+  ({ id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok', sources: [], ...over });
+
+describe('severity helpers', () => {
+  it('sorts findings worst first, stably', () => {
+    expect(sortFindings([f('a', 'info'), f('b', 'critical'), f('c', 'warning'), f('d', 'critical', 'featuregate-coverage')]).map((x) => x.id))
+      .toEqual(['b', 'd', 'c', 'a']);
+  });
+  it('finds the worst severity overall and per detector', () => {
+    expect(worstSeverity([])).toBe('ok');
+    expect(worstSeverity([f('a', 'info'), f('b', 'warning')])).toBe('warning');
+    expect(worstByDetector([f('a', 'info'), f('b', 'warning'), f('c', 'critical', 'x')])).toEqual({ 'catalog-replicas': 'warning', x: 'critical' });
+  });
+});
+
+describe('fleet rows', () => {
+  const rows = [
+    c('steady'),
+    c('cross-minor-rollback', { worstSeverity: 'critical', version: '4.13.20' }),
+    c('update-in-progress', { updating: true, desiredVersion: '4.16.0', version: '4.15.9', worstSeverity: 'info' }),
+  ];
+  it('sorts by severity by default', () => {
+    expect(selectFleetRows(rows, parseFleetView(new URLSearchParams())).map((r) => r.id)).toEqual(['cross-minor-rollback', 'update-in-progress', 'steady']);
+  });
+  it('sorts versions numerically in both directions', () => {
+    const view = parseFleetView(new URLSearchParams('sort=version&dir=desc'));
+    expect(selectFleetRows(rows, view).map((r) => r.version)).toEqual(['4.16.3', '4.15.9', '4.13.20']);
+  });
+  it('filters by name, version or update state', () => {
+    expect(selectFleetRows(rows, { q: 'ROLLBACK', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['cross-minor-rollback']);
+    expect(selectFleetRows(rows, { q: 'updating', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['update-in-progress']);
+    expect(selectFleetRows(rows, { q: '4.13', sort: 'name', dir: 'asc' })).toHaveLength(1);
+  });
+  it('falls back to defaults on unknown params', () => {
+    expect(parseFleetView(new URLSearchParams('sort=bogus&dir=up'))).toEqual({ q: '', sort: 'severity', dir: 'asc' });
+  });
+  it('labels the update state', () => {
+    expect(updateStateLabel(rows[2])).toBe('Updating to 4.16.0');
+    expect(updateStateLabel(rows[0])).toBe('Idle');
+  });
+});
+
+describe('cluster URL state', () => {
+  it('parses and defaults', () => {
+    expect(parseClusterUrlState(new URLSearchParams('range=6h&panel=catalog-replicas&finding=f1')))
+      .toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1' });
+    expect(parseClusterUrlState(new URLSearchParams('range=2d'))).toEqual({ range: '1h', panel: null, finding: null });
+  });
+  it('merges patches, dropping defaults and cleared values', () => {
+    const cur = new URLSearchParams('range=6h&finding=f1&other=1');
+    expect(withClusterUrlState(cur, { panel: 'pod-setup-latency' })).toBe('?range=6h&finding=f1&other=1&panel=pod-setup-latency');
+    expect(withClusterUrlState(cur, { finding: null, range: '1h' })).toBe('?other=1');
+    expect(withClusterUrlState(new URLSearchParams(), { finding: 'a b&c' })).toBe('?finding=a+b%26c');
+  });
+});
