@@ -1,0 +1,169 @@
+/**
+ * Update progress: the semantics of `oc adm upgrade status` (openshift/oc `pkg/cli/admin/upgrade/status/`) as pure
+ * JSON, plus the `update-progress` detector that turns its insights into findings.
+ */
+import type { KubeObject } from '@/lib/k8s/types';
+import { findCondition, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
+import type { Detector, DetectorOutput, Snapshot } from '@/lib/health/types';
+import type { Alert, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
+import { alertInsights, finalizeInsights, type RawInsight } from '@/lib/health/update-progress-insights';
+import { assessControlPlane, historyOf } from '@/lib/health/update-progress-control-plane';
+import { assessNodes, assessPool, type AssessedNode, type AssessedPool } from '@/lib/health/update-progress-nodes';
+import { insightFindings, progressSamples, summaryFinding } from '@/lib/health/update-progress-findings';
+import { SECOND_MS, formatTime, matchesSelector, parseTime, roundDuration, roundPercent, specOf, type LabelSelector } from '@/lib/health/update-progress-util';
+
+/** What {@link computeUpdateProgress} reads: the objects `oc adm upgrade status` reads, plus current alerts. */
+export interface UpdateProgressInput {
+  clusterVersion?: KubeObject;
+  clusterOperators: KubeObject[];
+  machineConfigPools: KubeObject[];
+  machineConfigs: KubeObject[];
+  nodes: KubeObject[];
+  alerts?: Alert[];
+}
+
+function selectorOf(pool: KubeObject): LabelSelector | undefined {
+  return specOf(pool).nodeSelector as LabelSelector | undefined;
+}
+
+/** `oc`'s node-to-pool rule: master first, then custom pools (in list order), then worker. */
+function poolOfNode(node: KubeObject, pools: KubeObject[]): string | undefined {
+  const labels = node.metadata.labels;
+  const master = pools.find((pool) => pool.metadata.name === 'master');
+  if (master && matchesSelector(selectorOf(master), labels)) return 'master';
+  const custom = pools.find((pool) => pool.metadata.name !== 'master' && pool.metadata.name !== 'worker'
+    && matchesSelector(selectorOf(pool), labels));
+  if (custom) return custom.metadata.name;
+  const worker = pools.find((pool) => pool.metadata.name === 'worker');
+  if (worker && matchesSelector(selectorOf(worker), labels)) return 'worker';
+  return undefined;
+}
+
+function publicNodes(nodes: AssessedNode[]): UpdateProgress['controlPlane']['nodes'] {
+  return nodes.map(({ name, assessment, phase, version, estimate, message }) => ({ name, assessment, phase, version, estimate, message }));
+}
+
+function workerPool(pool: AssessedPool): WorkerPoolProgress {
+  const { counts } = pool;
+  return {
+    name: pool.name,
+    assessment: pool.assessment,
+    completionPercent: roundPercent(pool.completionPercent),
+    updatedNodes: counts.total - counts.outdated,
+    totalNodes: counts.total,
+    availableNodes: counts.available,
+    progressingNodes: counts.progressing,
+    drainingNodes: counts.draining,
+    degradedNodes: counts.degraded,
+    excludedNodes: counts.excluded,
+    outdatedNodes: counts.outdated,
+    nodes: publicNodes(pool.nodes),
+  };
+}
+
+function emptyProgress(now: number, workerPools: WorkerPoolProgress[] = []): UpdateProgress {
+  return {
+    updating: false,
+    evaluatedAt: formatTime(now) ?? '',
+    controlPlane: {
+      assessment: 'Unknown', targetVersion: null, previousVersion: null, previousPartial: false, targetIsInstall: false,
+      completionPercent: 0, operators: { updated: 0, updating: 0, waiting: 0, total: 0 },
+      health: { healthy: 0, unavailable: 0, degraded: 0 }, startedAt: null, completedAt: null, durationSeconds: null,
+      estimatedRemainingSeconds: null, estimatedDurationSeconds: null, estimateLabel: null, updatingOperators: [],
+      updatingOperatorDetails: [], nodes: [], nodesCompletionPercent: null,
+    },
+    workerPools,
+    insights: [],
+  };
+}
+
+/**
+ * Computes `oc adm upgrade status` for the given objects at `now` (epoch ms). Pure: the same input and clock give the
+ * same output. Without a ClusterVersion the control plane is `Unknown` and nothing is updating.
+ */
+export function computeUpdateProgress(input: UpdateProgressInput, now: number): UpdateProgress {
+  const cv = input.clusterVersion;
+  if (!cv) return emptyProgress(now);
+  const history = historyOf(cv);
+  const targetVersion = history[0]?.version || undefined;
+  const machineConfigs = new Map(input.machineConfigs.map((mc) => [mc.metadata.name, mc]));
+
+  const nodesPerPool = new Map<string, KubeObject[]>();
+  for (const node of input.nodes) {
+    const pool = poolOfNode(node, input.machineConfigPools);
+    if (pool === undefined) continue;
+    nodesPerPool.set(pool, [...(nodesPerPool.get(pool) ?? []), node]);
+  }
+
+  const insights: RawInsight[] = [];
+  let master: AssessedPool | undefined;
+  const workers: AssessedPool[] = [];
+  for (const pool of input.machineConfigPools) {
+    const assessed = assessNodes(pool, nodesPerPool.get(pool.metadata.name) ?? [], machineConfigs, targetVersion, now);
+    insights.push(...assessed.insights);
+    const summary = assessPool(pool, assessed.nodes);
+    insights.push(...summary.insights);
+    if (pool.metadata.name === 'master') master = summary.pool;
+    else workers.push(summary.pool);
+  }
+
+  const progressing = findCondition(cv, 'Progressing');
+  const workerOutdated = workers.some((pool) => pool.counts.total > 0 && pool.completionPercent !== 100);
+  const updating = isTrue(progressing) || workerOutdated;
+
+  const startedAt = parseTime(history[0]?.startedTime) ?? transitionTimeMs(progressing);
+  const updatingFor = startedAt === undefined ? undefined : roundDuration(now - startedAt, SECOND_MS);
+  insights.push(...alertInsights(input.alerts ?? [], startedAt));
+
+  const controlPlane = assessControlPlane(cv, input.clusterOperators, now);
+  insights.push(...controlPlane.insights);
+
+  return {
+    updating,
+    evaluatedAt: formatTime(now) ?? '',
+    controlPlane: {
+      ...controlPlane.core,
+      nodes: publicNodes(master?.nodes ?? []),
+      nodesCompletionPercent: master ? roundPercent(master.completionPercent) : null,
+    },
+    workerPools: workers.map(workerPool),
+    insights: updating ? finalizeInsights(insights, updatingFor === undefined ? undefined : now - updatingFor) : [],
+  };
+}
+
+function objects(snapshot: Snapshot, resource: keyof Snapshot['objects']): KubeObject[] {
+  return snapshot.objects[resource] ?? [];
+}
+
+/** Reads the update-progress input out of a detector snapshot. The snapshot carries no alerts. */
+export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgressInput {
+  const versions = objects(snapshot, 'clusterversions');
+  return {
+    clusterVersion: versions.find((cv) => cv.metadata.name === 'version') ?? versions[0],
+    clusterOperators: objects(snapshot, 'clusteroperators'),
+    machineConfigPools: objects(snapshot, 'machineconfigpools'),
+    machineConfigs: objects(snapshot, 'machineconfigs'),
+    nodes: objects(snapshot, 'nodes'),
+  };
+}
+
+/**
+ * The `update-progress` detector: one finding per update-health insight (Error → critical, Warning → warning,
+ * Info → info) plus a summary of the update, and samples for charting progress.
+ */
+export const updateProgress: Detector = {
+  id: 'update-progress',
+  title: 'Update progress',
+  needs: [
+    { resource: 'clusterversions' },
+    { resource: 'clusteroperators' },
+    { resource: 'machineconfigpools' },
+    { resource: 'machineconfigs' },
+    { resource: 'nodes' },
+  ],
+  detect(snapshot, context): DetectorOutput {
+    const progress = computeUpdateProgress(updateProgressInputFromSnapshot(snapshot), context.now);
+    const findings = [...insightFindings(progress), ...summaryFinding(progress)];
+    return { findings, samples: progressSamples(progress) };
+  },
+};
