@@ -1,0 +1,306 @@
+import 'server-only';
+import http from 'node:http';
+import https from 'node:https';
+import { StringDecoder } from 'node:string_decoder';
+import { KubeConfig } from '@kubernetes/client-node';
+import {
+  KubeCredentialsError,
+  KubeTransportError,
+  apiErrorFromResponse,
+  toTransportError,
+} from './kube-errors';
+import { TlsAgentCache } from './tls-agent-cache';
+
+/** Query parameters; `undefined` values are left out. */
+export type Query = Record<string, string | number | boolean | undefined>;
+
+/** Defaults for every request a transport makes. */
+export interface KubeTransportOptions {
+  /** Time from sending a request to its response headers (covers connect and TLS). Default 30 s. */
+  headerTimeoutMs?: number;
+  /** Longest silence while reading a body before the request is aborted. Default 60 s. */
+  idleTimeoutMs?: number;
+  /** Largest JSON body accepted (bytes). Default 512 MiB. */
+  maxBodyBytes?: number;
+  /** `User-Agent` header. */
+  userAgent?: string;
+}
+
+/** Per-request controls. */
+export interface RequestControls {
+  signal?: AbortSignal;
+  headerTimeoutMs?: number;
+  idleTimeoutMs?: number;
+}
+
+/** Controls of a streamed (line-delimited) request such as a watch. */
+export interface StreamControls extends RequestControls {
+  /** Called once the server answered 2xx, before any line. */
+  onOpen?: () => void;
+  /** Called for every complete line (without the newline). Return `false` to end the stream from our side. */
+  onLine: (line: string) => boolean | void;
+}
+
+/** How a stream ended without error. */
+export interface StreamResult {
+  endedBy: 'server' | 'client';
+  bytes: number;
+  lines: number;
+}
+
+/** Where a transport's kubeconfig came from, so credentials can be reloaded when a token was rotated. */
+type ConfigSource = { kind: 'file'; path: string; context?: string } | { kind: 'object' };
+
+const ERROR_BODY_LIMIT = 1024 * 1024;
+
+/**
+ * HTTP access to one API server: configuration and credentials come from a client-node `KubeConfig`
+ * (CA, client certificates, bearer tokens, exec and refreshable auth providers, proxies), while requests are
+ * made with node:http/https so they can stream, be aborted, and time out on headers and on body inactivity.
+ */
+export class KubeTransport {
+  private config: KubeConfig;
+  private readonly source: ConfigSource;
+  private readonly options: Required<KubeTransportOptions>;
+  private readonly agents = new TlsAgentCache();
+
+  constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
+    this.config = config;
+    this.source = source;
+    this.options = {
+      headerTimeoutMs: options.headerTimeoutMs ?? 30_000,
+      idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
+      maxBodyBytes: options.maxBodyBytes ?? 512 * 1024 * 1024,
+      userAgent: options.userAgent ?? 'update-health/0.1',
+    };
+  }
+
+  /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
+  static fromFile(path: string, options: KubeTransportOptions & { context?: string } = {}): KubeTransport {
+    return new KubeTransport(loadConfig((kc) => kc.loadFromFile(path), options.context), options, {
+      kind: 'file',
+      path,
+      context: options.context,
+    });
+  }
+
+  /** Loads a kubeconfig from YAML or JSON text, optionally selecting a context. */
+  static fromString(text: string, options: KubeTransportOptions & { context?: string } = {}): KubeTransport {
+    return new KubeTransport(loadConfig((kc) => kc.loadFromString(text), options.context), options);
+  }
+
+  /** The API server URL of the current context. */
+  get server(): string {
+    return this.config.getCurrentCluster()?.server ?? '';
+  }
+
+  /**
+   * Re-reads the kubeconfig file the transport was loaded from (a rotated token or certificate).
+   * Returns false when there is nothing to reload or the file cannot be read now.
+   */
+  reloadCredentials(): boolean {
+    if (this.source.kind !== 'file') return false;
+    const { path, context } = this.source;
+    try {
+      this.config = loadConfig((kc) => kc.loadFromFile(path), context);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** GETs `path` and decodes the JSON body. Throws KubeApiError, KubeTransportError or KubeCredentialsError. */
+  async getJson<T>(path: string, query: Query = {}, controls: RequestControls = {}): Promise<T> {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    await this.exchange(path, query, controls, (chunk, fail) => {
+      size += chunk.length;
+      if (size > this.options.maxBodyBytes) {
+        fail(new KubeTransportError('protocol', `response body larger than ${this.options.maxBodyBytes} bytes`));
+        return false;
+      }
+      chunks.push(chunk);
+      return true;
+    });
+    const text = Buffer.concat(chunks).toString('utf8');
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new KubeTransportError('protocol', `response of ${path} is not JSON: ${(error as Error).message}`, { cause: error });
+    }
+  }
+
+  /**
+   * GETs `path` and hands every newline-delimited line to `controls.onLine` as it arrives. Resolves when the
+   * server ends the body or `onLine` returns false; rejects on HTTP errors, transport errors and timeouts.
+   */
+  async stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
+    const decoder = new StringDecoder('utf8');
+    let pending = '';
+    let bytes = 0;
+    let lines = 0;
+    let endedBy: StreamResult['endedBy'] = 'server';
+    const emit = (line: string): boolean => {
+      if (line.length === 0) return true;
+      lines += 1;
+      return controls.onLine(line) !== false;
+    };
+    await this.exchange(
+      path,
+      query,
+      controls,
+      (chunk) => {
+        bytes += chunk.length;
+        pending += decoder.write(chunk);
+        let newline = pending.indexOf('\n');
+        while (newline >= 0) {
+          const line = pending.slice(0, newline).trim();
+          pending = pending.slice(newline + 1);
+          if (!emit(line)) {
+            endedBy = 'client';
+            return false;
+          }
+          newline = pending.indexOf('\n');
+        }
+        return true;
+      },
+      controls.onOpen,
+    );
+    if (endedBy === 'server') {
+      const rest = (pending + decoder.end()).trim();
+      if (rest && !emit(rest)) endedBy = 'client';
+    }
+    return { endedBy, bytes, lines };
+  }
+
+  /** Releases pooled connections. In-flight requests are not affected. */
+  close(): void {
+    this.agents.close();
+  }
+
+  private async prepare(path: string, query: Query): Promise<{ url: URL; options: https.RequestOptions }> {
+    const cluster = this.config.getCurrentCluster();
+    if (!cluster) throw new KubeCredentialsError('kubeconfig has no current cluster');
+    const options: https.RequestOptions = { headers: {} };
+    try {
+      await this.config.applyToHTTPSOptions(options);
+    } catch (error) {
+      throw new KubeCredentialsError(`kubeconfig credentials unavailable: ${(error as Error).message}`, { cause: error });
+    }
+    const url = new URL(cluster.server);
+    url.pathname = url.pathname.replace(/\/+$/, '') + path;
+    for (const [key, value] of Object.entries(query)) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    const agent = cluster.proxyUrl ? options.agent : this.agents.agentFor(url.protocol, options);
+    return {
+      url,
+      options: {
+        method: 'GET',
+        agent,
+        auth: options.auth,
+        headers: { ...options.headers, Accept: 'application/json', 'User-Agent': this.options.userAgent },
+      },
+    };
+  }
+
+  /**
+   * One request. `onChunk` sees each body chunk of a 2xx answer and returns false to stop reading (then the
+   * request is destroyed and the promise resolves); it may call `fail` to reject instead.
+   */
+  private async exchange(
+    path: string,
+    query: Query,
+    controls: RequestControls,
+    onChunk: (chunk: Buffer, fail: (error: Error) => void) => boolean,
+    onOpen?: () => void,
+  ): Promise<void> {
+    const signal = controls.signal;
+    if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
+    const { url, options } = await this.prepare(path, query);
+    if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
+    const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
+    const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
+    const send = url.protocol === 'http:' ? http.request : https.request;
+
+    await new Promise<void>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const req = send(url, options);
+      const arm = (ms: number, error: () => KubeTransportError) => {
+        if (timer) clearTimeout(timer);
+        timer = setTimeout(() => finish(error()), ms);
+      };
+      const onAbort = () => finish(new KubeTransportError('aborted', 'request aborted'));
+      const finish = (error?: Error, keepSocket = false) => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        if (!keepSocket) req.destroy();
+        if (error) reject(error);
+        else resolve();
+      };
+      const idle = () => new KubeTransportError('idle-timeout', `no data from ${url.pathname} for ${idleTimeoutMs} ms`);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      arm(headerTimeoutMs, () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`));
+      req.on('error', (error) => finish(toTransportError(error)));
+      req.on('response', (res) => {
+        const code = res.statusCode ?? 0;
+        arm(idleTimeoutMs, idle);
+        res.on('error', (error) => finish(toTransportError(error)));
+        res.on('close', () => {
+          if (!res.complete) finish(new KubeTransportError('reset', 'connection closed before the response ended'));
+        });
+        if (code < 200 || code >= 300) {
+          const parts: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            arm(idleTimeoutMs, idle);
+            if (size < ERROR_BODY_LIMIT) parts.push(chunk);
+            size += chunk.length;
+          });
+          res.on('end', () => {
+            const body = Buffer.concat(parts).toString('utf8');
+            finish(apiErrorFromResponse(code, res.statusMessage ?? '', body, res.headers['retry-after']), true);
+          });
+          return;
+        }
+        try {
+          onOpen?.();
+        } catch (error) {
+          finish(error as Error);
+          return;
+        }
+        res.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          arm(idleTimeoutMs, idle);
+          let more: boolean;
+          try {
+            more = onChunk(chunk, (error) => finish(error));
+          } catch (error) {
+            finish(error as Error);
+            return;
+          }
+          if (!more) finish();
+        });
+        res.on('end', () => finish(undefined, true));
+      });
+      req.end();
+    });
+  }
+}
+
+function loadConfig(load: (kc: KubeConfig) => void, context?: string): KubeConfig {
+  const kc = new KubeConfig();
+  try {
+    load(kc);
+  } catch (error) {
+    throw new KubeCredentialsError(`cannot load kubeconfig: ${(error as Error).message}`, { cause: error });
+  }
+  if (context) {
+    if (!kc.getContextObject(context)) throw new KubeCredentialsError(`kubeconfig has no context "${context}"`);
+    kc.setCurrentContext(context);
+  }
+  return kc;
+}

@@ -1,0 +1,100 @@
+import 'server-only';
+import type { KubeObject } from '@/lib/k8s/types';
+
+/** `namespace/name` for namespaced objects, `name` for cluster-scoped ones. */
+export function cacheKey(object: Pick<KubeObject, 'metadata'>): string {
+  const { namespace, name } = object.metadata;
+  return namespace ? `${namespace}/${name}` : name;
+}
+
+/** What replacing the whole content changed, in the order events should be emitted. */
+export interface ReplaceDiff<T> {
+  deleted: T[];
+  added: T[];
+  modified: { previous: T; object: T }[];
+}
+
+/**
+ * The objects of one source keyed by `namespace/name`. `version` grows on every change so readers can tell
+ * cheaply whether anything moved since they last looked.
+ */
+export class ObjectCache<T extends KubeObject = KubeObject> {
+  private readonly items = new Map<string, T>();
+  private counter = 0;
+
+  /** Increases on every mutation. */
+  get version(): number {
+    return this.counter;
+  }
+
+  /** Number of cached objects. */
+  get size(): number {
+    return this.items.size;
+  }
+
+  /** The object under `key` (`ns/name` or `name`). */
+  get(key: string): T | undefined {
+    return this.items.get(key);
+  }
+
+  /** The object with this name (and namespace for namespaced kinds). */
+  getByName(name: string, namespace?: string): T | undefined {
+    return this.items.get(namespace ? `${namespace}/${name}` : name);
+  }
+
+  /** All cached objects, in insertion order. */
+  list(): T[] {
+    return [...this.items.values()];
+  }
+
+  /** All keys. */
+  keys(): string[] {
+    return [...this.items.keys()];
+  }
+
+  /** Inserts or replaces; returns the object it replaced. */
+  upsert(object: T): T | undefined {
+    const key = cacheKey(object);
+    const previous = this.items.get(key);
+    this.items.set(key, object);
+    this.counter += 1;
+    return previous;
+  }
+
+  /** Removes by key; returns the removed object. */
+  delete(key: string): T | undefined {
+    const previous = this.items.get(key);
+    if (previous === undefined) return undefined;
+    this.items.delete(key);
+    this.counter += 1;
+    return previous;
+  }
+
+  /**
+   * Replaces the whole content with a fresh consistent list and reports the difference: objects gone, new
+   * objects, and objects whose resourceVersion changed. Objects with the same resourceVersion count as unchanged;
+   * a name that now carries another uid counts as a delete plus an add.
+   */
+  replace(objects: T[]): ReplaceDiff<T> {
+    const next = new Map<string, T>();
+    for (const object of objects) next.set(cacheKey(object), object);
+    const diff: ReplaceDiff<T> = { deleted: [], added: [], modified: [] };
+    for (const [key, previous] of this.items) if (!next.has(key)) diff.deleted.push(previous);
+    for (const [key, object] of next) {
+      const previous = this.items.get(key);
+      if (previous === undefined) {
+        diff.added.push(object);
+      } else if (previous.metadata.uid && object.metadata.uid && previous.metadata.uid !== object.metadata.uid) {
+        // deleted and recreated under the same name while we were not watching
+        diff.deleted.push(previous);
+        diff.added.push(object);
+      } else if (previous.metadata.resourceVersion !== object.metadata.resourceVersion) {
+        diff.modified.push({ previous, object });
+      }
+    }
+    this.items.clear();
+    for (const [key, object] of next) this.items.set(key, object);
+    this.counter += 1;
+    return diff;
+  }
+}

@@ -1,0 +1,50 @@
+import 'server-only';
+import type { ResourceName } from '@/lib/k8s/resources';
+import type { KubeObject } from '@/lib/k8s/types';
+import type { BackoffOptions, ReflectorClock } from './backoff';
+import type { KubeTransport, Query } from './kube-transport';
+
+/** What a reflector tells its handler. `synthetic` marks changes found by a relist rather than seen on a watch. */
+export type ReflectorEvent =
+  | { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean }
+  | { type: 'synced' };
+
+/** Receives reflector events. Exceptions and rejections are caught and counted, never propagated. */
+export type ReflectorHandler = (event: ReflectorEvent) => void | Promise<void>;
+
+/** Something worth logging that did not stop the reflector. */
+export interface ReflectorDiagnostic {
+  kind: 'handler-error' | 'transform-error' | 'parse-error';
+  resource: ResourceName;
+  message: string;
+  error?: unknown;
+}
+
+/** Options of a reflector. Only `transport` and `resource` are required. */
+export interface ReflectorOptions {
+  transport: KubeTransport;
+  resource: ResourceName;
+  /** Watch one namespace only (namespaced resources). */
+  namespace?: string;
+  labelSelector?: string;
+  fieldSelector?: string;
+  handler?: ReflectorHandler;
+  /** How objects are cached and emitted. Default: `projectObject(resource, object)`. */
+  transform?: (object: KubeObject) => KubeObject;
+  /** LIST page size. Default 500. */
+  pageSize?: number;
+  /** Abort a watch (or list body) after this long without a byte, bookmarks included. Default 60 s. */
+  inactivityTimeoutMs?: number;
+  /** Connect + response-header timeout. Default 30 s. */
+  headerTimeoutMs?: number;
+  /** Range of the server-side `timeoutSeconds` drawn for each watch. Default 300–600. */
+  watchTimeoutSeconds?: { min: number; max: number };
+  backoff?: BackoffOptions;
+  /** A watch that ends sooner than this with no events counts as a failure. Default 1 s. */
+  shortWatchMs?: number;
+  clock?: ReflectorClock;
+  /** Default: rate-limited `console.warn`. */
+  onDiagnostic?: (diagnostic: ReflectorDiagnostic) => void;
+  /** Observes every LIST page and WATCH request (diagnostics, tests). */
+  onRequest?: (request: { verb: 'list' | 'watch'; query: Query }) => void;
+}

@@ -1,0 +1,312 @@
+import 'server-only';
+import { collectionPath } from '@/lib/k8s/resources';
+import type { KubeObject } from '@/lib/k8s/types';
+import { Backoff, systemClock, type ReflectorClock } from './backoff';
+import { classifyFailure } from './failure-policy';
+import { apiErrorFromStatus, type KubeApiError } from './kube-errors';
+import type { Query } from './kube-transport';
+import { ObjectCache, cacheKey } from './object-cache';
+import { listAllPages } from './paged-list';
+import { projectObject } from './projections';
+import { SourceStateTracker, type SourceState } from './source-state';
+import { decodeWatchLine } from './watch-decoder';
+import type { ReflectorDiagnostic, ReflectorEvent, ReflectorOptions } from './reflector-types';
+
+/**
+ * Keeps a cache of one resource in step with the API server with client-go's reflector semantics: paged
+ * consistent LIST, WATCH with bookmarks and a randomized server timeout, inactivity and header timeouts,
+ * capped jittered backoff with a hot-loop guard, Retry-After on 429, relist with synthetic events on 410, slow
+ * retries on 401/403, and exactly one request in flight. `stop()` is final.
+ */
+export class Reflector {
+  /** The cached projections, keyed `namespace/name`. */
+  readonly cache = new ObjectCache();
+  private readonly o: ReflectorOptions;
+  private readonly clock: ReflectorClock;
+  private readonly backoff: Backoff;
+  private readonly tracker: SourceStateTracker;
+  private readonly path: string;
+  private readonly transform: (object: KubeObject) => KubeObject;
+  private started = false;
+  private stopped = false;
+  private live: AbortController | undefined;
+  private wake: (() => void) | undefined;
+  private cancelTimer: (() => void) | undefined;
+  private cancelHealthy: (() => void) | undefined;
+  private rv = '';
+  private needList = true;
+  private hasSynced = false;
+  private watchesSinceList = 0;
+  private authFailures = 0;
+  private streamError: KubeApiError | undefined;
+  private watchEvents = 0;
+  private syncWaiters = new Set<(synced: boolean) => void>();
+  private readonly diagnosticCounts = new Map<string, number>();
+
+  constructor(options: ReflectorOptions) {
+    this.o = options;
+    this.clock = options.clock ?? systemClock;
+    this.backoff = new Backoff(this.clock, options.backoff);
+    this.tracker = new SourceStateTracker(this.clock, options.resource, options.namespace);
+    this.path = collectionPath(options.resource, options.namespace);
+    this.transform = options.transform ?? ((object) => projectObject(options.resource, object));
+  }
+
+  /** Starts listing and watching. Calling it again, or after `stop()`, does nothing. */
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    this.run().catch((error: unknown) => {
+      this.tracker.set(this.hasSynced ? 'stale' : 'pending', { reason: 'InternalError', message: String(error) });
+    });
+  }
+
+  /** Aborts the request in flight and cancels timers; nothing restarts afterwards. */
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.live?.abort();
+    this.cancelTimer?.();
+    this.cancelHealthy?.();
+    this.wake?.();
+    for (const waiter of [...this.syncWaiters]) waiter(false);
+  }
+
+  /** Resolves true once the first LIST completed, false on stop or after `timeoutMs`. */
+  waitForSync(timeoutMs?: number): Promise<boolean> {
+    if (this.hasSynced) return Promise.resolve(true);
+    if (this.stopped) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      let cancel: (() => void) | undefined;
+      const waiter = (synced: boolean) => {
+        this.syncWaiters.delete(waiter);
+        cancel?.();
+        resolve(synced);
+      };
+      this.syncWaiters.add(waiter);
+      if (timeoutMs !== undefined) cancel = this.clock.setTimeout(() => waiter(false), timeoutMs);
+    });
+  }
+
+  /** The source's health and counters as plain JSON. */
+  state(): SourceState {
+    return this.tracker.snapshot({ resourceVersion: this.rv, objects: this.cache.size });
+  }
+
+  /** The last resourceVersion seen. */
+  get resourceVersion(): string {
+    return this.rv;
+  }
+
+  private async run(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        if (this.needList) await this.list();
+        if (this.stopped) break;
+        if (!(await this.watch())) await this.sleep(this.backoff.next());
+      } catch (error) {
+        if (this.stopped) break;
+        await this.recover(error);
+      }
+    }
+  }
+
+  private async recover(error: unknown): Promise<void> {
+    const action = classifyFailure(error, this.hasSynced);
+    if (action.relist) {
+      if (!this.needList) this.tracker.counters.relists += 1;
+      this.needList = true;
+      this.rv = '';
+    }
+    if (action.reloadCredentials) this.o.transport.reloadCredentials();
+    this.tracker.set(action.status, action.error);
+    let delay: number;
+    if (action.delay.kind === 'retry-after') delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
+    else if (action.delay.kind === 'slow') delay = this.backoff.slow();
+    else if (action.delay.kind === 'auth') delay = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
+    else delay = this.backoff.next();
+    await this.sleep(delay);
+  }
+
+  private async list(): Promise<void> {
+    const controller = new AbortController();
+    this.live = controller;
+    let result;
+    try {
+      result = await listAllPages({
+        transport: this.o.transport,
+        path: this.path,
+        query: { labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
+        pageSize: this.o.pageSize ?? 500,
+        controls: { signal: controller.signal, headerTimeoutMs: this.o.headerTimeoutMs, idleTimeoutMs: this.o.inactivityTimeoutMs },
+        transform: (item) => this.project(item),
+        onRestart: () => (this.tracker.counters.listRestarts += 1),
+        onRequest: (query) => this.o.onRequest?.({ verb: 'list', query }),
+      });
+    } finally {
+      if (this.live === controller) this.live = undefined;
+    }
+    if (this.stopped) return;
+    const initial = !this.hasSynced;
+    const diff = this.cache.replace(result.items);
+    this.rv = result.resourceVersion;
+    this.needList = false;
+    this.hasSynced = true;
+    this.watchesSinceList = 0;
+    this.authFailures = 0;
+    this.tracker.counters.lists += 1;
+    this.tracker.synced();
+    const synthetic = initial ? undefined : true;
+    for (const object of diff.deleted) this.emit({ type: 'deleted', object, synthetic: true });
+    for (const object of diff.added) this.emit({ type: 'added', object, synthetic });
+    for (const { object } of diff.modified) this.emit({ type: 'modified', object, synthetic: true });
+    this.emit({ type: 'synced' });
+    for (const waiter of [...this.syncWaiters]) waiter(true);
+  }
+
+  /** One WATCH. Returns false when it was a very short watch with no events (counts as a failure). */
+  private async watch(): Promise<boolean> {
+    const controller = new AbortController();
+    this.live = controller;
+    const { min, max } = this.o.watchTimeoutSeconds ?? { min: 300, max: 600 };
+    const query: Query = {
+      watch: 'true',
+      allowWatchBookmarks: 'true',
+      resourceVersion: this.rv || undefined,
+      timeoutSeconds: min + Math.floor(this.clock.random() * (max - min + 1)),
+      labelSelector: this.o.labelSelector,
+      fieldSelector: this.o.fieldSelector,
+    };
+    this.o.onRequest?.({ verb: 'watch', query });
+    this.tracker.counters.watches += 1;
+    if (this.watchesSinceList > 0) this.tracker.counters.reconnects += 1;
+    this.watchesSinceList += 1;
+    this.watchEvents = 0;
+    this.streamError = undefined;
+    const startedAt = this.clock.now();
+    try {
+      await this.o.transport.stream(this.path, query, {
+        signal: controller.signal,
+        headerTimeoutMs: this.o.headerTimeoutMs,
+        idleTimeoutMs: this.o.inactivityTimeoutMs ?? 60_000,
+        onOpen: () => this.watchOpened(),
+        onLine: (line) => this.onLine(line),
+      });
+    } finally {
+      this.cancelHealthy?.();
+      this.cancelHealthy = undefined;
+      if (this.live === controller) this.live = undefined;
+    }
+    if (this.streamError) throw this.streamError;
+    const lasted = this.clock.now() - startedAt;
+    if (lasted < (this.o.shortWatchMs ?? 1000) && this.watchEvents === 0 && !this.stopped) {
+      this.tracker.set('stale', { reason: 'VeryShortWatch', message: `watch ended after ${lasted} ms with no events` });
+      return false;
+    }
+    return true;
+  }
+
+  private watchOpened(): void {
+    this.authFailures = 0;
+    // "synced" only once the watch proves itself, so a server closing every watch at once does not flap it
+    this.cancelHealthy = this.clock.setTimeout(() => this.markHealthy(), this.o.shortWatchMs ?? 1000);
+  }
+
+  private markHealthy(): void {
+    if (this.stopped || this.needList) return;
+    if (this.tracker.status !== 'synced') this.tracker.set('synced');
+  }
+
+  private onLine(line: string): boolean {
+    if (this.stopped) return false;
+    const decoded = decodeWatchLine(line);
+    if (!decoded.ok) {
+      this.tracker.counters.parseErrors += 1;
+      this.diagnose({ kind: 'parse-error', resource: this.o.resource, message: decoded.message });
+      return true;
+    }
+    const { type, object } = decoded.event;
+    this.tracker.eventSeen();
+    this.watchEvents += 1;
+    if (type === 'ERROR') {
+      this.streamError = apiErrorFromStatus(object);
+      return false;
+    }
+    this.markHealthy();
+    const rv = object.metadata.resourceVersion;
+    if (type === 'BOOKMARK') {
+      this.tracker.counters.bookmarks += 1;
+      if (rv) this.rv = rv;
+      return true;
+    }
+    const projected = this.project(object);
+    if (type === 'DELETED') {
+      this.cache.delete(cacheKey(projected));
+      this.emit({ type: 'deleted', object: projected });
+    } else {
+      const previous = this.cache.upsert(projected);
+      this.emit({ type: previous ? 'modified' : 'added', object: projected });
+    }
+    if (rv) this.rv = rv;
+    return true;
+  }
+
+  private project(object: KubeObject): KubeObject {
+    try {
+      return this.transform(object);
+    } catch (error) {
+      this.tracker.counters.handlerErrors += 1;
+      this.diagnose({ kind: 'transform-error', resource: this.o.resource, message: (error as Error)?.message ?? String(error), error });
+      return object;
+    }
+  }
+
+  private emit(event: ReflectorEvent): void {
+    if (event.type !== 'synced') this.tracker.counters.events += 1;
+    const handler = this.o.handler;
+    if (!handler) return;
+    const failed = (error: unknown) => {
+      this.tracker.counters.handlerErrors += 1;
+      this.diagnose({ kind: 'handler-error', resource: this.o.resource, message: (error as Error)?.message ?? String(error), error });
+    };
+    try {
+      const result = handler(event);
+      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, failed);
+    } catch (error) {
+      failed(error);
+    }
+  }
+
+  private diagnose(diagnostic: ReflectorDiagnostic): void {
+    if (this.o.onDiagnostic) {
+      try {
+        this.o.onDiagnostic(diagnostic);
+      } catch {
+        // a failing logger must not take the reflector down
+      }
+      return;
+    }
+    const seen = (this.diagnosticCounts.get(diagnostic.kind) ?? 0) + 1;
+    this.diagnosticCounts.set(diagnostic.kind, seen);
+    // log the 1st, 10th, 100th ... occurrence: a handler failing on every event must not flood the log
+    if (Number.isInteger(Math.log10(seen))) {
+      console.warn(`[watch ${this.path}] ${diagnostic.kind} (#${seen}): ${diagnostic.message}`);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    this.tracker.retryAt(ms);
+    return new Promise((resolve) => {
+      const done = () => {
+        this.wake = undefined;
+        this.cancelTimer?.();
+        this.cancelTimer = undefined;
+        this.tracker.retryAt(undefined);
+        resolve();
+      };
+      this.wake = done;
+      this.cancelTimer = this.clock.setTimeout(done, ms);
+    });
+  }
+}

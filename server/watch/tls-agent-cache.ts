@@ -1,0 +1,63 @@
+import 'server-only';
+import http from 'node:http';
+import https from 'node:https';
+import { createHash } from 'node:crypto';
+
+/** TLS material copied from the options client-node fills in; anything else it sets is ignored. */
+const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
+
+function fingerprint(protocol: string, options: https.RequestOptions): string {
+  const hash = createHash('sha256').update(protocol);
+  for (const key of TLS_KEYS) {
+    const value = (options as Record<string, unknown>)[key];
+    hash.update(`|${key}=`);
+    if (value === undefined) continue;
+    const items = Array.isArray(value) ? value : [value];
+    for (const item of items) hash.update(Buffer.isBuffer(item) ? item : String(item));
+  }
+  return hash.digest('hex');
+}
+
+/**
+ * One keep-alive agent per TLS identity. client-node builds a fresh agent on every `applyToHTTPSOptions` call,
+ * which would mean a new TLS handshake per list page; reusing ours keeps the connection pool, and a rotated
+ * certificate (different fingerprint) gets a new agent while the old pool's idle sockets are closed.
+ */
+export class TlsAgentCache {
+  private key = '';
+  private agent: http.Agent | undefined;
+
+  /** The agent for this protocol and TLS material, creating it when the material changed. */
+  agentFor(protocol: string, options: https.RequestOptions): http.Agent {
+    const key = fingerprint(protocol, options);
+    if (this.agent && key === this.key) return this.agent;
+    this.retire();
+    this.key = key;
+    if (protocol === 'http:') {
+      this.agent = new http.Agent({ keepAlive: true });
+    } else {
+      const tls: https.AgentOptions = { keepAlive: true };
+      for (const k of TLS_KEYS) {
+        const value = (options as Record<string, unknown>)[k];
+        if (value !== undefined) (tls as Record<string, unknown>)[k] = value;
+      }
+      this.agent = new https.Agent(tls);
+    }
+    return this.agent;
+  }
+
+  /** Closes idle pooled sockets; sockets in use close when their request ends. */
+  close(): void {
+    this.retire();
+    this.key = '';
+  }
+
+  private retire(): void {
+    const old = this.agent;
+    this.agent = undefined;
+    if (!old) return;
+    for (const sockets of Object.values(old.freeSockets)) for (const socket of sockets ?? []) socket.destroy();
+    // keep-alive off so in-use sockets are closed instead of pooled once their response ends
+    (old as unknown as { keepAlive: boolean }).keepAlive = false;
+  }
+}
