@@ -195,6 +195,12 @@ function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
 export const featureGateCoverage: Detector = {
   id: ID,
   title: 'FeatureGate version coverage',
-  needs: [{ resource: 'clusterversions' }, { resource: 'featuregates' }, { resource: 'clusteroperators' }, { resource: 'pods' }],
+  needs: [
+    { resource: 'clusterversions', name: 'version' },
+    { resource: 'featuregates', name: 'cluster' },
+    { resource: 'clusteroperators' },
+    // Consumers of the FeatureGate run in many namespaces (every operator reads it).
+    { resource: 'pods' },
+  ],
   detect,
 };

@@ -143,10 +143,15 @@ export interface DetectorOutput {
   samples?: Record<string, number | null>;
 }
 
-/** A resource (optionally narrowed to a namespace) a detector needs watched. */
+/** A resource (optionally narrowed to a namespace, or to one object by name) a detector needs watched. */
 export interface ResourceNeed {
   resource: ResourceName;
   namespace?: string;
+  /**
+   * Only the object with this name (a `metadata.name` field selector), e.g. the one ClusterVersion CRD out of
+   * hundreds of CRDs. Absent: every object of the resource (in `namespace` when given).
+   */
+  name?: string;
 }
 
 /** Log lines a detector needs: containers of pods matching a label selector in a namespace. */
