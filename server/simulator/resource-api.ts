@@ -17,6 +17,8 @@ export interface WriteOptions {
   manager: string;
   dryRun?: boolean;
   subresource?: 'status';
+  /** `Apply` for server-side apply requests (managedFields operation). */
+  operation?: 'Update' | 'Apply';
   /** Over HTTP a create drops status for types with a status subresource; in-process seeding keeps it. */
   keepStatusOnCreate?: boolean;
 }
@@ -117,7 +119,7 @@ export class ResourceApi {
     if (!options.keepStatusOnCreate && this.hasStatus(resource) && isCustomResource(resource)) delete object.status;
     object = this.admit(resource, object);
     if (options.dryRun) return this.preview(object);
-    return this.store.create(resource, object, { manager: options.manager, subresource: options.subresource });
+    return this.store.create(resource, object, { manager: options.manager, subresource: options.subresource, operation: options.operation });
   }
 
   private preview(object: KubeObject): StoredEntry {
@@ -156,7 +158,7 @@ export class ResourceApi {
     next = this.admit(resource, next);
     if (sameContent(next, old)) return previous;
     if (options.dryRun) return this.preview(next);
-    return this.store.update(resource, previous, next, { manager: options.manager, subresource: options.subresource });
+    return this.store.update(resource, previous, next, { manager: options.manager, subresource: options.subresource, operation: options.operation });
   }
 
   /** PATCH with merge, JSON (RFC 6902) or strategic merge (built-in types only; custom resources answer 415). */

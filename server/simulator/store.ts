@@ -19,6 +19,8 @@ export interface StoreEvent {
   resource: ResourceName;
   rv: number;
   entry: StoredEntry;
+  /** The state before a MODIFIED event (watchers use it to turn selector transitions into ADDED/DELETED). */
+  previous?: StoredEntry;
 }
 
 /** Who writes, for metadata.managedFields. */
@@ -221,7 +223,7 @@ export class ObjectStore {
     });
     const rv = ++this.rv;
     metadata.resourceVersion = String(rv);
-    return this.commit(resource, 'MODIFIED', { object: { ...object, metadata }, rv });
+    return this.commit(resource, 'MODIFIED', { object: { ...object, metadata }, rv }, previous);
   }
 
   /** Removes an object; the DELETED event carries the last state with the deletion's resourceVersion. */
@@ -231,7 +233,7 @@ export class ObjectStore {
     return this.commit(resource, 'DELETED', { object, rv });
   }
 
-  private commit(resource: ResourceName, type: StoreEvent['type'], entry: StoredEntry): StoredEntry {
+  private commit(resource: ResourceName, type: StoreEvent['type'], entry: StoredEntry, previous?: StoredEntry): StoredEntry {
     const state = this.state(resource);
     const key = objectKey(entry.object.metadata.namespace, entry.object.metadata.name);
     if (type === 'DELETED') {
@@ -241,7 +243,7 @@ export class ObjectStore {
       if (!state.objects.has(key)) state.sortedKeys = undefined;
       state.objects.set(key, entry);
     }
-    const event: StoreEvent = { type, resource, rv: entry.rv, entry };
+    const event: StoreEvent = { type, resource, rv: entry.rv, entry, previous };
     state.history.push(event);
     if (state.history.length > this.historyLimit) {
       const dropped = state.history.splice(0, state.history.length - this.historyLimit);

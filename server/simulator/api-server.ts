@@ -1,0 +1,221 @@
+import { createServer, type Server } from 'node:https';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { allowed, authenticate, forbidden, simulatorTokens, unauthorized, type Identity, type Tokens } from './auth';
+import type { ClockDriver } from './clock';
+import type { SimulatedCluster } from './core';
+import { coreVersions, groupList, resourceList, versionInfo } from './discovery';
+import { failure } from './errors';
+import { pathNotFound, sendJson, sendStatus } from './http-util';
+import { buildKubeconfig } from './kubeconfig';
+import { errorEventLine, expiredFor } from './list-watch';
+import { RequestStats } from './request-stats';
+import { handleResourceRequest } from './resource-handlers';
+import { resolveRoute } from './routes';
+import { handleSimControl } from './sim-control';
+import { servingCertificate } from './tls';
+import { ApiStatusError, type FaultRule } from './types';
+import type { FaultVerb } from './faults';
+
+/** Options of one simulated API server. */
+export interface ServeClusterOptions {
+  /** TCP port (default: any free port). */
+  port?: number;
+  host?: '127.0.0.1';
+  /** Kubernetes minor reported by /version (default 29, as OpenShift 4.16); kubectl's dispatcher picks by it. */
+  kubernetesMinor?: number;
+  /** Real milliseconds between watch BOOKMARK events (default 60,000). */
+  bookmarkIntervalMs?: number;
+  /** The clock driver `/__sim/pause` and `/__sim/resume` act on. */
+  driver?: ClockDriver;
+}
+
+/** A running simulated API server. */
+export interface ServedCluster {
+  url: string;
+  /** base64 PEM of the serving certificate (kubeconfig `certificate-authority-data`). */
+  caData: string;
+  tokens: Tokens;
+  /** A single-context kubeconfig for an identity; context and cluster are named `contextName` (default "sim"). */
+  kubeconfig(identity: Identity, contextName?: string): string;
+  stats: RequestStats;
+  close(): Promise<void>;
+}
+
+function verbOf(method: string, name: string | undefined, query: URLSearchParams): string {
+  const watch = query.get('watch');
+  switch (method) {
+    case 'GET':
+      if (!name) return watch === 'true' || watch === '1' ? 'watch' : 'list';
+      return 'get';
+    case 'POST':
+      return 'create';
+    case 'PUT':
+      return 'update';
+    case 'PATCH':
+      return 'patch';
+    case 'DELETE':
+      return name ? 'delete' : 'deletecollection';
+    default:
+      return method.toLowerCase();
+  }
+}
+
+function faultVerb(verb: string): FaultVerb {
+  return verb === 'get' || verb === 'list' || verb === 'watch' ? verb : 'other';
+}
+
+/** Answers a request with a fault before it reaches the API; returns true when the request is fully handled. */
+function applyFault(rule: FaultRule, verb: string, req: IncomingMessage, res: ServerResponse, cluster: SimulatedCluster, query: URLSearchParams): boolean {
+  const socket = req.socket as Socket & { resetAndDestroy?: () => void };
+  switch (rule.kind) {
+    case 'reset':
+      if (socket.resetAndDestroy) socket.resetAndDestroy();
+      else socket.destroy();
+      return true;
+    case 'drop':
+      if (verb === 'watch') return false;
+      socket.destroy();
+      return true;
+    case 'hang':
+      return true;
+    case 'silence':
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.flushHeaders();
+      return true;
+    case 'close':
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.end();
+      return true;
+    case 'status': {
+      const code = rule.status ?? 500;
+      const headers: Record<string, string> = {};
+      let status;
+      if (code === 429) {
+        const retry = rule.retryAfterSeconds ?? 1;
+        headers['Retry-After'] = String(retry);
+        status = failure(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: retry });
+      } else if (code === 401) status = unauthorized();
+      else if (code === 403) status = failure(403, 'Forbidden', 'forbidden: injected fault', {});
+      else if (code === 503) status = failure(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', {});
+      else if (code === 504) status = failure(504, 'Timeout', 'the server was unable to return a response in the time allotted', {});
+      else status = failure(code, 'InternalError', 'Internal error occurred: injected fault', { causes: [{ reason: '', message: 'injected fault', field: '' }] });
+      if (rule.retryAfterSeconds !== undefined && code !== 429) headers['Retry-After'] = String(rule.retryAfterSeconds);
+      sendStatus(res, status, headers);
+      return true;
+    }
+    case 'expire': {
+      const error = expiredFor(cluster.store, query);
+      if (verb === 'watch') {
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+        res.end(errorEventLine(error));
+      } else {
+        sendStatus(res, error.status);
+      }
+      return true;
+    }
+    case 'slow':
+      return false;
+  }
+}
+
+/**
+ * Serves a simulated cluster over HTTPS with bearer-token auth (admin, reader, restricted), discovery, the
+ * resource API, logs, proxy, and the admin-only `/__sim` control surface.
+ */
+export async function serveCluster(cluster: SimulatedCluster, options: ServeClusterOptions = {}): Promise<ServedCluster> {
+  const certificate = servingCertificate();
+  const tokens = simulatorTokens();
+  const stats = new RequestStats();
+  const host = options.host ?? '127.0.0.1';
+  const watchOptions = { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 };
+  const minor = options.kubernetesMinor ?? 29;
+  let address = '';
+
+  const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
+    const route = resolveRoute(url.pathname);
+    const query = url.searchParams;
+    if (route.type === 'version') return sendJson(res, 200, versionInfo(minor));
+    const identity = authenticate(tokens, req.headers.authorization);
+    if (!identity) return sendStatus(res, unauthorized());
+    switch (route.type) {
+      case 'sim':
+        if (identity !== 'admin') return sendStatus(res, failure(403, 'Forbidden', 'forbidden: only the admin identity may use /__sim', {}));
+        return handleSimControl(route.action, req, res, { cluster, stats, driver: options.driver, query });
+      case 'core-versions':
+        return sendJson(res, 200, coreVersions(address));
+      case 'groups':
+        return sendJson(res, 200, groupList());
+      case 'group': {
+        const groups = (groupList() as { groups: { name: string }[] }).groups;
+        const group = groups.find((candidate) => candidate.name === route.group);
+        return group ? sendJson(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...group }) : sendStatus(res, pathNotFound());
+      }
+      case 'resources': {
+        const list = resourceList(route.group, route.version, (resource) => cluster.api.hasStatus(resource));
+        return list ? sendJson(res, 200, list) : sendStatus(res, pathNotFound());
+      }
+      case 'not-found':
+        return sendStatus(res, pathNotFound());
+      case 'resource':
+        break;
+    }
+    const verb = verbOf(req.method ?? 'GET', route.name, query);
+    const attributes = { verb, resource: route.resource, subresource: route.subresource, name: route.name, namespace: route.namespace };
+    if (!allowed(identity, attributes)) return sendStatus(res, forbidden(identity, attributes));
+    stats.count(route.subresource ? `${route.resource}/${route.subresource}` : route.resource, verb);
+    const rule = cluster.faults.take(route.resource, faultVerb(verb));
+    let afterReplay: ((end: () => void) => void) | undefined;
+    if (rule) {
+      if (rule.kind === 'slow') await new Promise((resolve) => setTimeout(resolve, rule.delayMs ?? 1_000));
+      if (applyFault(rule, verb, req, res, cluster, query)) return;
+      if (rule.kind === 'drop') afterReplay = () => setImmediate(() => req.socket.destroy());
+    }
+    return handleResourceRequest({ req, res, cluster, resource: route.resource, verb, namespace: route.namespace, name: route.name, subresource: route.subresource, port: route.port, proxyPath: route.proxyPath, query, watch: watchOptions, afterReplay });
+  };
+
+  const server: Server = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
+    const url = new URL(req.url ?? '/', 'https://sim.local');
+    const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
+    res.on('close', done);
+    handle(req, res, url).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof ApiStatusError) return sendStatus(res, error.status);
+      const message = error instanceof Error ? error.message : String(error);
+      sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  const sockets = new Set<Socket>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  address = `${host}:${port}`;
+  const url = `https://${address}`;
+  return {
+    url,
+    caData: certificate.caData,
+    tokens,
+    stats,
+    kubeconfig: (identity, contextName = 'sim') =>
+      buildKubeconfig([{ name: contextName, server: url, caData: certificate.caData, token: tokens[identity] }]),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}

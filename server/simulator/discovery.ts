@@ -1,0 +1,91 @@
+import { RESOURCES, RESOURCE_NAMES, type ResourceInfo, type ResourceName } from '@/lib/k8s/resources';
+
+const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
+
+/** Subresources served per resource, with their verbs. */
+function subresources(resource: ResourceName, hasStatus: boolean): { name: string; verbs: string[] }[] {
+  const out: { name: string; verbs: string[] }[] = [];
+  if (hasStatus) out.push({ name: 'status', verbs: ['get', 'patch', 'update'] });
+  if (resource === 'pods') {
+    out.push({ name: 'log', verbs: ['get'] });
+    out.push({ name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
+  }
+  if (resource === 'services') out.push({ name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
+  return out;
+}
+
+/** `/version` body for a Kubernetes minor (e.g. 29 for OpenShift 4.16). */
+export function versionInfo(minor: number): Record<string, string> {
+  return {
+    major: '1',
+    minor: String(minor),
+    gitVersion: `v1.${minor}.10+67d3387`,
+    gitCommit: '67d3387e5e2d4a1f1f8d0ad2b28f6a0c2e5c9a11',
+    gitTreeState: 'clean',
+    buildDate: '2026-10-30T12:00:00Z',
+    goVersion: 'go1.21.13 X:strictfipsruntime',
+    compiler: 'gc',
+    platform: 'linux/amd64',
+  };
+}
+
+/** Group/versions served, in discovery order (core first). */
+export function groupVersions(): { group: string; version: string }[] {
+  const seen = new Set<string>();
+  const out: { group: string; version: string }[] = [];
+  for (const name of RESOURCE_NAMES) {
+    const info: ResourceInfo = RESOURCES[name];
+    const key = `${info.group}/${info.version}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      out.push({ group: info.group, version: info.version });
+    }
+  }
+  return out;
+}
+
+/** `/api` (APIVersions). */
+export function coreVersions(serverAddress: string): unknown {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress }],
+  };
+}
+
+/** `/apis` (APIGroupList). */
+export function groupList(): unknown {
+  const groups = groupVersions()
+    .filter(({ group }) => group !== '')
+    .map(({ group, version }) => {
+      const gv = { groupVersion: `${group}/${version}`, version };
+      return { name: group, versions: [gv], preferredVersion: gv };
+    });
+  return { kind: 'APIGroupList', apiVersion: 'v1', groups };
+}
+
+/** `/api/v1` or `/apis/<group>/<version>` (APIResourceList); undefined when not served. */
+export function resourceList(group: string, version: string, hasStatus: (resource: ResourceName) => boolean): unknown {
+  const names = RESOURCE_NAMES.filter((name) => {
+    const info: ResourceInfo = RESOURCES[name];
+    return info.group === group && info.version === version;
+  });
+  if (!names.length) return undefined;
+  const resources: unknown[] = [];
+  for (const name of names) {
+    const info: ResourceInfo = RESOURCES[name];
+    const entry: Record<string, unknown> = {
+      name,
+      singularName: info.kind.toLowerCase(),
+      namespaced: info.namespaced,
+      kind: info.kind,
+      verbs: ALL_VERBS,
+    };
+    if (info.shortNames.length) entry.shortNames = [...info.shortNames];
+    resources.push(entry);
+    for (const sub of subresources(name, hasStatus(name))) {
+      resources.push({ name: `${name}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: sub.name === 'status' ? info.kind : sub.name === 'log' ? 'Pod' : `${info.kind}ProxyOptions`, verbs: sub.verbs });
+    }
+  }
+  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+}

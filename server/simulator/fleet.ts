@@ -1,0 +1,94 @@
+import { serveCluster, type ServedCluster } from './api-server';
+import type { Identity } from './auth';
+import { startClockDriver, type ClockDriver } from './clock';
+import { createSimulatedCluster, runScenario, type SimulatedCluster } from './core';
+import { buildKubeconfig } from './kubeconfig';
+import { SCENARIOS } from './scenarios/registry';
+import type { Scenario, ScenarioName } from './types';
+
+/** Thrown when the fleet is asked for a scenario that does not exist. */
+export class UnknownScenarioError extends Error {
+  constructor(name: string) {
+    const known = Object.keys(SCENARIOS);
+    super(`unknown scenario "${name}" (available: ${known.length ? known.join(', ') : 'none registered'})`);
+    this.name = 'UnknownScenarioError';
+  }
+}
+
+/** Options of an embedded fleet. */
+export interface FleetOptions {
+  scenarios: ScenarioName[];
+  /** Virtual time speed-up (default 10). */
+  speed?: number;
+  /** Base seed; each cluster gets `seed + index` (default 1). */
+  seed?: number;
+  /** First port; clusters use consecutive ports (default: any free ports). */
+  basePort?: number;
+  /** Real milliseconds between watch bookmarks (default 60 s). */
+  bookmarkIntervalMs?: number;
+  /** Real milliseconds between clock advances (default 100). */
+  tickMs?: number;
+}
+
+/** One running cluster of a fleet. */
+export interface FleetCluster {
+  name: ScenarioName;
+  url: string;
+  cluster: SimulatedCluster;
+  server: ServedCluster;
+  driver: ClockDriver;
+}
+
+/** A running fleet. */
+export interface Fleet {
+  clusters: FleetCluster[];
+  /** One kubeconfig with a context per cluster (context and cluster names = scenario names). */
+  kubeconfig(identity: Identity): string;
+  close(): Promise<void>;
+}
+
+/** Resolves scenario names against the registry, throwing UnknownScenarioError for missing ones. */
+export function resolveScenarios(names: readonly string[]): Scenario[] {
+  return names.map((name) => {
+    const scenario = SCENARIOS[name as ScenarioName];
+    if (!scenario) throw new UnknownScenarioError(name);
+    return scenario;
+  });
+}
+
+/** Starts one simulated cluster and HTTPS API server per scenario, each driven by its own real-time clock. */
+export async function startFleet(options: FleetOptions): Promise<Fleet> {
+  const scenarios = resolveScenarios(options.scenarios);
+  const clusters: FleetCluster[] = [];
+  const close = async () => {
+    for (const running of clusters) running.driver();
+    await Promise.all(clusters.map((running) => running.server.close()));
+  };
+  try {
+    for (const [index, scenario] of scenarios.entries()) {
+      const cluster = createSimulatedCluster({ seed: (options.seed ?? 1) + index });
+      runScenario(cluster, scenario);
+      const driver = startClockDriver(cluster.clock, { speed: options.speed ?? 10, tickMs: options.tickMs });
+      const server = await serveCluster(cluster, {
+        port: options.basePort ? options.basePort + index : undefined,
+        bookmarkIntervalMs: options.bookmarkIntervalMs,
+        driver,
+      }).catch((error: unknown) => {
+        driver();
+        throw error;
+      });
+      clusters.push({ name: scenario.name, url: server.url, cluster, server, driver });
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return {
+    clusters,
+    kubeconfig: (identity) =>
+      buildKubeconfig(
+        clusters.map((running) => ({ name: running.name, server: running.url, caData: running.server.caData, token: running.server.tokens[identity] })),
+      ),
+    close,
+  };
+}
