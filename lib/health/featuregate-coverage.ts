@@ -10,7 +10,7 @@ import { asArray, asObject, asString, conditionOf, dig, findingId, findObject, o
 import { earliestCrash, featureGateCrashes, type FeatureGateCrash } from '@/lib/health/featuregate-crashes';
 
 const ID = 'featuregate-coverage' as const;
-const FEATUREGATE_DOC = 'https://docs.openshift.com/container-platform/latest/nodes/clusters/nodes-cluster-enabling-features.html';
+const FEATUREGATE_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.14/html/config_apis/featuregate-config-openshift-io-v1';
 
 interface HistoryEntry {
   version: string;

@@ -20,7 +20,7 @@ const CVO_CONTAINER = 'cluster-version-operator';
 const CVO_MANAGER = 'cluster-version-operator';
 /** The API server's rejection as the CVO logs it. */
 export const REJECTION_LOG_RE = /ClusterVersion\.config\.openshift\.io "version" is invalid/;
-const CAPABILITIES_DOC = 'https://docs.openshift.com/container-platform/4.14/installing/cluster-capabilities.html';
+const CAPABILITIES_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.21/html/installation_overview/cluster-capabilities';
 
 /** When the CVO last wrote ClusterVersion status, and how that was learned. */
 interface LastWrite {
