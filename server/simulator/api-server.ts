@@ -67,12 +67,18 @@ function faultVerb(verb: string): FaultVerb {
 
 /** Answers a request with a fault before it reaches the API; returns true when the request is fully handled. */
 function applyFault(rule: FaultRule, verb: string, req: IncomingMessage, res: ServerResponse, cluster: SimulatedCluster, query: URLSearchParams): boolean {
-  const socket = req.socket as Socket & { resetAndDestroy?: () => void };
+  const socket = req.socket as Socket;
   switch (rule.kind) {
-    case 'reset':
-      if (socket.resetAndDestroy) socket.resetAndDestroy();
-      else socket.destroy();
+    case 'reset': {
+      // A TLS socket cannot send a TCP RST itself; reset the TCP connection underneath it.
+      const tcp = (socket as Socket & { _parent?: Socket })._parent ?? socket;
+      try {
+        tcp.resetAndDestroy();
+      } catch {
+        socket.destroy();
+      }
       return true;
+    }
     case 'drop':
       if (verb === 'watch') return false;
       socket.destroy();
