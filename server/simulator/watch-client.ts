@@ -1,4 +1,5 @@
-import { request, type ClientRequest } from 'node:https';
+import type { ClientRequest } from 'node:http';
+import { request } from 'node:https';
 import type { ServedCluster } from './api-server';
 import type { Identity } from './auth';
 
