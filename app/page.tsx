@@ -1,7 +1,11 @@
+import { Suspense } from 'react';
+import { FleetView } from '@/components/fleet/FleetView';
+
 export default function FleetPage() {
+  // FleetView reads its filter/sort from the URL; the boundary lets the shell prerender without it.
   return (
-    <main>
-      <h1>Update Health</h1>
-    </main>
+    <Suspense fallback={<p role="status">Loading…</p>}>
+      <FleetView />
+    </Suspense>
   );
 }

@@ -1,0 +1,36 @@
+import type { ConditionLane } from '@/lib/charts/to-condition-timeline';
+import { formatClock, formatDateTime } from '@/lib/view/format-time';
+
+/**
+ * Condition history as lanes of segments (one per object and condition type), widths proportional to duration.
+ * Each segment carries its status, reason and message as text for screen readers and tooltips.
+ */
+export function ConditionTimeline({ lanes, from, to, testId }: { lanes: readonly ConditionLane[]; from: number; to: number; testId?: string }) {
+  if (lanes.length === 0) return <p className="muted">No condition transitions recorded in this range.</p>;
+  const span = Math.max(1, to - from);
+  return (
+    <div className="timeline" data-testid={testId}>
+      <div className="timeline-axis muted" aria-hidden="true"><span>{formatClock(from)}</span><span>{formatClock(to)}</span></div>
+      <ul>
+        {lanes.map((lane) => (
+          <li key={lane.key} className="timeline-lane">
+            <span className="timeline-label">{lane.label} <span className="muted">({lane.changes} changes)</span></span>
+            <ol className="timeline-track">
+              {lane.segments.map((s, i) => {
+                const end = s.to ?? to;
+                const left = ((Math.max(s.from, from) - from) / span) * 100;
+                const width = Math.max(0.4, ((end - Math.max(s.from, from)) / span) * 100);
+                const text = `${s.status}${s.reason ? ` (${s.reason})` : ''} from ${formatDateTime(s.from)}${s.message ? `: ${s.message}` : ''}`;
+                return (
+                  <li key={`${s.from}-${i}`} className={`seg seg-${s.status.toLowerCase()}`} style={{ left: `${left}%`, width: `${width}%` }} title={text}>
+                    <span className="visually-hidden">{text}</span>
+                  </li>
+                );
+              })}
+            </ol>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}

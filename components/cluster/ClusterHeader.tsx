@@ -1,0 +1,48 @@
+import type { ClusterInfoDto, SourceStateDto, UpdateProgressDto } from '@/lib/api/dto';
+import { CopyButton } from '@/components/common/CopyButton';
+import { SourceStatusList } from '@/components/live/SourceStatusList';
+import { formatDuration } from '@/lib/view/format-time';
+import styles from './cluster.module.css';
+
+/** Cluster identity, versions, channel, update progress bar, link copy, and the per-source live/stale state. */
+export function ClusterHeader({ cluster, progress, sources, now }: {
+  cluster: ClusterInfoDto;
+  progress: UpdateProgressDto | null;
+  sources: readonly SourceStateDto[];
+  now: number;
+}) {
+  const cp = progress?.controlPlane;
+  const percent = cp ? Math.round(cp.completionPercent) : null;
+  return (
+    <section className={styles.header} aria-labelledby="cluster-title">
+      <div className={styles.headerTop}>
+        <h1 id="cluster-title">{cluster.name}</h1>
+        <CopyButton text={() => window.location.href} label="Copy link to this view" />
+      </div>
+      <dl className={styles.facts}>
+        <div><dt>Current version</dt><dd data-testid="current-version">{cluster.version ?? 'unknown'}</dd></div>
+        <div><dt>Desired version</dt><dd data-testid="desired-version">{cluster.desiredVersion ?? 'unknown'}</dd></div>
+        <div><dt>Channel</dt><dd>{cluster.channel ?? 'none'}</dd></div>
+        <div>
+          <dt>Update</dt>
+          <dd>
+            {progress?.updating && cp ? (
+              <span className={styles.progress}>
+                <progress max={100} value={percent ?? 0} aria-label={`Update to ${cp.targetVersion ?? 'target'} progress`} />
+                <span data-testid="update-percent">{percent} %</span>
+                <span className="muted">
+                  {cp.assessment}
+                  {cp.durationSeconds !== null ? ` · running ${formatDuration(cp.durationSeconds)}` : ''}
+                  {cp.estimatedRemainingSeconds !== null ? ` · about ${formatDuration(cp.estimatedRemainingSeconds)} left` : ''}
+                </span>
+              </span>
+            ) : (
+              <span>{cp ? `${cp.assessment}` : 'Not updating'}</span>
+            )}
+          </dd>
+        </div>
+      </dl>
+      <SourceStatusList sources={sources} now={now} />
+    </section>
+  );
+}

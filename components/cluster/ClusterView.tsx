@@ -1,0 +1,114 @@
+'use client';
+import Link from 'next/link';
+import { useQuery } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import type { FindingDto } from '@/lib/api/dto';
+import { detectorSpec } from '@/lib/charts/detectors';
+import { toHistoryTimeline } from '@/lib/charts/to-history-timeline';
+import { ApiError } from '@/lib/queries/api-error';
+import { clusterQueries } from '@/lib/queries/cluster-queries';
+import { sortFindings } from '@/lib/view/severity';
+import { useLiveStream } from '@/components/live/use-live-stream';
+import { useNow } from '@/components/live/use-now';
+import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
+import { AppHeader } from '@/components/shell/AppHeader';
+import { ClusterHeader } from './ClusterHeader';
+import { DetectorPanels } from './DetectorPanels';
+import { EvidenceDrawer } from './EvidenceDrawer';
+import { FindingsList } from './FindingsList';
+import { HistoryTimeline } from './HistoryTimeline';
+import { RangePicker } from './RangePicker';
+import { UpdateProgressSection } from './UpdateProgressSection';
+import { useClusterUrlState } from './use-cluster-url-state';
+import styles from './cluster.module.css';
+
+/** The cluster page: header, findings, detector panels, update progress, history, evidence drawer — all live. */
+export function ClusterView({ id }: { id: string }) {
+  const health = useQuery(clusterQueries.health(id));
+  const series = useQuery(clusterQueries.series(id));
+  const [url, setUrl] = useClusterUrlState();
+  const stream = useLiveStream(health.isSuccess ? [id] : []);
+  const now = useNow();
+
+  const findings = useMemo(() => sortFindings(health.data?.findings ?? []), [health.data]);
+  const history = useMemo(() => toHistoryTimeline(health.data?.cluster.history ?? []), [health.data]);
+
+  // The drawer follows the finding id, so a live update refreshes it; a finding that disappears stays readable.
+  const current = url.finding ? findings.find((f) => f.id === url.finding) : undefined;
+  const [remembered, setRemembered] = useState<FindingDto | undefined>(undefined);
+  if (current && current !== remembered) setRemembered(current);
+  const drawerFinding = current ?? (remembered?.id === url.finding ? remembered : undefined);
+
+  const selectFinding = useCallback((f: FindingDto) => {
+    setUrl({ finding: f.id, ...(detectorSpec(f.detector) ? { panel: f.detector } : {}) });
+  }, [setUrl]);
+  const closeDrawer = useCallback(() => {
+    const closing = url.finding;
+    setUrl({ finding: null });
+    if (closing) document.querySelector<HTMLElement>(`[data-finding-id="${CSS.escape(closing)}"] button`)?.focus();
+  }, [setUrl, url.finding]);
+
+  // Restore a focused panel from a shared URL once, when its chart data is there.
+  const restored = useRef(false);
+  useEffect(() => {
+    if (restored.current || !series.isSuccess || !health.isSuccess) return;
+    restored.current = true;
+    if (!url.panel) return;
+    const el = document.getElementById(`panel-${url.panel}`);
+    el?.scrollIntoView({ block: 'start' });
+    if (!url.finding) el?.focus({ preventScroll: true });
+  }, [series.isSuccess, health.isSuccess, url.panel, url.finding]);
+
+  let body: ReactNode;
+  if (health.isPending) {
+    body = <p role="status">Loading cluster {id}…</p>;
+  } else if (health.isError) {
+    const notFound = health.error instanceof ApiError && health.error.status === 404;
+    body = (
+      <div role="alert" data-testid="cluster-error">
+        <h1>{notFound ? 'Cluster not found' : 'Cannot load cluster'}</h1>
+        <p>{notFound ? `No cluster with id “${id}” is watched.` : health.error.message}</p>
+        <p><Link href="/">Back to the fleet</Link></p>
+        {!notFound ? <button type="button" className="btn" onClick={() => void health.refetch()}>Retry</button> : null}
+      </div>
+    );
+  } else {
+    const h = health.data;
+    body = (
+      <>
+        <ClusterHeader cluster={h.cluster} progress={h.updateProgress} sources={h.sources} now={now} />
+        <section aria-labelledby="findings-title" className={styles.section}>
+          <h2 id="findings-title">Findings <span className="muted">({findings.length})</span></h2>
+          <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
+        </section>
+        <section aria-labelledby="detectors-title" className={styles.section}>
+          <div className={styles.sectionHead}>
+            <h2 id="detectors-title">Detectors</h2>
+            <RangePicker value={url.range} onChange={(range) => setUrl({ range })} />
+          </div>
+          {series.isError ? <p role="alert">Cannot load chart series: {series.error.message}</p> : null}
+          <DetectorPanels series={series.data} findings={findings} range={url.range} focusedPanel={url.panel}
+            onFocusPanel={(panel) => setUrl({ panel })} />
+        </section>
+        <section aria-labelledby="progress-title" className={styles.section}>
+          <h2 id="progress-title">Update progress</h2>
+          <UpdateProgressSection progress={h.updateProgress} />
+        </section>
+        <section aria-labelledby="history-title" className={styles.section}>
+          <h2 id="history-title">ClusterVersion history</h2>
+          <HistoryTimeline entries={history} />
+        </section>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <AppHeader><StreamStatusBadge status={stream} /></AppHeader>
+      <main id="main" className={styles.main} data-drawer-open={url.finding ? true : undefined}>{body}</main>
+      {health.isSuccess && url.finding ? (
+        <EvidenceDrawer findingId={url.finding} finding={drawerFinding} resolved={!current && !!drawerFinding} onClose={closeDrawer} />
+      ) : null}
+    </>
+  );
+}

@@ -1,0 +1,50 @@
+'use client';
+import { useMemo } from 'react';
+import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
+import { DETECTOR_SPECS } from '@/lib/charts/detectors';
+import { rangeStart, type TimeRange } from '@/lib/charts/time-range';
+import { toConditionTimeline } from '@/lib/charts/to-condition-timeline';
+import { toSeriesFor } from '@/lib/charts/to-detector-series';
+import { worstByDetector } from '@/lib/view/severity';
+import { ConditionTimeline } from '@/components/charts/ConditionTimeline';
+import { DetectorPanel } from './DetectorPanel';
+import styles from './cluster.module.css';
+
+const EMPTY: Record<string, string> = {
+  'pod-setup-latency': 'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither has reported yet.',
+};
+
+/** One panel per detector, with series shaped for the chosen range. */
+export function DetectorPanels({ series, findings, range, focusedPanel, onFocusPanel }: {
+  series: ClusterSeriesDto | undefined;
+  findings: readonly FindingDto[];
+  range: TimeRange;
+  focusedPanel: string | null;
+  onFocusPanel: (id: string | null) => void;
+}) {
+  const now = series?.now ?? 0;
+  const shaped = useMemo(
+    () => Object.fromEntries(DETECTOR_SPECS.map((d) => [d.id, toSeriesFor(d.id, series?.samples[d.id], { now, range })])),
+    [series, now, range],
+  );
+  const lanes = useMemo(() => toConditionTimeline(series?.transitions ?? [], { now, range }), [series, now, range]);
+  const severities = useMemo(() => worstByDetector(findings), [findings]);
+  const timelineFrom = Math.max(rangeStart(now, range), Math.min(now, ...lanes.flatMap((l) => l.segments.map((s) => s.from))));
+
+  return (
+    <div className={styles.panels}>
+      {DETECTOR_SPECS.map((spec) => (
+        <DetectorPanel key={spec.id} spec={spec} series={shaped[spec.id]} severity={severities[spec.id]}
+          focused={focusedPanel === spec.id} onFocus={() => onFocusPanel(focusedPanel === spec.id ? null : spec.id)}
+          emptyText={series ? EMPTY[spec.id] ?? 'No samples in this range yet.' : 'Loading series…'}>
+          {spec.id === 'install-settling' ? (
+            <>
+              <h4>Condition timeline</h4>
+              <ConditionTimeline lanes={lanes} from={timelineFrom} to={now} testId="condition-timeline" />
+            </>
+          ) : null}
+        </DetectorPanel>
+      ))}
+    </div>
+  );
+}

@@ -1,0 +1,36 @@
+import type { FindingDto } from '@/lib/api/dto';
+import { detectorSpec } from '@/lib/charts/detectors';
+import { SeverityBadge } from '@/components/health/SeverityBadge';
+import { formatDateTime } from '@/lib/view/format-time';
+import styles from './cluster.module.css';
+
+/** Findings, already sorted worst first; each opens its evidence drawer. Rows are keyed by finding id. */
+export function FindingsList({ findings, selectedId, onSelect }: {
+  findings: readonly FindingDto[];
+  selectedId: string | null;
+  onSelect: (f: FindingDto) => void;
+}) {
+  if (findings.length === 0) return <p data-testid="no-findings">No findings: every detector passed.</p>;
+  return (
+    <ul className={styles.findings} data-testid="findings">
+      {findings.map((f) => (
+        <li key={f.id} className={styles.finding} data-testid="finding" data-finding-id={f.id} data-detector={f.detector}
+          data-severity={f.severity} aria-current={f.id === selectedId ? 'true' : undefined}>
+          <SeverityBadge severity={f.severity} />
+          <div className={styles.findingBody}>
+            <h3 className={styles.findingTitle}>{f.title}</h3>
+            <p className={styles.findingSummary}>{f.summary}</p>
+            <p className="muted">
+              {detectorSpec(f.detector)?.title ?? f.detector} · {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}{f.subject.name}
+              {f.since ? ` · since ${formatDateTime(f.since)}` : ''}
+            </p>
+          </div>
+          <button type="button" className="btn" onClick={() => onSelect(f)} aria-expanded={f.id === selectedId}
+            aria-controls={f.id === selectedId ? 'evidence-drawer' : undefined}>
+            Evidence<span className="visually-hidden"> for {f.title}</span>
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
