@@ -118,7 +118,6 @@ export class Reflector {
       this.needList = true;
       this.rv = '';
     }
-    if (action.reloadCredentials) this.o.transport.reloadCredentials();
     this.tracker.set(action.status, action.error);
     let delay: number;
     if (action.delay.kind === 'retry-after') delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
@@ -126,6 +125,8 @@ export class Reflector {
     else if (action.delay.kind === 'auth') delay = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
     else delay = this.backoff.next();
     await this.sleep(delay);
+    // after the wait, so a kubeconfig rewritten meanwhile (token rotation) is used by the very next attempt
+    if (action.reloadCredentials && !this.stopped) this.o.transport.reloadCredentials();
   }
 
   private async list(): Promise<void> {

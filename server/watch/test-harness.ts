@@ -1,0 +1,134 @@
+import 'server-only';
+import { createSimulatedCluster, type SimulatedCluster } from '@/server/simulator/core';
+import { serveCluster, type ServedCluster } from '@/server/simulator/api-server';
+import { testNamespace, testPod } from '@/server/simulator/test-objects';
+import type { FaultRule } from '@/server/simulator/types';
+import { KubeTransport, type KubeTransportOptions } from './kube-transport';
+import { Reflector } from './reflector';
+import type { ReflectorEvent, ReflectorOptions } from './reflector-types';
+import type { Query } from './kube-transport';
+
+/** Test-only: a simulated cluster served over HTTPS, plus helpers to drive it and observe a reflector. */
+export interface SimHarness {
+  cluster: SimulatedCluster;
+  served: ServedCluster;
+  transport: KubeTransport;
+  fault(rule: FaultRule): string;
+  clearFaults(): void;
+  /** Active API requests (the /__sim stats request itself excluded), read over HTTPS with the admin token. */
+  activeRequests(pathPart?: string): Promise<{ method: string; path: string; query: string }[]>;
+  close(): Promise<void>;
+}
+
+/** Starts a served cluster with one namespace `ns` and `pods` pods in it. */
+export async function startSim(options: { pods?: number; bookmarkIntervalMs?: number; transport?: KubeTransportOptions } = {}): Promise<SimHarness> {
+  const cluster = createSimulatedCluster();
+  cluster.client.create('namespaces', testNamespace('ns'));
+  for (let i = 0; i < (options.pods ?? 0); i += 1) cluster.client.create('pods', testPod('ns', podName(i)));
+  // The simulator's watch sends its headers with the first line only (a real API server flushes them at once),
+  // so frequent bookmarks keep a quiet watch from looking like a header timeout.
+  const served = await serveCluster(cluster, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 200 });
+  const transport = KubeTransport.fromString(served.kubeconfig('admin'), options.transport);
+  return {
+    cluster,
+    served,
+    transport,
+    fault: (rule) => cluster.faults.add(rule),
+    clearFaults: () => cluster.faults.clear(),
+    activeRequests: async (pathPart = '') => {
+      const stats = await transport.getJson<{ activeRequests: { method: string; path: string; query: string }[] }>('/__sim/stats');
+      return stats.activeRequests.filter((r) => !r.path.startsWith('/__sim') && r.path.includes(pathPart));
+    },
+    close: async () => {
+      transport.close();
+      await served.close();
+    },
+  };
+}
+
+/** `pod-007` style names, sortable. */
+export function podName(i: number): string {
+  return `pod-${String(i).padStart(3, '0')}`;
+}
+
+/** A reflector plus everything it emitted and requested. */
+export interface Observed {
+  reflector: Reflector;
+  events: ReflectorEvent[];
+  requests: { verb: 'list' | 'watch'; query: Query; at: number }[];
+  watches(): { verb: 'list' | 'watch'; query: Query; at: number }[];
+  lists(): { verb: 'list' | 'watch'; query: Query; at: number }[];
+}
+
+/** Small timeouts and backoff so failure paths run in test time. */
+export const FAST: Partial<ReflectorOptions> = {
+  inactivityTimeoutMs: 1_000,
+  headerTimeoutMs: 1_000,
+  shortWatchMs: 300,
+  backoff: { initialMs: 100, maxMs: 1_000, resetAfterMs: 5_000 },
+  onDiagnostic: () => undefined,
+};
+
+/** Builds (not starts) a pods reflector on `ns` that records its events and requests. */
+export function observe(transport: KubeTransport, options: Partial<ReflectorOptions> = {}): Observed {
+  const events: ReflectorEvent[] = [];
+  const requests: Observed['requests'] = [];
+  const reflector = new Reflector({
+    transport,
+    resource: 'pods',
+    namespace: 'ns',
+    ...FAST,
+    ...options,
+    handler: (event) => {
+      events.push(event);
+      return options.handler?.(event);
+    },
+    onRequest: (request) => {
+      requests.push({ ...request, at: Date.now() });
+      options.onRequest?.(request);
+    },
+  });
+  return {
+    reflector,
+    events,
+    requests,
+    watches: () => requests.filter((r) => r.verb === 'watch'),
+    lists: () => requests.filter((r) => r.verb === 'list'),
+  };
+}
+
+/** Polls `check` until it returns truthy or `timeoutMs` passes (then throws with `what`). */
+export async function until<T>(what: string, check: () => T | Promise<T>, timeoutMs = 5_000, everyMs = 20): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+/** Real-time sleep. */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Collects unhandled rejections of the test process; `assertNone` fails if any fired. */
+export function trackUnhandledRejections(): { seen: unknown[]; dispose(): void } {
+  const seen: unknown[] = [];
+  const listener = (reason: unknown) => seen.push(reason);
+  process.on('unhandledRejection', listener);
+  return { seen, dispose: () => process.off('unhandledRejection', listener) };
+}
+
+/** Samples a reflector's status every few ms; `statuses` lists each distinct status in the order seen. */
+export function traceStatus(reflector: Reflector, everyMs = 10): { statuses: string[]; stop(): void } {
+  const statuses: string[] = [];
+  const sample = () => {
+    const status = reflector.state().status;
+    if (statuses[statuses.length - 1] !== status) statuses.push(status);
+  };
+  sample();
+  const timer = setInterval(sample, everyMs);
+  return { statuses, stop: () => clearInterval(timer) };
+}
