@@ -201,6 +201,20 @@ export class ObjectStore {
   }
 
   /**
+   * Stores an object as given (uid, creationTimestamp, generation and managedFields kept; defaults filled when
+   * missing), as when loading a snapshot or must-gather. Only the resourceVersion is assigned.
+   */
+  importObject(resource: ResourceName, object: KubeObject): StoredEntry {
+    const rv = ++this.rv;
+    const metadata = { ...object.metadata, resourceVersion: String(rv) };
+    metadata.uid ??= this.nextUid();
+    metadata.creationTimestamp ??= rfc3339(this.clock.now());
+    metadata.generation ??= 1;
+    const previous = this.get(resource, metadata.namespace, metadata.name);
+    return this.commit(resource, previous ? 'MODIFIED' : 'ADDED', { object: { ...object, metadata }, rv }, previous);
+  }
+
+  /**
    * Stores a new version of an existing object: keeps identity fields, bumps generation when anything outside
    * metadata and status changed, and refreshes the writer's managedFields entry.
    */
