@@ -1,0 +1,53 @@
+/**
+ * Runs detectors over one snapshot: findings sorted worst first, plus each detector's samples. A detector that
+ * throws becomes a finding of its own instead of taking the others down.
+ */
+import type { Detector, DetectorContext, DetectorId, Finding, Snapshot } from '@/lib/health/types';
+import { SEVERITY_ORDER } from '@/lib/health/types';
+import { DETECTORS } from '@/lib/health/registry';
+
+/** What one evaluation returns. `samples` has an entry per detector that produced samples. */
+export interface Evaluation {
+  findings: Finding[];
+  samples: Partial<Record<DetectorId, Record<string, number | null>>>;
+}
+
+/** Orders findings by severity (critical first), then by id, so output is deterministic. */
+export function compareFindings(a: Finding, b: Finding): number {
+  return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+function failureFinding(detector: Detector, error: unknown): Finding {
+  const message = error instanceof Error ? error.message : String(error);
+  return {
+    id: `${detector.id}:Detector//${detector.id}:failed`,
+    detector: detector.id,
+    // A blind spot on a failure mode is worth a warning; the detector's own findings are missing.
+    severity: 'warning',
+    subject: { kind: 'Detector', name: detector.id },
+    title: `Detector "${detector.title}" failed`,
+    summary: `The ${detector.title} detector threw while evaluating this snapshot, so its findings are missing: ${message}`,
+    evidence: [{ kind: 'field', label: 'Error', value: message }],
+    remediation: [],
+  };
+}
+
+/**
+ * Evaluates `detectors` (default: {@link DETECTORS}) on `snapshot` at `context.now`. Findings with the same id
+ * (from one detector) are kept once; a throwing detector yields a warning `<id>:Detector//<id>:failed` and no samples.
+ */
+export function evaluate(snapshot: Snapshot, context: DetectorContext, detectors: readonly Detector[] = DETECTORS): Evaluation {
+  const findings = new Map<string, Finding>();
+  const samples: Evaluation['samples'] = {};
+  for (const detector of detectors) {
+    try {
+      const out = detector.detect(snapshot, context);
+      for (const f of out.findings) if (!findings.has(f.id)) findings.set(f.id, f);
+      if (out.samples) samples[detector.id] = out.samples;
+    } catch (error) {
+      const f = failureFinding(detector, error);
+      findings.set(f.id, f);
+    }
+  }
+  return { findings: [...findings.values()].sort(compareFindings), samples };
+}

@@ -1,0 +1,50 @@
+/**
+ * The one explicit list of detectors, and the inputs they declare: the server starts exactly the watches and log
+ * polls this file derives, so a detector cannot read what nobody watches.
+ */
+import type { Detector, LogNeed, ResourceNeed } from '@/lib/health/types';
+import { featureGateCoverage } from '@/lib/health/featuregate-coverage';
+import { statusWriteRejection } from '@/lib/health/status-write-rejection';
+import { catalogReplicas } from '@/lib/health/catalog-replicas';
+import { podSetupLatency } from '@/lib/health/pod-setup-latency';
+import { updateProgress } from '@/lib/health/update-progress';
+
+/** Every detector, in the order the dashboard shows their panels. */
+export const DETECTORS: readonly Detector[] = [
+  updateProgress,
+  featureGateCoverage,
+  statusWriteRejection,
+  catalogReplicas,
+  podSetupLatency,
+];
+
+/**
+ * The union of the detectors' resource needs, deduplicated: a need for a whole resource (no namespace, no name)
+ * absorbs every narrower need of that resource, and a namespace-wide need absorbs named needs in that namespace.
+ * Order: first appearance.
+ */
+export function requiredResources(detectors: readonly Detector[]): ResourceNeed[] {
+  const all = detectors.flatMap((d) => d.needs);
+  const covers = (wide: ResourceNeed, narrow: ResourceNeed): boolean =>
+    wide.resource === narrow.resource
+    && (wide.namespace === undefined || wide.namespace === narrow.namespace)
+    && (wide.name === undefined || wide.name === narrow.name);
+  const out: ResourceNeed[] = [];
+  for (const need of all) {
+    if (out.some((kept) => covers(kept, need))) continue;
+    if (all.some((other) => other !== need && covers(other, need) && !covers(need, other))) continue;
+    out.push({ ...need });
+  }
+  return out;
+}
+
+/** The union of the detectors' log needs, deduplicated on namespace, selector and container (largest tail wins). */
+export function requiredLogs(detectors: readonly Detector[]): LogNeed[] {
+  const byKey = new Map<string, LogNeed>();
+  for (const need of detectors.flatMap((d) => d.logs ?? [])) {
+    const key = `${need.namespace}\u0000${need.labelSelector}\u0000${need.container}`;
+    const prev = byKey.get(key);
+    byKey.set(key, prev ? { ...prev, tailLines: Math.max(prev.tailLines, need.tailLines) } : { ...need });
+  }
+  return [...byKey.values()];
+}
