@@ -56,6 +56,7 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
       { key: 'ready', label: 'Ready', unit: 'count' },
       { key: 'available', label: 'Available', unit: 'count' },
       { key: 'pdbDisruptionsAllowed', label: 'PDB disruptions allowed', unit: 'count' },
+      { key: 'operatorControllerReady', label: 'operator-controller ready', unit: 'count' },
     ],
   },
   {

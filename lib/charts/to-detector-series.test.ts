@@ -12,11 +12,11 @@ describe('toReplicaSeries', () => {
       { now: NOW, range: '15m' },
     );
     expect(s.rows).toEqual([
-      { t: NOW - 120_000, desired: 1, ready: 1, available: 1, pdbDisruptionsAllowed: null },
-      { t: NOW - 60_000, desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0 },
+      { t: NOW - 120_000, desired: 1, ready: 1, available: 1, pdbDisruptionsAllowed: null, operatorControllerReady: null },
+      { t: NOW - 60_000, desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0, operatorControllerReady: null },
     ]);
     expect(s.keys).toEqual(['desired', 'ready', 'available', 'pdbDisruptionsAllowed']);
-    expect(s.latest).toEqual({ desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0 });
+    expect(s.latest).toEqual({ desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0, operatorControllerReady: null });
   });
 
   it('keeps only the chosen range, measured from cluster time', () => {

@@ -1,0 +1,62 @@
+import { expect, test } from './fixtures';
+
+const FLEET = ['steady', 'update-in-progress', 'cross-minor-rollback', 'hypershift-featuregate-drop', 'catalogd-rollout',
+  'high-density-drain', 'extension-install-flap'];
+
+test.describe('fleet', () => {
+  test('lists every cluster with version, update state, worst finding and a sparkline', async ({ fleet, page }) => {
+    await fleet.goto();
+    await expect(fleet.rows).toHaveCount(FLEET.length);
+    for (const id of FLEET) await expect(fleet.row(id)).toBeVisible();
+    await expect(fleet.row('steady').getByTestId('severity-badge')).toBeVisible();
+    await expect(page.locator('[data-testid^="sparkline-"] svg').first()).toBeVisible({ timeout: 30_000 });
+  });
+
+  test('sorts by column and keeps the sort in the URL', async ({ fleet, page }) => {
+    await fleet.goto();
+    await fleet.sortButton('Cluster').click();
+    await expect(page).toHaveURL(/sort=name/);
+    const asc = await fleet.rowIds();
+    expect(asc).toEqual([...asc].sort());
+    await fleet.sortButton('Cluster').click();
+    await expect(page).toHaveURL(/dir=desc/);
+    expect(await fleet.rowIds()).toEqual([...asc].reverse());
+    await expect(page.getByRole('columnheader', { name: /Cluster/ })).toHaveAttribute('aria-sort', 'descending');
+  });
+
+  test('filters by text', async ({ fleet, page }) => {
+    await fleet.goto();
+    await fleet.filter.fill('rollback');
+    await expect(fleet.rows).toHaveCount(1);
+    await expect(fleet.row('cross-minor-rollback')).toBeVisible();
+    await expect(page).toHaveURL(/q=rollback/);
+    await page.reload();
+    await expect(fleet.rows).toHaveCount(1);
+  });
+
+  test('is usable with the keyboard', async ({ fleet, page }) => {
+    await fleet.goto();
+    await fleet.filter.focus();
+    await fleet.filter.fill('steady');
+    await expect(fleet.rows).toHaveCount(1);
+    // Tab from the filter reaches the sort buttons, then the cluster link.
+    for (let i = 0; i < 12; i++) {
+      await page.keyboard.press('Tab');
+      if (await fleet.row('steady').getByRole('link').evaluate((el) => el === document.activeElement)) break;
+    }
+    await expect(fleet.row('steady').getByRole('link')).toBeFocused();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/clusters\/steady/);
+  });
+
+  test('theme toggle switches data-theme and persists it', async ({ fleet, page }) => {
+    await fleet.goto();
+    const toggle = page.getByTestId('theme-toggle');
+    const before = await page.evaluate(() => document.documentElement.dataset.theme);
+    await toggle.click();
+    const after = await page.evaluate(() => document.documentElement.dataset.theme);
+    expect(after).not.toBe(before);
+    await page.reload();
+    await expect.poll(() => page.evaluate(() => document.documentElement.dataset.theme)).toBe(after);
+  });
+});
