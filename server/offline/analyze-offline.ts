@@ -1,0 +1,59 @@
+import 'server-only';
+import { basename } from 'node:path';
+import type { ClusterHealthDto, SourceStateDto } from '@/lib/api/dto';
+import { DEFAULT_HEALTH_CONFIG, type HealthConfig } from '@/lib/health/types';
+import { assessCluster } from '@/lib/cluster/assess-cluster';
+import { DETECTORS, requiredLogs } from '@/lib/health/registry';
+import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
+import { asObject, asString } from '@/lib/health/objects';
+import type { OfflineSnapshot } from './collector';
+import { readOffline, type ReadOfflineOptions } from './read-offline';
+
+/** Options of {@link analyzeOffline}. */
+export interface AnalyzeOfflineOptions {
+  /** Evaluation clock (epoch ms); default: the must-gather's `timestamp`, else the newest object time. */
+  now?: number;
+  /** Cluster id and display name; default: the infrastructure name, else the first input's file name. */
+  id?: string;
+  name?: string;
+  config?: HealthConfig;
+  limits?: ReadOfflineOptions['limits'];
+}
+
+/** The served health of an offline cluster, plus what was read to compute it. */
+export interface OfflineAnalysis {
+  health: ClusterHealthDto;
+  offline: OfflineSnapshot;
+}
+
+function defaultName(offline: OfflineSnapshot, paths: readonly string[]): string {
+  const infra = offline.snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
+  const infraName = asString(asObject(infra?.status)?.infrastructureName);
+  return infraName ?? basename(paths[0].replace(/[\\/]+$/, '')).replace(/\.(tar\.gz|tgz|tar|ya?ml|json)$/i, '');
+}
+
+function slug(name: string): string {
+  return name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'offline';
+}
+
+/** One `synced` source per resource read: offline data is complete as of the clock, with nothing pending. */
+function sourcesOf(offline: OfflineSnapshot): SourceStateDto[] {
+  const at = new Date(offline.now).toISOString();
+  return offline.resources.map((resource) => ({ resource, status: 'synced' as const, since: at, lastSyncAt: at }));
+}
+
+/**
+ * Reads offline inputs (see {@link readOffline}) and assesses them exactly as the live engine assesses a cluster.
+ * Alerts found in the inputs feed the update progress, as `oc adm upgrade status` uses them.
+ */
+export async function analyzeOffline(paths: readonly string[], options: AnalyzeOfflineOptions = {}): Promise<OfflineAnalysis> {
+  const offline = await readOffline(paths, { now: options.now, limits: options.limits, logNeeds: requiredLogs(DETECTORS) });
+  const name = options.name ?? defaultName(offline, paths);
+  const context = { now: offline.now, config: options.config ?? DEFAULT_HEALTH_CONFIG };
+  const { health } = assessCluster({ id: options.id ?? slug(name), name, snapshot: offline.snapshot, context, sources: sourcesOf(offline) });
+  if (health.updateProgress && offline.alerts.length > 0) {
+    const input = { ...updateProgressInputFromSnapshot(offline.snapshot), alerts: offline.alerts };
+    health.updateProgress = computeUpdateProgress(input, offline.now);
+  }
+  return { health, offline };
+}
