@@ -7,6 +7,7 @@ import { featureGateCoverage } from '@/lib/health/featuregate-coverage';
 import { statusWriteRejection } from '@/lib/health/status-write-rejection';
 import { catalogReplicas } from '@/lib/health/catalog-replicas';
 import { podSetupLatency } from '@/lib/health/pod-setup-latency';
+import { installSettling } from '@/lib/health/install-settling';
 import { updateProgress } from '@/lib/health/update-progress';
 
 /** Every detector, in the order the dashboard shows their panels. */
@@ -16,6 +17,7 @@ export const DETECTORS: readonly Detector[] = [
   statusWriteRejection,
   catalogReplicas,
   podSetupLatency,
+  installSettling,
 ];
 
 /**
