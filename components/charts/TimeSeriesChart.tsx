@@ -37,7 +37,7 @@ export function TimeSeriesChart({ rows, channels, kind, thresholds = [], height 
           contentStyle={{ background: 'var(--bg)', border: '1px solid var(--border)', color: 'var(--fg)' }}
           isAnimationActive={false}
         />
-        <Legend wrapperStyle={{ fontSize: 12 }} />
+        <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
         {thresholds.map((th) => (
           <ReferenceLine key={th.label} y={th.value} stroke={THRESHOLD_COLORS[th.severity]} strokeDasharray="4 4"
             label={{ value: th.label, fill: 'currentColor', fontSize: 10, position: 'insideTopRight' }} ifOverflow="extendDomain" />

@@ -21,7 +21,7 @@ export interface DetectorSpec {
 /** Every detector the dashboard charts, in panel order. */
 export const DETECTOR_SPECS: readonly DetectorSpec[] = [
   {
-    id: 'update-progress', title: 'Update progress', kind: 'line', primary: 'completionPercent',
+    id: 'update-progress', title: 'Update completion', kind: 'line', primary: 'completionPercent',
     question: 'ClusterOperators at the target version, and operator health',
     channels: [
       { key: 'completionPercent', label: 'Completion', unit: '%' },
