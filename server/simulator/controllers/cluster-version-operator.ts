@@ -29,6 +29,8 @@ export interface UpdatePlan {
   externallyUpdated?: string[];
   /** Stop after this many operators reached the target (a stalled update). */
   stallAfter?: number;
+  /** Operators that start updating but never reach the target; the CVO stops there and waits on them. */
+  stuck?: string[];
   /** ClusterVersion CRD release applied from the new payload shortly after the update starts. */
   crdRelease?: string;
   /** Called once every operator reports the target version and history is Completed. */
@@ -158,8 +160,13 @@ export class SimulatedClusterVersionOperator {
     const index = this.nextIndex++;
     const name = names[index];
     plan.onOperatorStarted?.(name, index);
-    const external = plan.externallyUpdated?.includes(name);
     const n = Math.round(((index + 1) / names.length) * PAYLOAD_MANIFESTS * 0.97);
+    const external = plan.externallyUpdated?.includes(name);
+    if (plan.stuck?.includes(name)) {
+      this.fleet.setProgressing(name, plan.target);
+      this.log('I', 'sync_worker.go:1014', `Running sync for clusteroperator "${name}" (${n} of ${PAYLOAD_MANIFESTS})`);
+      return;
+    }
     this.log('I', 'sync_worker.go:1014', `Running sync for clusteroperator "${name}" (${n} of ${PAYLOAD_MANIFESTS})`);
     if (!external) {
       this.fleet.setProgressing(name, plan.target);
