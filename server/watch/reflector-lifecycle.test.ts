@@ -76,9 +76,9 @@ describe('reflector lifecycle', () => {
 
   it('R11: stop() then the in-flight request failing, or a handler calling start(), resurrects nothing', async () => {
     sim.fault({ resource: 'pods', verb: 'watch', kind: 'status', status: 500, count: 1 });
-    let reflector: Reflector | undefined;
-    const o = observe(sim.transport, { handler: () => reflector?.start(), backoff: { initialMs: 300, maxMs: 1_000 } });
-    reflector = o.reflector;
+    const ref: { current?: Reflector } = {};
+    const o = observe(sim.transport, { handler: () => ref.current?.start(), backoff: { initialMs: 300, maxMs: 1_000 } });
+    ref.current = o.reflector;
     o.reflector.start();
     expect(await o.reflector.waitForSync(3_000)).toBe(true);
     // stopped while waiting out the backoff after the 500

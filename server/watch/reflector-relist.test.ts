@@ -158,13 +158,13 @@ describe('bookmarks', () => {
     // compaction at the RV we already hold: the reconnects do not need a relist
     sim.cluster.store.compact();
     const watchesBefore = o.watches().length;
-    await sleep(2_200);
-    expect(o.watches().length).toBeGreaterThan(watchesBefore);
+    await until('a reconnect after the compaction', () => o.watches().length >= watchesBefore + 2, 3_000);
     expect(o.reflector.state().counters.relists).toBe(0);
     // writes then compaction between two bookmarks: at most one relist, then quiet again
     sim.cluster.client.create('pods', testPod('ns', 'p-late'));
     sim.cluster.store.compact();
-    await sleep(2_500);
+    const watchesThen = o.watches().length;
+    await until('two more watches', () => o.watches().length >= watchesThen + 2, 4_000);
     const after = o.reflector.state();
     expect(after.counters.relists).toBeLessThanOrEqual(1);
     expect(after.status).toBe('synced');
