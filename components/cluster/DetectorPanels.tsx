@@ -3,12 +3,15 @@ import { useMemo } from 'react';
 import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
 import { DETECTOR_SPECS } from '@/lib/charts/detectors';
 import { rangeStart, type TimeRange } from '@/lib/charts/time-range';
-import { toConditionTimeline } from '@/lib/charts/to-condition-timeline';
-import { toSeriesFor } from '@/lib/charts/to-detector-series';
+import { busiestLanes, toConditionTimeline } from '@/lib/charts/to-condition-timeline';
+import { toDetectorSeries, toSeriesFor } from '@/lib/charts/to-detector-series';
 import { worstByDetector } from '@/lib/view/severity';
 import { ConditionTimeline } from '@/components/charts/ConditionTimeline';
+import { TimeSeriesChart } from '@/components/charts/TimeSeriesChart';
 import { DetectorPanel } from './DetectorPanel';
 import styles from './cluster.module.css';
+
+const MAX_LANES = 12;
 
 const EMPTY: Record<string, string> = {
   'pod-setup-latency': 'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither has reported yet.',
@@ -27,7 +30,10 @@ export function DetectorPanels({ series, findings, range, focusedPanel, onFocusP
     () => Object.fromEntries(DETECTOR_SPECS.map((d) => [d.id, toSeriesFor(d.id, series?.samples[d.id], { now, range })])),
     [series, now, range],
   );
-  const lanes = useMemo(() => toConditionTimeline(series?.transitions ?? [], { now, range }), [series, now, range]);
+  // Batching metrics are not released upstream: chart the batch size only when the cluster reports it.
+  const batch = useMemo(() => toDetectorSeries(series?.samples['pod-setup-latency'], ['batchSize'], { now, range }), [series, now, range]);
+  const timeline = useMemo(() => busiestLanes(toConditionTimeline(series?.transitions ?? [], { now, range }), MAX_LANES), [series, now, range]);
+  const lanes = timeline.lanes;
   const severities = useMemo(() => worstByDetector(findings), [findings]);
   const timelineFrom = Math.max(rangeStart(now, range), Math.min(now, ...lanes.flatMap((l) => l.segments.map((s) => s.from))));
 
@@ -37,10 +43,18 @@ export function DetectorPanels({ series, findings, range, focusedPanel, onFocusP
         <DetectorPanel key={spec.id} spec={spec} series={shaped[spec.id]} severity={severities[spec.id]}
           focused={focusedPanel === spec.id} onFocus={() => onFocusPanel(focusedPanel === spec.id ? null : spec.id)}
           emptyText={series ? EMPTY[spec.id] ?? 'No samples in this range yet.' : 'Loading series…'}>
+          {spec.id === 'pod-setup-latency' && batch.keys.length > 0 ? (
+            <>
+              <h4>Pod batch size</h4>
+              <TimeSeriesChart rows={batch.rows} channels={[{ key: 'batchSize', label: 'Batch size', unit: 'count' }]} kind="step"
+                height={140} testId="chart-pod-setup-latency-batch" />
+            </>
+          ) : null}
           {spec.id === 'install-settling' ? (
             <>
               <h4>Condition timeline</h4>
               <ConditionTimeline lanes={lanes} from={timelineFrom} to={now} testId="condition-timeline" />
+              {timeline.hidden > 0 ? <p className="muted">{timeline.hidden} quieter conditions not shown.</p> : null}
             </>
           ) : null}
         </DetectorPanel>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransitionDto } from '@/lib/api/dto';
-import { toConditionTimeline } from './to-condition-timeline';
+import { busiestLanes, toConditionTimeline } from './to-condition-timeline';
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
 const ref = { kind: 'ClusterExtension', name: 'argocd' };
@@ -33,5 +33,14 @@ describe('toConditionTimeline', () => {
     const [lane] = toConditionTimeline(many, { now: NOW, range: 'all', maxSegments: 10 });
     expect(lane.segments).toHaveLength(10);
     expect(lane.segments.at(-1)?.reason).toBe('R49');
+  });
+});
+
+describe('busiestLanes', () => {
+  it('keeps the lanes with most changes, in label order, and counts the rest', () => {
+    const lane = (label: string, changes: number) => ({ key: label, label, segments: [], changes });
+    const out = busiestLanes([lane('a', 1), lane('b', 5), lane('c', 3), lane('d', 0)], 2);
+    expect(out.lanes.map((l) => l.key)).toEqual(['b', 'c']);
+    expect(out.hidden).toBe(2);
   });
 });

@@ -54,3 +54,13 @@ export function toConditionTimeline(
   }
   return lanes.sort((a, b) => a.label.localeCompare(b.label));
 }
+
+/**
+ * The `max` busiest lanes (most changes in the window, then by label) and how many were left out, so objects that
+ * flap stay visible when hundreds of conditions are recorded.
+ */
+export function busiestLanes(lanes: readonly ConditionLane[], max: number): { lanes: ConditionLane[]; hidden: number } {
+  const top = [...lanes].sort((a, b) => b.changes - a.changes || a.label.localeCompare(b.label)).slice(0, max);
+  const keep = new Set(top.map((l) => l.key));
+  return { lanes: lanes.filter((l) => keep.has(l.key)), hidden: lanes.length - top.length };
+}
