@@ -79,6 +79,21 @@ describe('catalogReplicas — real upstream manifests', () => {
   });
 });
 
+describe('catalogReplicas — real OpenShift manifests', () => {
+  it.each([
+    ['4.18/catalogd--14-deployment-openshift-catalogd-catalogd-controller-manager.yml', 'openshift-catalogd', 'catalogd-controller-manager'],
+    ['4.19/operator-controller--20-deployment-openshift-operator-controller-operator-controller-controller-manager.yml', 'openshift-operator-controller', 'operator-controller-controller-manager'],
+    ['4.22/catalogd--deployment.yaml', 'openshift-catalogd', 'catalogd-controller-manager'],
+  ])('%s ships 1 replica', (file, ns, name) => {
+    const docs = loadAll(readFileSync(join(fixtures, 'openshift', file), 'utf8')) as KubeObject[];
+    const deployment = docs.find((d) => d?.kind === 'Deployment');
+    expect(deployment).toBeDefined();
+    expect(summarize(makeSnapshot({ deployments: [healthy(deployment!)] }))).toStrictEqual([
+      [`catalog-replicas:Deployment/${ns}/${name}:single-replica`, 'warning'],
+    ]);
+  });
+});
+
 const NS = 'openshift-catalogd';
 const NAME = 'catalogd-controller-manager';
 const LABELS = { 'control-plane': NAME };

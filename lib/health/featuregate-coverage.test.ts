@@ -96,6 +96,33 @@ describe('featureGateCoverage — HyperShift 4.14.38 → 4.14.39 replacement', (
   });
 });
 
+describe('featureGateCoverage — the real HyperShift control-plane-operator FeatureGate, unmodified', () => {
+  const real = (variant: string): KubeObject =>
+    readFixture(`hypershift/featuregate/cpo-testdata-feature-gate-4.19.0-ec.4-${variant}.json`) as KubeObject;
+
+  it.each(['Default', 'TechPreviewNoUpgrade'])('%s: covers a hosted cluster that completed 4.19.0-ec.4', (variant) => {
+    const snapshot = makeSnapshot({
+      clusterversions: [makeClusterVersion({ desired: '4.19.0-ec.4', history: [{ version: '4.19.0-ec.4', state: 'Completed' }] })],
+      clusteroperators: [makeClusterOperator('dns', '4.19.0-ec.4')],
+      featuregates: [real(variant)],
+    });
+    expect(featureGateCoverage.detect(snapshot, ctx)).toStrictEqual({ findings: [], samples: { required: 1, present: 1, missing: 0 } });
+  });
+
+  it('lacks the outgoing version when the same object is rendered mid-update from 4.18.9', () => {
+    const snapshot = makeSnapshot({
+      clusterversions: [makeClusterVersion({
+        desired: '4.19.0-ec.4', progressing: true,
+        history: [{ version: '4.19.0-ec.4', state: 'Partial' }, { version: '4.18.9', state: 'Completed' }],
+      })],
+      featuregates: [real('Default')],
+    });
+    expect(featureGateCoverage.detect(snapshot, ctx).findings.map((f) => [f.id, f.severity])).toStrictEqual([
+      ['featuregate-coverage:FeatureGate//cluster:missing-4.18.9', 'critical'],
+    ]);
+  });
+});
+
 describe('featureGateCoverage — standalone', () => {
   it('is quiet on an appended list (every history version kept)', () => {
     const history = ['4.14.39', '4.14.38', '4.13.40', '4.12.55'].map((version) => ({ version, state: 'Completed' as const }));
