@@ -4,12 +4,16 @@ import { FleetPage } from './pages/fleet-page';
 
 /**
  * Test fixture: page objects, plus a guard that fails any test during which the page logged a console error or
- * threw an uncaught exception.
+ * threw an uncaught exception. A test that provokes an expected error (e.g. a 404 the browser itself logs) lists it
+ * in `allowedConsoleErrors`.
  */
-export const test = base.extend<{ fleet: FleetPage; cluster: ClusterPage; consoleGuard: string[] }>({
-  consoleGuard: [async ({ page }, provide) => {
+export const test = base.extend<{ fleet: FleetPage; cluster: ClusterPage; allowedConsoleErrors: RegExp[]; consoleGuard: string[] }>({
+  allowedConsoleErrors: [[], { option: true }],
+  consoleGuard: [async ({ page, allowedConsoleErrors }, provide) => {
     const errors: string[] = [];
-    page.on('console', (m) => { if (m.type() === 'error') errors.push(`console.error: ${m.text()}`); });
+    page.on('console', (m) => {
+      if (m.type() === 'error' && !allowedConsoleErrors.some((re) => re.test(m.text()))) errors.push(`console.error: ${m.text()}`);
+    });
     page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
     await provide(errors);
     expect(errors, 'the page logged errors').toEqual([]);

@@ -59,8 +59,18 @@ test.describe('URL state', () => {
     await expect(finding.getByRole('button', { name: /Evidence/ })).toBeFocused();
   });
 
-  test('an unknown cluster shows a not-found message', async ({ page }) => {
+});
+
+test.describe('unknown cluster', () => {
+  // The browser itself logs the 404 of the health and series requests.
+  test.use({ allowedConsoleErrors: [/status of 404/] });
+
+  test('shows a not-found message and opens no stream', async ({ page }) => {
+    const streams: string[] = [];
+    page.on('request', (r) => { if (r.url().includes('/api/stream')) streams.push(r.url()); });
     await page.goto('/clusters/no-such-cluster');
     await expect(page.getByRole('heading', { name: 'Cluster not found' })).toBeVisible({ timeout: 30_000 });
+    await expect(page.getByRole('link', { name: 'Back to the fleet' })).toBeVisible();
+    expect(streams).toEqual([]);
   });
 });
