@@ -66,7 +66,7 @@ describe('useLiveStream', () => {
       es.emit({ type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points: [{ t: 5, values: { ready: 0 } }] });
     });
     expect(client.getQueryData(clusterQueries.health('a').queryKey)).toBeUndefined();
-    act(() => { vi.advanceTimersByTime(250); });
+    act(() => { vi.advanceTimersByTime(600); });
     expect(client.getQueryData(clusterQueries.health('a').queryKey)).toEqual(health);
     expect(client.getQueryData<ClusterListDto>(clusterQueries.list().queryKey)?.clusters[0].worstSeverity).toBe('critical');
     expect(client.getQueryData<ClusterSeriesDto>(clusterQueries.series('a').queryKey)?.samples['catalog-replicas']).toHaveLength(1);

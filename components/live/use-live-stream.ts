@@ -8,7 +8,7 @@ import { clusterQueries } from '@/lib/queries/cluster-queries';
 /** State of the tab's event stream. */
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'closed';
 
-const FLUSH_MS = 200;
+const FLUSH_MS = 500;
 const REOPEN_MS = 10_000;
 
 /** Applies messages to the query cache through the pure reducer, writing back only the entries that changed. */
