@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSimArgs, UsageError } from './cli-args';
 import { SCENARIOS } from './scenarios/registry';
 
 function runCli(args: string[], untilReady = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('npx', ['tsx', '--conditions=react-server', 'server/simulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -32,5 +33,7 @@ describe('sim CLI', () => {
     expect(result.stdout.split('\n').filter((line) => line.includes('ready'))).toHaveLength(1);
     expect(result.stdout).toMatch(/steady=https:\/\/127\.0\.0\.1:\d+/);
     expect(result.code).toBe(0);
-  }, 30_000);
+    expect(existsSync(`/tmp/sim-cli-test-${process.pid}/kubeconfig.yaml`)).toBe(true);
+    rmSync(`/tmp/sim-cli-test-${process.pid}`, { recursive: true, force: true });
+  }, 60_000);
 });

@@ -44,6 +44,16 @@ describe('real kubectl against the simulated API server', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ kind: 'FeatureGate', metadata: { name: 'cluster' } });
   });
 
+  it('serves Tables with the CRD printer columns and virtual-time ages', async () => {
+    t.cluster.clock.advance(61 * 60_000);
+    const { code, stdout } = await t.kubectl('reader', ['get', 'clusterversion']);
+    expect(code).toBe(0);
+    expect(stdout.split('\n')[0]).toMatch(/^NAME\s+VERSION\s+AVAILABLE\s+PROGRESSING\s+SINCE\s+STATUS/);
+    expect(stdout).toMatch(/version\s+4\.14\.10\s+True/);
+    const pods = await t.kubectl('reader', ['get', 'pods', '-n', 'x']);
+    expect(pods.stdout).toMatch(/^y\s+0\/1\s+Running\s+0\s+61m$/m);
+  });
+
   it('streams a change to `kubectl get pods -A -w`', async () => {
     const child = t.spawnKubectl('reader', ['get', 'pods', '-A', '-w', '-o', 'name']);
     let out = '';

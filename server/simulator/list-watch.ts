@@ -5,6 +5,7 @@ import { badRequest, continueExpired, tooOldResourceVersion } from './errors';
 import { compileFieldSelector, compileLabelSelector, type Matcher } from './selectors';
 import { entryJson, type ObjectStore, type StoreEvent, type StoredEntry } from './store';
 import { ApiStatusError } from './types';
+import { buildTable } from './table';
 
 /** A list or watch request after routing. */
 export interface CollectionRequest {
@@ -14,6 +15,8 @@ export interface CollectionRequest {
   resource: ResourceName;
   namespace?: string;
   query: URLSearchParams;
+  /** Set when the client asked for a Table (`kubectl get` without -o): rows instead of objects. */
+  table?: { columns: Parameters<typeof buildTable>[0]; now: () => number };
 }
 
 /** Label and field selectors of a request combined into one matcher (400 when malformed). */
@@ -52,6 +55,13 @@ export async function serveList(request: CollectionRequest): Promise<void> {
   const metadata: Record<string, unknown> = { resourceVersion: page.resourceVersion };
   if (page.continueToken) metadata.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
+  if (request.table) {
+    const table = buildTable(request.table.columns, page.entries.map((entry) => entry.object), metadata, request.table.now());
+    const body = JSON.stringify(table);
+    res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+    return;
+  }
   res.writeHead(200, { 'Content-Type': 'application/json' });
   const head = `{"kind":"${info.kind}List","apiVersion":"${apiVersionOf(resource)}","metadata":${JSON.stringify(metadata)},"items":[`;
   let pending = writeAsync(res, head);
@@ -72,7 +82,7 @@ export interface WatchOptions {
   bookmarkIntervalMs: number;
 }
 
-function eventLine(type: string, entry: StoredEntry): string {
+function plainEventLine(type: string, entry: StoredEntry): string {
   return `{"type":"${type}","object":${entryJson(entry)}}\n`;
 }
 
@@ -100,6 +110,13 @@ export function serveWatch(
     if (!entry) return false;
     if (namespace && entry.object.metadata.namespace !== namespace) return false;
     return !matcher || matcher(entry.object);
+  };
+  let headersSent = false;
+  const eventLine = (type: string, entry: StoredEntry): string => {
+    if (!request.table) return plainEventLine(type, entry);
+    const table = buildTable(request.table.columns, [entry.object], { resourceVersion: String(entry.rv) }, request.table.now(), !headersSent);
+    headersSent = true;
+    return `${JSON.stringify({ type, object: table })}\n`;
   };
   const rvParam = query.get('resourceVersion') ?? '';
   let replay: string[] = [];

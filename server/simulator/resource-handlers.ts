@@ -8,6 +8,7 @@ import { readBody, sendJson, sendStatus, sendText } from './http-util';
 import { requestMatcher, serveList, serveWatch, type WatchOptions } from './list-watch';
 import { entryJson, type StoredEntry } from './store';
 import { ApiStatusError, type PatchType } from './types';
+import { buildTable, tableColumns, wantsTable } from './table';
 
 /** A routed request for a resource, its subresource, logs or proxy. */
 export interface ResourceRequest {
@@ -65,13 +66,18 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
     throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   }
   const write = { manager: manager(req, query), dryRun, subresource: subresource as 'status' | undefined };
+  const columns = wantsTable(req.headers.accept) && !subresource ? tableColumns(api, resource) : undefined;
+  const table = columns ? { columns, now: () => cluster.clock.now() } : undefined;
   switch (request.verb) {
     case 'list':
-      return serveList({ req, res, store: cluster.store, resource, namespace, query });
+      return serveList({ req, res, store: cluster.store, resource, namespace, query, table });
     case 'watch':
-      return serveWatch({ req, res, store: cluster.store, resource, namespace, query }, request.watch, { afterReplay: request.afterReplay });
-    case 'get':
-      return sendEntry(res, 200, api.get(resource, name as string, namespace));
+      return serveWatch({ req, res, store: cluster.store, resource, namespace, query, table }, request.watch, { afterReplay: request.afterReplay });
+    case 'get': {
+      const entry = api.get(resource, name as string, namespace);
+      if (table) return sendJson(res, 200, buildTable(table.columns, [entry.object], { resourceVersion: String(entry.rv) }, table.now()));
+      return sendEntry(res, 200, entry);
+    }
     case 'create': {
       const body = parseJson(await readBody(req)) as KubeObject;
       return sendEntry(res, 201, api.create(resource, body, namespace, write));
