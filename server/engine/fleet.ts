@@ -66,7 +66,7 @@ export function startFleetFromKubeconfig(path: string, contexts?: readonly strin
   const unknown = chosen.filter((name) => !available.includes(name));
   if (unknown.length > 0) throw new FleetConfigError(`kubeconfig ${path} has no context named ${unknown.join(', ')}`);
   if (chosen.length === 0) throw new FleetConfigError(`kubeconfig ${path} has no contexts`);
-  const engines = chosen.map((name) => new ClusterEngine({ id: name, name, connection: createKubeConnection(kubeConfig, name) }));
+  const engines = chosen.map((name) => new ClusterEngine({ id: name, name, connection: createKubeConnection(path, name) }));
   for (const engine of engines) engine.start();
   return new Fleet(engines);
 }

@@ -24,6 +24,8 @@ export interface KubeTransportOptions {
   maxBodyBytes?: number;
   /** `User-Agent` header. */
   userAgent?: string;
+  /** Sees the headers of every response (e.g. `Date`, to learn the cluster's clock). */
+  onResponseHeaders?: (headers: http.IncomingHttpHeaders) => void;
 }
 
 /** Per-request controls. */
@@ -61,7 +63,8 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 export class KubeTransport {
   private config: KubeConfig;
   private readonly source: ConfigSource;
-  private readonly options: Required<KubeTransportOptions>;
+  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders'>>;
+  private readonly onResponseHeaders: KubeTransportOptions['onResponseHeaders'];
   private readonly agents = new TlsAgentCache();
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
@@ -73,6 +76,7 @@ export class KubeTransport {
       maxBodyBytes: options.maxBodyBytes ?? 512 * 1024 * 1024,
       userAgent: options.userAgent ?? 'update-health/0.1',
     };
+    this.onResponseHeaders = options.onResponseHeaders;
   }
 
   /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
@@ -248,6 +252,11 @@ export class KubeTransport {
       req.on('response', (res) => {
         const code = res.statusCode ?? 0;
         arm(idleTimeoutMs, idle);
+        try {
+          this.onResponseHeaders?.(res.headers);
+        } catch {
+          // an observer must not break the request
+        }
         res.on('error', (error) => finish(toTransportError(error)));
         res.on('close', () => {
           if (!res.complete) finish(new KubeTransportError('reset', 'connection closed before the response ended'));

@@ -1,0 +1,67 @@
+import 'server-only';
+import type { SourceStateDto } from '@/lib/api/dto';
+import type { ResourceNeed } from '@/lib/health/types';
+import { KubeTransport } from '@/server/watch/kube-transport';
+import { KubeApiError } from '@/server/watch/kube-errors';
+import { Reflector } from '@/server/watch/reflector';
+import type { SourceState } from '@/server/watch/source-state';
+import { ClusterClock } from './cluster-clock';
+import type { ClusterConnection, SourceEvent, SourceHandle, TextResponse } from './connection';
+
+/** The UI's view of a source: status and timing, without counters. */
+function toDto(state: SourceState): SourceStateDto {
+  const dto: SourceStateDto = { resource: state.resource, status: state.status, since: state.since };
+  if (state.namespace) dto.namespace = state.namespace;
+  if (state.lastSyncAt) dto.lastSyncAt = state.lastSyncAt;
+  if (state.lastEventAt) dto.lastEventAt = state.lastEventAt;
+  if (state.error) dto.error = state.error;
+  return dto;
+}
+
+/**
+ * A {@link ClusterConnection} to a real API server (or the embedded one) through one kubeconfig context: one
+ * reflector per need, read-only GETs for logs and proxies, and a cluster clock learnt from response `Date` headers.
+ */
+export function createKubeConnection(kubeconfigPath: string, context: string): ClusterConnection {
+  const clock = new ClusterClock();
+  // From the file (not a shared KubeConfig object) so a rotated token is re-read on 401.
+  const transport = KubeTransport.fromFile(kubeconfigPath, {
+    context,
+    onResponseHeaders: (headers) => clock.observe(headers.date),
+  });
+  return {
+    watch(need: ResourceNeed, onEvent: (event: SourceEvent) => void): SourceHandle {
+      const reflector = new Reflector({
+        transport,
+        resource: need.resource,
+        namespace: need.namespace,
+        fieldSelector: need.name ? `metadata.name=${need.name}` : undefined,
+        handler: onEvent,
+      });
+      return {
+        start: () => reflector.start(),
+        stop: () => reflector.stop(),
+        state: () => toDto(reflector.state()),
+        objects: () => reflector.cache.list(),
+      };
+    },
+    async getText(path: string, options: { timeoutMs?: number } = {}): Promise<TextResponse> {
+      const lines: string[] = [];
+      try {
+        await transport.stream(path, {}, {
+          headerTimeoutMs: options.timeoutMs ?? 10_000,
+          idleTimeoutMs: options.timeoutMs ?? 10_000,
+          onLine: (line) => {
+            lines.push(line);
+          },
+        });
+        return { status: 200, body: lines.join('\n') };
+      } catch (error) {
+        if (error instanceof KubeApiError) return { status: error.code, body: error.message };
+        throw error;
+      }
+    },
+    now: () => clock.now(),
+    close: () => transport.close(),
+  };
+}
