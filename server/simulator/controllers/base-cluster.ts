@@ -48,7 +48,12 @@ export interface BaseClusterOptions {
   hosted?: boolean;
   workers?: number;
   featureGateMode?: FeatureGateWriterMode;
-  catalogd?: OlmDeploymentOptions & { nonLeaderServes?: boolean; readyAfterMs?: (templateHash: string) => number };
+  catalogd?: OlmDeploymentOptions & {
+    nonLeaderServes?: boolean;
+    readyAfterMs?: (templateHash: string) => number;
+    /** Preference order of control-plane nodes for catalogd pods. */
+    nodeOrder?: (nodes: string[]) => string[];
+  };
   operatorController?: OlmDeploymentOptions;
   /** Extra namespaces the scenario needs. */
   namespaces?: string[];
@@ -144,7 +149,7 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   deployments.manage({
     namespace: CATALOGD_NAMESPACE,
     name: CATALOGD_DEPLOYMENT,
-    eligibleNodes: () => controlPlane,
+    eligibleNodes: () => (catalogdOptions.nodeOrder ? catalogdOptions.nodeOrder(controlPlane) : controlPlane),
     readyAfterMs: catalogdOptions.readyAfterMs ?? (() => 45 * SECOND),
     onPodReady: (pod) => catalogd.podReady(pod),
     onPodGone: (pod) => catalogd.podGone(pod),

@@ -26,7 +26,7 @@ export class ClusterOlmOperator {
   ) {}
 
   /** Starts the resync loop. */
-  start(intervalMs = 5 * SECOND): void {
+  start(intervalMs = 10 * SECOND): void {
     this.context.clock.setInterval(() => this.sync(), intervalMs);
   }
 

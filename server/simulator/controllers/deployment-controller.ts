@@ -25,6 +25,7 @@ interface PodLife {
   node: string;
   state: 'ContainerCreating' | 'Ready';
   ip: string;
+  deployment: string;
 }
 
 interface DeploymentSpec {
@@ -93,15 +94,42 @@ export class DeploymentController {
   }
 
   /** Starts the reconcile loop. */
-  start(tickMs = 2 * SECOND): void {
+  start(tickMs = 4 * SECOND): void {
     this.reconcile();
     this.context.clock.setInterval(() => this.reconcile(), tickMs);
   }
 
-  /** One pass over every managed Deployment, then PDBs. */
+  /** One pass over every managed Deployment, then PDBs of namespaces where something moved. */
   reconcile(): void {
-    for (const options of this.managed) this.reconcileOne(options);
-    syncPdbs(this.context, [...this.pdbNamespaces], (pdb, selected) => this.expectedPods(pdb, selected));
+    const busy = new Set<string>();
+    for (const options of this.managed) {
+      if (this.isQuiet(options)) continue;
+      busy.add(options.namespace);
+      this.reconcileOne(options);
+    }
+    const namespaces = [...this.pdbNamespaces].filter((ns) => busy.has(ns) || !this.managed.some((m) => m.namespace === ns) || !this.pdbSynced.has(ns));
+    for (const ns of namespaces) this.pdbSynced.add(ns);
+    syncPdbs(this.context, namespaces, (pdb, selected) => this.expectedPods(pdb, selected));
+  }
+
+  private readonly pdbSynced = new Set<string>();
+
+  /** Nothing to do: spec observed, every known pod Ready and not terminating, and as many as desired. */
+  private isQuiet(options: ManagedDeploymentOptions): boolean {
+    const deployment = this.context.client.get('deployments', options.name, options.namespace);
+    if (!deployment) return true;
+    const status = deployment.status as { observedGeneration?: number; replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number } | undefined;
+    const replicas = (deployment.spec as DeploymentSpec).replicas ?? 1;
+    if (!status || status.observedGeneration !== deployment.metadata.generation) return false;
+    if ([status.replicas, status.readyReplicas, status.availableReplicas, status.updatedReplicas].some((count) => count !== replicas)) return false;
+    const prefix = `${options.namespace}/`;
+    const known = [...this.lives.entries()].filter(([key, life]) => key.startsWith(prefix) && life.deployment === options.name);
+    if (known.length !== replicas) return false;
+    return known.every(([key, life]) => {
+      if (life.state !== 'Ready') return false;
+      const pod = this.context.client.get('pods', key.slice(prefix.length), options.namespace);
+      return Boolean(pod && !pod.metadata.deletionTimestamp);
+    });
   }
 
   private expectedPods(pdb: KubeObject, selected: KubeObject[]): number {
@@ -258,7 +286,7 @@ export class DeploymentController {
       : podStatus(pod, 'ContainerCreating', { scheduledMs: now, hostIP: '10.0.0.1' });
     const created = context.as('kube-controller-manager').create('pods', pod);
     const readyAtMs = ready ? createdMs + 20 * SECOND : now + options.readyAfterMs(hash);
-    this.lives.set(`${options.namespace}/${name}`, { createdMs, readyAtMs, hash, node, state: ready ? 'Ready' : 'ContainerCreating', ip });
+    this.lives.set(`${options.namespace}/${name}`, { createdMs, readyAtMs, hash, node, state: ready ? 'Ready' : 'ContainerCreating', ip, deployment: options.name });
     if (ready) options.onPodReady?.(created);
   }
 

@@ -64,20 +64,20 @@ export function drainNode(context: ScenarioContext, nodeName: string, options: D
   setSchedulable(context, nodeName, false, options.manager);
   let cancel: () => void = () => undefined;
   const attempt = () => {
-    const pods = context.client
-      .list('pods')
-      .filter((pod) => (pod.spec as { nodeName?: string }).nodeName === nodeName)
+    const onNode = () => context.client
+      .list('pods', { fieldSelector: `spec.nodeName=${nodeName}` })
       .filter((pod) => !(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet'));
+    const pods = onNode();
     const remaining = pods.filter((pod) => !pod.metadata.deletionTimestamp);
+    let evicted = 0;
     for (const pod of remaining) {
       const result = evictPod(context, pod, options.manager, options.expectedFor);
-      if (result.evicted) options.onEvicted?.(pod);
-      else options.onBlocked?.(pod, result.reason);
+      if (result.evicted) {
+        evicted++;
+        options.onEvicted?.(pod);
+      } else options.onBlocked?.(pod, result.reason);
     }
-    const left = context.client
-      .list('pods')
-      .filter((pod) => (pod.spec as { nodeName?: string }).nodeName === nodeName)
-      .filter((pod) => !(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet'));
+    const left = evicted > 0 ? onNode() : pods;
     if (left.length === 0) {
       cancel();
       options.onDrained?.();
