@@ -63,12 +63,12 @@ describe('throttling and auth', () => {
     const good = sim.served.kubeconfig('admin');
     writeFileSync(file, good.replace(sim.served.tokens.admin, 'sim-admin-rotated-away'));
     const transport = KubeTransport.fromFile(file);
-    const o = observe(transport, { backoff: { initialMs: 100, maxMs: 2_000 } });
+    const o = observe(transport, { backoff: { initialMs: 100, maxMs: 1_200 } });
     o.reflector.start();
     await until('unauthorized', () => o.reflector.state().status === 'unauthorized');
     expect(o.reflector.state().error).toMatchObject({ code: 401, reason: 'Unauthorized' });
-    await sleep(2_500);
-    // one quick retry (a refreshed token), then at the slow cap: 0, ~0.1, ≥1.1, ≥2.1 s
+    await sleep(1_500);
+    // one quick retry (a refreshed token), then at the slow cap: 0, ~0.1, ≥0.7, ≥1.3 s
     expect(o.lists().length).toBeGreaterThanOrEqual(2);
     expect(o.lists().length).toBeLessThanOrEqual(4);
     expect(o.reflector.state().retryAt).toBeDefined();
@@ -81,12 +81,13 @@ describe('throttling and auth', () => {
 
   it('R8: 403 shows forbidden and retries only at the slow cap', async () => {
     const transport = KubeTransport.fromString(sim.served.kubeconfig('restricted'));
-    const o = observe(transport, { backoff: { initialMs: 100, maxMs: 2_000 } });
+    const o = observe(transport, { backoff: { initialMs: 100, maxMs: 1_200 } });
     o.reflector.start();
     await until('forbidden', () => o.reflector.state().status === 'forbidden');
     expect(o.reflector.state().error?.code).toBe(403);
     expect(o.reflector.state().error?.message).toMatch(/forbidden/);
-    await sleep(2_500);
+    await sleep(1_500);
+    // slow cap only: 0, ≥0.6, ≥1.2 s
     expect(o.lists().length).toBeLessThanOrEqual(3);
     o.reflector.stop();
     transport.close();
@@ -94,11 +95,11 @@ describe('throttling and auth', () => {
 
   it('R8: a 403 on the watch after a sync also retries slowly and keeps the cache', async () => {
     sim.fault({ resource: 'pods', verb: 'watch', kind: 'status', status: 403 });
-    const o = observe(sim.transport, { backoff: { initialMs: 100, maxMs: 2_000 } });
+    const o = observe(sim.transport, { backoff: { initialMs: 100, maxMs: 1_200 } });
     o.reflector.start();
     expect(await o.reflector.waitForSync(3_000)).toBe(true);
     await until('forbidden', () => o.reflector.state().status === 'forbidden');
-    await sleep(2_000);
+    await sleep(1_500);
     expect(o.watches().length).toBeLessThanOrEqual(3);
     expect(o.reflector.cache.size).toBe(3);
     o.reflector.stop();

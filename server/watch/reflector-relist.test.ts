@@ -49,7 +49,7 @@ describe('relist on 410', () => {
     expect(relist.query.resourceVersion).toBeUndefined();
     expect(o.reflector.cache.keys().sort()).toEqual(sim.cluster.client.list('pods', { namespace: 'ns' }).map((p) => `ns/${p.metadata.name}`).sort());
     await until('watching again', () => o.reflector.state().status === 'synced');
-    await sleep(1_500);
+    await sleep(1_000);
     expect(o.reflector.state().counters).toMatchObject({ relists: 1, lists: 2 });
     // the watch after the relist continues from the fresh list, not from the expired RV
     const resumed = o.watches().find((w) => w.at >= relist.at);

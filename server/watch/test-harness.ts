@@ -130,5 +130,11 @@ export function traceStatus(reflector: Reflector, everyMs = 10): { statuses: str
   };
   sample();
   const timer = setInterval(sample, everyMs);
-  return { statuses, stop: () => clearInterval(timer) };
+  return {
+    statuses,
+    stop: () => {
+      clearInterval(timer);
+      sample();
+    },
+  };
 }
