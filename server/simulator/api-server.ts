@@ -181,6 +181,9 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
   };
 
   const server: Server = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
+    // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
+    res.sendDate = false;
+    res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
     const url = new URL(req.url ?? '/', 'https://sim.local');
     const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
     res.on('close', done);
