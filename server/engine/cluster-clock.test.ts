@@ -25,6 +25,22 @@ describe('ClusterClock', () => {
     expect(clock.now(26_000)).toBeGreaterThanOrEqual(estimate);
   });
 
+  it('lets the first server answer replace earlier local guesses, and follows a paused clock', () => {
+    let local = 1_900_000_000_000;
+    const clock = new ClusterClock(() => local);
+    expect(clock.now()).toBe(local);
+    const server = 1_800_000_000_000;
+    clock.observe(at(server), local);
+    expect(clock.now()).toBe(server);
+    for (let step = 1; step <= 12; step += 1) {
+      local += 1_000;
+      clock.observe(at(server), local);
+    }
+    const paused = clock.now();
+    local += 60_000;
+    expect(clock.now()).toBe(paused);
+  });
+
   it('ignores missing or malformed headers', () => {
     const clock = new ClusterClock(() => 5);
     clock.observe(undefined, 1);

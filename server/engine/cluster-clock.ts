@@ -20,12 +20,14 @@ export class ClusterClock {
     const serverMs = dateHeader ? Date.parse(dateHeader) : NaN;
     if (!Number.isFinite(serverMs)) return;
     if (this.windowServer === undefined) {
+      // Answers given before the cluster spoke were local guesses; the cluster's clock supersedes them.
+      this.last = -Infinity;
       this.windowServer = serverMs;
       this.windowLocal = localMs;
     } else if (localMs - this.windowLocal >= 5_000) {
       // A rate estimated over ≥ 5 s keeps the 1 s header resolution from dominating.
       const measured = (serverMs - this.windowServer) / (localMs - this.windowLocal);
-      this.rate = Math.min(1_000, Math.max(0.5, Math.abs(measured - 1) < 0.25 ? 1 : measured));
+      this.rate = Math.min(1_000, Math.max(0, Math.abs(measured - 1) < 0.25 ? 1 : measured));
       this.windowServer = serverMs;
       this.windowLocal = localMs;
     }
