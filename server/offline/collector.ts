@@ -179,7 +179,9 @@ export class OfflineCollector {
     if (!object) return;
     const resource = resourceForKind(object.kind)!;
     this.newestObject = Math.max(this.newestObject, newestTime(object));
-    const projected = projectObject(resource, object);
+    // The round trip copies every string: parser strings are slices of the whole source text, and keeping one
+    // (a pod name) would keep the entire multi-MB list file alive.
+    const projected = JSON.parse(JSON.stringify(projectObject(resource, object))) as KubeObject;
     const bucket = this.objects.get(resource) ?? new Map<string, KubeObject>();
     const key = objectKey(projected);
     const existing = bucket.get(key);
