@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineInputError } from './errors';
-import { readOffline } from './read-offline';
+import { readOffline, type ReadOfflineOptions } from './read-offline';
 import { repeated, writeTestArchive, type TestEntry } from './test-support';
 
 const MIB = 1024 * 1024;
@@ -23,7 +23,7 @@ afterAll(async () => {
 });
 
 /** Expects `readOffline` to reject with a one-line {@link OfflineInputError} matching `message`. */
-async function rejects(paths: string[], message: RegExp, limits?: Parameters<typeof readOffline>[1]['limits']): Promise<void> {
+async function rejects(paths: string[], message: RegExp, limits?: ReadOfflineOptions['limits']): Promise<void> {
   const error = await readOffline(paths, { limits }).then(() => undefined, (caught: unknown) => caught);
   expect(error).toBeInstanceOf(OfflineInputError);
   expect((error as Error).message).toMatch(message);

@@ -29,14 +29,13 @@ export async function writeTestArchive(out: string, entries: AsyncIterable<TestE
     if (entry.chunks) {
       const sink = pack.entry({ name: entry.name, size: entry.size, type: entry.type ?? 'file' });
       for await (const chunk of entry.chunks()) if (!sink.write(chunk)) await once(sink, 'drain');
-      sink.end();
-      await once(sink, 'finish');
+      await new Promise<void>((resolve, reject) => sink.once('error', reject).end(() => resolve()));
     } else {
       const body = entry.body === undefined ? undefined : Buffer.from(entry.body);
       const header = { name: entry.name, type: entry.type ?? 'file', linkname: entry.linkname, size: body?.length ?? 0 };
       await new Promise<void>((resolve, reject) => {
         if (body) pack.entry(header, body, (error) => (error ? reject(error) : resolve()));
-        else pack.entry(header, (error) => (error ? reject(error) : resolve())).end();
+        else pack.entry(header, (error) => (error ? reject(error) : resolve())).end(undefined);
       });
     }
   }
