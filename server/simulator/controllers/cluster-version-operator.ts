@@ -31,7 +31,7 @@ export interface UpdatePlan {
   stallAfter?: number;
   /** Operators that start updating but never reach the target; the CVO stops there and waits on them. */
   stuck?: string[];
-  /** ClusterVersion CRD release applied from the new payload shortly after the update starts. */
+  /** ClusterVersion CRD release applied from the new payload shortly after the update starts (default: target minor). */
   crdRelease?: string;
   /** Called once every operator reports the target version and history is Completed. */
   onCompleted?: () => void;
@@ -138,8 +138,8 @@ export class SimulatedClusterVersionOperator {
     }, now);
     this.log('I', 'sync_worker.go:468', `Notify the sync worker that new work is available`);
     this.log('I', 'payload.go:210', `Loading updatepayload from "/etc/cvo/updatepayloads/${shortHash(target, 22)}"`);
-    if (plan.crdRelease) {
-      const release = plan.crdRelease;
+    {
+      const release = plan.crdRelease ?? minorOf(target);
       this.context.clock.setTimeout(() => {
         installCrd(this.client, loadCrd('ClusterVersion', release));
         this.log('I', 'sync_worker.go:1014', `Running sync for customresourcedefinition "clusterversions.config.openshift.io" (2 of ${PAYLOAD_MANIFESTS})`);

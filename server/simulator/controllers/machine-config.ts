@@ -77,6 +77,8 @@ export class MachineConfigController {
     this.writePool(role);
     drainNode(this.context, node, {
       manager: 'machine-config-controller',
+      // the CVO pod is modelled as surviving its node's reboot so its log stays in one place
+      skip: (pod) => pod.metadata.labels?.['k8s-app'] === 'cluster-version-operator',
       expectedFor: options.expectedFor,
       onEvicted: (pod) => {
         if (!(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'ReplicaSet')) {

@@ -54,6 +54,8 @@ export interface DrainOptions {
   /** Each refused eviction (for logs). */
   onBlocked?: (pod: KubeObject, reason: string) => void;
   onDrained?: () => void;
+  /** Pods the drain leaves alone besides DaemonSet pods (e.g. mirror or host-network control-plane pods). */
+  skip?: (pod: KubeObject) => boolean;
 }
 
 /**
@@ -66,7 +68,8 @@ export function drainNode(context: ScenarioContext, nodeName: string, options: D
   const attempt = () => {
     const onNode = () => context.client
       .list('pods', { fieldSelector: `spec.nodeName=${nodeName}` })
-      .filter((pod) => !(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet'));
+      .filter((pod) => !(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet'))
+      .filter((pod) => !options.skip?.(pod));
     const pods = onNode();
     const remaining = pods.filter((pod) => !pod.metadata.deletionTimestamp);
     let evicted = 0;
