@@ -10,6 +10,10 @@ export function ConditionTimeline({ lanes, from, to, testId }: { lanes: readonly
   const span = Math.max(1, to - from);
   return (
     <div className="timeline" data-testid={testId}>
+      <p className="timeline-legend muted" aria-hidden="true">
+        <span className="swatch seg-good" /> healthy <span className="swatch seg-bad" /> problem <span className="swatch seg-neutral" /> progressing or unknown
+        · hover a segment for status, reason and message
+      </p>
       <div className="timeline-axis muted" aria-hidden="true"><span>{formatClock(from)}</span><span>{formatClock(to)}</span></div>
       <ul>
         {lanes.map((lane) => (
@@ -22,7 +26,7 @@ export function ConditionTimeline({ lanes, from, to, testId }: { lanes: readonly
                 const width = Math.max(0.4, ((end - Math.max(s.from, from)) / span) * 100);
                 const text = `${s.status}${s.reason ? ` (${s.reason})` : ''} from ${formatDateTime(s.from)}${s.message ? `: ${s.message}` : ''}`;
                 return (
-                  <li key={`${s.from}-${i}`} className={`seg seg-${s.status.toLowerCase()}`} style={{ left: `${left}%`, width: `${width}%` }} title={text}>
+                  <li key={`${s.from}-${i}`} className={`seg seg-${s.tone}`} style={{ left: `${left}%`, width: `${width}%` }} title={text}>
                     <span className="visually-hidden">{text}</span>
                   </li>
                 );

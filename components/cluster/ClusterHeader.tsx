@@ -33,7 +33,7 @@ export function ClusterHeader({ cluster, progress, sources, now }: {
                 <span className="muted">
                   {cp.assessment}
                   {cp.durationSeconds !== null ? ` · running ${formatDuration(cp.durationSeconds)}` : ''}
-                  {cp.estimatedRemainingSeconds !== null ? ` · about ${formatDuration(cp.estimatedRemainingSeconds)} left` : ''}
+                  {cp.estimatedRemainingSeconds ? ` · about ${formatDuration(cp.estimatedRemainingSeconds)} left` : ''}
                 </span>
               </span>
             ) : (

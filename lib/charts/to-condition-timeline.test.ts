@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TransitionDto } from '@/lib/api/dto';
-import { busiestLanes, toConditionTimeline } from './to-condition-timeline';
+import { busiestLanes, conditionTone, toConditionTimeline, type ConditionSegment } from './to-condition-timeline';
 
 const NOW = Date.parse('2026-01-01T01:00:00Z');
 const ref = { kind: 'ClusterExtension', name: 'argocd' };
@@ -16,8 +16,8 @@ describe('toConditionTimeline', () => {
     ], { now: NOW, range: '1h' });
     expect(lanes.map((l) => l.key)).toEqual(['ClusterExtension/argocd:Installed', 'ClusterExtension/argocd:Progressing']);
     expect(lanes[0].segments).toEqual([
-      { from: Date.parse('2026-01-01T00:40:00Z'), to: Date.parse('2026-01-01T00:50:00Z'), status: 'False', reason: 'Failed', message: 'unpack failed: image not found' },
-      { from: Date.parse('2026-01-01T00:50:00Z'), to: null, status: 'False', reason: 'Retrying', message: 'namespace "argocd" is being terminated' },
+      { from: Date.parse('2026-01-01T00:40:00Z'), to: Date.parse('2026-01-01T00:50:00Z'), status: 'False', tone: 'bad', reason: 'Failed', message: 'unpack failed: image not found' },
+      { from: Date.parse('2026-01-01T00:50:00Z'), to: null, status: 'False', tone: 'bad', reason: 'Retrying', message: 'namespace "argocd" is being terminated' },
     ]);
     expect(lanes[0].changes).toBe(2);
   });
@@ -38,9 +38,24 @@ describe('toConditionTimeline', () => {
 
 describe('busiestLanes', () => {
   it('keeps the lanes with most changes, in label order, and counts the rest', () => {
-    const lane = (label: string, changes: number) => ({ key: label, label, segments: [], changes });
+    const lane = (label: string, changes: number, segments: ConditionSegment[] = []) => ({ key: label, label, segments, changes });
     const out = busiestLanes([lane('a', 1), lane('b', 5), lane('c', 3), lane('d', 0)], 2);
     expect(out.lanes.map((l) => l.key)).toEqual(['b', 'c']);
     expect(out.hidden).toBe(2);
+  });
+  it('puts lanes that were in a bad state first', () => {
+    const seg: ConditionSegment = { from: 0, to: null, status: 'False', tone: 'bad' };
+    const lane = (label: string, changes: number, segments: ConditionSegment[] = []) => ({ key: label, label, segments, changes });
+    expect(busiestLanes([lane('busy', 9), lane('failing', 1, [seg])], 1).lanes.map((l) => l.key)).toEqual(['failing']);
+  });
+});
+
+describe('conditionTone', () => {
+  it.each([
+    ['Available', 'False', 'bad'], ['Available', 'True', 'good'], ['Installed', 'False', 'bad'],
+    ['Degraded', 'True', 'bad'], ['Degraded', 'False', 'good'], ['Progressing', 'True', 'neutral'],
+    ['Progressing', 'False', 'good'], ['Installed', 'Unknown', 'neutral'],
+  ])('%s=%s is %s', (type, status, tone) => {
+    expect(conditionTone(type, status)).toBe(tone);
   });
 });

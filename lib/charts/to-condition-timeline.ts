@@ -1,11 +1,28 @@
 import type { TransitionDto } from '@/lib/api/dto';
 import { rangeStart, type TimeRange } from './time-range';
 
+/** How a condition status reads for an SRE: healthy, a problem, or in between (progressing, unknown). */
+export type ConditionTone = 'good' | 'bad' | 'neutral';
+
+// Condition types whose True means trouble; for every other type True is the healthy state.
+const TRUE_IS_BAD = new Set(['Degraded', 'Failing', 'Failed', 'Retrying', 'Blocked', 'Deprecated', 'PackageDeprecated',
+  'ChannelDeprecated', 'BundleDeprecated', 'RetrievedManifests']);
+const TRUE_IS_NEUTRAL = new Set(['Progressing']);
+
+/** Tone of a condition status by type: `Available=False` and `Degraded=True` are bad, `Progressing=True` is neutral. */
+export function conditionTone(type: string, status: string): ConditionTone {
+  if (status !== 'True' && status !== 'False') return 'neutral';
+  if (TRUE_IS_NEUTRAL.has(type)) return status === 'True' ? 'neutral' : 'good';
+  const good = TRUE_IS_BAD.has(type) ? status === 'False' : status === 'True';
+  return good ? 'good' : 'bad';
+}
+
 /** A period during which one condition held one status/reason/message. `to` is null while it still holds. */
 export interface ConditionSegment {
   from: number;
   to: number | null;
   status: string;
+  tone: ConditionTone;
   reason?: string;
   message?: string;
 }
@@ -45,6 +62,7 @@ export function toConditionTimeline(
       from: at,
       to: i + 1 < sorted.length ? sorted[i + 1].at : null,
       status: tr.status,
+      tone: conditionTone(tr.type, tr.status),
       reason: tr.reason,
       message: tr.message,
     }));
@@ -56,11 +74,12 @@ export function toConditionTimeline(
 }
 
 /**
- * The `max` busiest lanes (most changes in the window, then by label) and how many were left out, so objects that
- * flap stay visible when hundreds of conditions are recorded.
+ * The `max` most telling lanes — most time spent in a bad state first, then most changes in the window, then by
+ * label — and how many were left out, so failing or flapping objects stay visible among hundreds of conditions.
  */
 export function busiestLanes(lanes: readonly ConditionLane[], max: number): { lanes: ConditionLane[]; hidden: number } {
-  const top = [...lanes].sort((a, b) => b.changes - a.changes || a.label.localeCompare(b.label)).slice(0, max);
+  const bad = (l: ConditionLane): number => l.segments.filter((s) => s.tone === 'bad').length;
+  const top = [...lanes].sort((a, b) => bad(b) - bad(a) || b.changes - a.changes || a.label.localeCompare(b.label)).slice(0, max);
   const keep = new Set(top.map((l) => l.key));
   return { lanes: lanes.filter((l) => keep.has(l.key)), hidden: lanes.length - top.length };
 }
