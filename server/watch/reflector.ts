@@ -157,9 +157,8 @@ export class Reflector {
     this.authFailures = 0;
     this.tracker.counters.lists += 1;
     this.tracker.synced();
-    const synthetic = initial ? undefined : true;
     for (const object of diff.deleted) this.emit({ type: 'deleted', object, synthetic: true });
-    for (const object of diff.added) this.emit({ type: 'added', object, synthetic });
+    for (const object of diff.added) this.emit(initial ? { type: 'added', object } : { type: 'added', object, synthetic: true });
     for (const { object } of diff.modified) this.emit({ type: 'modified', object, synthetic: true });
     this.emit({ type: 'synced' });
     for (const waiter of [...this.syncWaiters]) waiter(true);

@@ -25,8 +25,7 @@ export async function startSim(options: { pods?: number; bookmarkIntervalMs?: nu
   const cluster = createSimulatedCluster();
   cluster.client.create('namespaces', testNamespace('ns'));
   for (let i = 0; i < (options.pods ?? 0); i += 1) cluster.client.create('pods', testPod('ns', podName(i)));
-  // The simulator's watch sends its headers with the first line only (a real API server flushes them at once),
-  // so frequent bookmarks keep a quiet watch from looking like a header timeout.
+  // Frequent bookmarks keep quiet watches well inside the short header and inactivity timeouts of FAST.
   const served = await serveCluster(cluster, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 200 });
   const transport = KubeTransport.fromString(served.kubeconfig('admin'), options.transport);
   return {
