@@ -111,6 +111,11 @@ describe('hostile archives are rejected and nothing is written outside the sandb
     await rejects([junk], /junk\.bin: not a must-gather directory, a \.tar\/\.tar\.gz archive or a YAML\/JSON file/);
     const gzipText = await archive('not-tar.tar.gz', []);
     await rejects([gzipText], /archive has no entries|not a valid tar archive/);
+    await rejects([await archive('deep.tar.gz', [CV_ENTRY, { name: `${'d/'.repeat(300)}x.yaml`, body: CV }])],
+      /archive entry nested deeper than 256 levels/);
+    const xz = join(sandbox, 'must-gather.tar.xz');
+    await writeFile(xz, Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00, 0, 0]));
+    await rejects([xz], /must-gather\.tar\.xz: xz-compressed archives are not supported; repack it as \.tar\.gz/);
     const empty = join(sandbox, 'empty.tgz');
     await writeFile(empty, '');
     await rejects([empty], /empty\.tgz: empty file/);

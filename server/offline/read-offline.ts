@@ -21,6 +21,14 @@ export interface ReadOfflineOptions {
 
 type InputKind = 'directory' | 'gzip' | 'tar' | 'text';
 
+/** Archive formats people send must-gathers in that are not read here, by magic number. */
+const OTHER_FORMATS: [string, Buffer][] = [
+  ['xz-compressed', Buffer.from([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])],
+  ['zstd-compressed', Buffer.from([0x28, 0xb5, 0x2f, 0xfd])],
+  ['bzip2-compressed', Buffer.from('BZh')],
+  ['zip', Buffer.from([0x50, 0x4b, 0x03, 0x04])],
+];
+
 async function sniff(path: string): Promise<InputKind> {
   const info = await stat(path).catch((error: unknown) => {
     throw asOfflineError(error, `cannot read ${path}`);
@@ -33,6 +41,8 @@ async function sniff(path: string): Promise<InputKind> {
   const { bytesRead } = await handle.read(head, 0, 512, 0).finally(() => handle.close());
   if (bytesRead >= 2 && head[0] === 0x1f && head[1] === 0x8b) return 'gzip';
   if (bytesRead >= 262 && head.toString('latin1', 257, 262) === 'ustar') return 'tar';
+  const other = OTHER_FORMATS.find(([, magic]) => head.subarray(0, magic.length).equals(magic));
+  if (other) throw new OfflineInputError(`${path}: ${other[0]} archives are not supported; repack it as .tar.gz`);
   const text = head.subarray(0, bytesRead);
   if (/\.(ya?ml|json)$/i.test(path) || (!text.includes(0) && /^\s*(---|[{[#]|[\w"'-]+\s*:)/.test(text.toString('utf8')))) return 'text';
   throw new OfflineInputError(`${path}: not a must-gather directory, a .tar/.tar.gz archive or a YAML/JSON file`);
