@@ -146,6 +146,8 @@ export function serveWatch(
   }
 
   res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  // Clients treat the watch as established once headers arrive, even when no event is due yet.
+  res.flushHeaders();
   return new Promise((resolve) => {
     let ended = false;
     const cleanups: (() => void)[] = [];
@@ -165,13 +167,23 @@ export function serveWatch(
     }
     if (replay.length) res.write(replay.join(''));
     replay = [];
+    // Events of one synchronous burst go out as one write: far fewer TLS records and syscalls under churn.
+    let pending: string[] = [];
+    const flush = () => {
+      if (pending.length && !res.destroyed) res.write(pending.join(''));
+      pending = [];
+    };
     cleanups.push(store.subscribe(resource, (event) => {
       const lines = translate(event);
-      if (lines.length && !res.destroyed) res.write(lines.join(''));
+      if (!lines.length) return;
+      if (!pending.length) setImmediate(flush);
+      pending.push(...lines);
     }));
+    cleanups.push(flush);
     if (query.get('allowWatchBookmarks') === 'true' || query.get('allowWatchBookmarks') === '1') {
       const timer = setInterval(() => {
         const bookmark = { type: 'BOOKMARK', object: { kind: info.kind, apiVersion: apiVersionOf(resource), metadata: { resourceVersion: String(store.currentRv()) } } };
+        flush();
         res.write(`${JSON.stringify(bookmark)}\n`);
       }, options.bookmarkIntervalMs);
       cleanups.push(() => clearInterval(timer));
