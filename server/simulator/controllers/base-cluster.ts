@@ -5,7 +5,7 @@ import { clusterOperatorNames } from '../objects/cluster-operators';
 import { buildClusterVersion, type HistoryEntry } from '../objects/cluster-version';
 import { buildFeatureGate } from '../objects/feature-gate';
 import { podSuffix, templateHash, uuid } from '../objects/ids';
-import { buildNode, nodeName, type NodeRole } from '../objects/nodes';
+import { buildNode, type NodeRole } from '../objects/nodes';
 import { renderedConfigName } from '../objects/machine-config-pools';
 import {
   CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE,

@@ -243,13 +243,10 @@ export class DeploymentController {
       ...(after.length - availableReplicas > 0 ? { unavailableReplicas: after.length - availableReplicas } : {}),
       updatedReplicas,
     };
-    const { lastUpdateTime: _a, ...cmpA } = status.conditions[1];
-    void _a;
+    // lastUpdateTime only moves when the Progressing reason does, so an idle Deployment is not rewritten
     const prevProgressing = prev.find((c) => c.type === 'Progressing') as Record<string, unknown> | undefined;
-    const sameProgressing = prevProgressing && prevProgressing.reason === cmpA.reason;
-    const prevStatus = deployment.status as Record<string, unknown> | undefined;
-    if (sameProgressing && prevProgressing) status.conditions[1].lastUpdateTime = prevProgressing.lastUpdateTime as string;
-    if (JSON.stringify(status) !== JSON.stringify(prevStatus)) client.updateStatus('deployments', { ...deployment, status });
+    if (prevProgressing && prevProgressing.reason === status.conditions[1].reason) status.conditions[1].lastUpdateTime = prevProgressing.lastUpdateTime as string;
+    if (JSON.stringify(status) !== JSON.stringify(deployment.status)) client.updateStatus('deployments', { ...deployment, status });
     this.terminated.clear();
   }
 

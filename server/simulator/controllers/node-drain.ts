@@ -15,9 +15,11 @@ export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the p
  */
 export function evictPod(context: ScenarioContext, pod: KubeObject, manager: string, expectedFor: (pdb: KubeObject) => number): EvictionResult {
   const namespace = pod.metadata.namespace ?? '';
-  const pods = context.client.list('pods', { namespace });
-  for (const pdb of context.client.list('poddisruptionbudgets', { namespace })) {
-    if (!selects((pdb.spec as { selector?: { matchLabels?: Record<string, string> } }).selector, pod)) continue;
+  const budgets = context.client
+    .list('poddisruptionbudgets', { namespace })
+    .filter((pdb) => selects((pdb.spec as { selector?: { matchLabels?: Record<string, string> } }).selector, pod));
+  const pods = budgets.length ? context.client.list('pods', { namespace }) : [];
+  for (const pdb of budgets) {
     const facts = computePdb(pdb, pods, expectedFor(pdb));
     if (facts.disruptionsAllowed <= 0) return { evicted: false, reason: PDB_VIOLATION_MESSAGE };
   }

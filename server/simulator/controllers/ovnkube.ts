@@ -5,6 +5,7 @@ import { buildPod, ownerRef, podStatus } from '../objects/pods';
 import { componentImage } from '../objects/releases';
 import { SECOND } from '../objects/time';
 import { createWithStatus } from '../objects/write';
+import { klogLine } from './klog';
 
 /** Namespace of OVN-Kubernetes. */
 export const OVN_NAMESPACE = 'openshift-ovn-kubernetes';
@@ -75,7 +76,7 @@ export class OvnkubeController {
       this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PORT, handler);
       this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PROXY_PORT, handler);
       this.loads.set(node, { podsPerTick: 0.3, latency: (random) => 0.12 + random() * 0.2 });
-      this.context.logs.append(OVN_NAMESPACE, name, 'ovnkube-controller', `I${'1122 09:00:00.000000'}       1 ovnkube.go:599] Starting ovnkube-controller (zone ${node})`.replace('1122 09:00:00.000000', stampOf(now)));
+      this.context.logs.append(OVN_NAMESPACE, name, 'ovnkube-controller', klogLine('I', now - 5 * 3600 * SECOND + 6 * SECOND, 'ovnkube.go:599', `Starting ovnkube-controller (zone ${node})`));
     }
   }
 
@@ -95,7 +96,10 @@ export class OvnkubeController {
     for (const [node, metrics] of this.metricsByNode) {
       metrics.enableBatching(config);
       const pod = this.podByNode.get(node);
-      if (pod) this.context.logs.append(OVN_NAMESPACE, pod, 'ovnkube-controller', `I${stampOf(this.context.clock.now())}       1 pods.go:112] Pod batching enabled: window=${config.windowMs}ms batchSize=${config.batchSize} parallelBatches=${config.parallelBatches}`);
+      if (pod) {
+        this.context.logs.append(OVN_NAMESPACE, pod, 'ovnkube-controller', klogLine('I', this.context.clock.now(), 'pods.go:112',
+          `Pod batching enabled: window=${config.windowMs}ms batchSize=${config.batchSize} parallelBatches=${config.parallelBatches}`));
+      }
     }
   }
 
@@ -125,10 +129,4 @@ export class OvnkubeController {
       }
     }
   }
-}
-
-function stampOf(ms: number): string {
-  const d = new Date(ms);
-  const pad = (v: number, w = 2) => String(v).padStart(w, '0');
-  return `${pad(d.getUTCMonth() + 1)}${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}.${pad(d.getUTCMilliseconds() * 1000, 6)}`;
 }
