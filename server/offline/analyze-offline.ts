@@ -7,7 +7,7 @@ import { DETECTORS, requiredLogs } from '@/lib/health/registry';
 import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
 import { asObject, asString } from '@/lib/health/objects';
 import type { OfflineSnapshot } from './collector';
-import { readOffline, type ReadOfflineOptions } from './read-offline';
+import { readOffline, readOfflineStream, type ReadOfflineOptions } from './read-offline';
 
 /** Options of {@link analyzeOffline}. */
 export interface AnalyzeOfflineOptions {
@@ -26,10 +26,10 @@ export interface OfflineAnalysis {
   offline: OfflineSnapshot;
 }
 
-function defaultName(offline: OfflineSnapshot, paths: readonly string[]): string {
+function defaultName(offline: OfflineSnapshot, input: string): string {
   const infra = offline.snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
   const infraName = asString(asObject(infra?.status)?.infrastructureName);
-  return infraName ?? basename(paths[0].replace(/[\\/]+$/, '')).replace(/\.(tar\.gz|tgz|tar|ya?ml|json)$/i, '');
+  return infraName ?? basename(input.replace(/[\\/]+$/, '')).replace(/\.(tar\.gz|tgz|tar|ya?ml|json)$/i, '');
 }
 
 function slug(name: string): string {
@@ -42,13 +42,8 @@ function sourcesOf(offline: OfflineSnapshot): SourceStateDto[] {
   return offline.resources.map((resource) => ({ resource, status: 'synced' as const, since: at, lastSyncAt: at }));
 }
 
-/**
- * Reads offline inputs (see {@link readOffline}) and assesses them exactly as the live engine assesses a cluster.
- * Alerts found in the inputs feed the update progress, as `oc adm upgrade status` uses them.
- */
-export async function analyzeOffline(paths: readonly string[], options: AnalyzeOfflineOptions = {}): Promise<OfflineAnalysis> {
-  const offline = await readOffline(paths, { now: options.now, limits: options.limits, logNeeds: requiredLogs(DETECTORS) });
-  const name = options.name ?? defaultName(offline, paths);
+function assess(offline: OfflineSnapshot, defaultNameOf: string, options: AnalyzeOfflineOptions): OfflineAnalysis {
+  const name = options.name ?? defaultName(offline, defaultNameOf);
   const context = { now: offline.now, config: options.config ?? DEFAULT_HEALTH_CONFIG };
   const { health } = assessCluster({ id: options.id ?? slug(name), name, snapshot: offline.snapshot, context, sources: sourcesOf(offline) });
   if (health.updateProgress && offline.alerts.length > 0) {
@@ -56,4 +51,21 @@ export async function analyzeOffline(paths: readonly string[], options: AnalyzeO
     health.updateProgress = computeUpdateProgress(input, offline.now);
   }
   return { health, offline };
+}
+
+/**
+ * Reads offline inputs (see {@link readOffline}) and assesses them exactly as the live engine assesses a cluster.
+ * Alerts found in the inputs feed the update progress, as `oc adm upgrade status` uses them.
+ */
+export async function analyzeOffline(paths: readonly string[], options: AnalyzeOfflineOptions = {}): Promise<OfflineAnalysis> {
+  const offline = await readOffline(paths, { now: options.now, limits: options.limits, logNeeds: requiredLogs(DETECTORS) });
+  return assess(offline, paths[0], options);
+}
+
+/** {@link analyzeOffline} of a `.tar` / `.tar.gz` byte stream (an upload); `label` is its file name. */
+export async function analyzeOfflineStream(
+  stream: AsyncIterable<Buffer | Uint8Array>, label: string, options: AnalyzeOfflineOptions = {},
+): Promise<OfflineAnalysis> {
+  const offline = await readOfflineStream(stream, label, { now: options.now, limits: options.limits, logNeeds: requiredLogs(DETECTORS) });
+  return assess(offline, label, options);
 }

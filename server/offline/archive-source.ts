@@ -1,6 +1,6 @@
 import 'server-only';
 import { createReadStream } from 'node:fs';
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform, type Readable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import { extract as tarExtract, type Header } from 'tar-stream';
@@ -80,11 +80,18 @@ async function readEntry(
  * compression ratio are capped while streaming, so a gzip bomb stops after a bounded amount of work.
  */
 export async function readArchive(path: string, gzip: boolean, collector: OfflineCollector, limits: OfflineLimits): Promise<void> {
+  await readArchiveStream(createReadStream(path, { highWaterMark: 256 * 1024 }), path, gzip, collector, limits);
+}
+
+/** {@link readArchive} over any byte stream (an upload); `label` names the input in errors. */
+export async function readArchiveStream(
+  source: Readable, label: string, gzip: boolean, collector: OfflineCollector, limits: OfflineLimits,
+): Promise<void> {
   const compressed = gzip ? new ByteCounter() : undefined;
-  const decompressed = new ByteCounter(decompressionGuard(path, compressed, limits));
+  const decompressed = new ByteCounter(decompressionGuard(label, compressed, limits));
   const extract = tarExtract();
   const abort = new AbortController();
-  const stages = [createReadStream(path, { highWaterMark: 256 * 1024 }), ...(compressed ? [compressed, createGunzip()] : []), decompressed];
+  const stages = [source, ...(compressed ? [compressed, createGunzip()] : []), decompressed];
   let feedError: unknown;
   const feeding = pipeline([...stages, extract] as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], { signal: abort.signal })
     .catch((error: unknown) => {
@@ -94,18 +101,18 @@ export async function readArchive(path: string, gzip: boolean, collector: Offlin
   let entries = 0;
   try {
     for await (const entry of extract) {
-      if (collector.countEntry() > limits.maxEntries) throw new OfflineInputError(`${path}: more than ${limits.maxEntries} entries`, 'limit');
+      if (collector.countEntry() > limits.maxEntries) throw new OfflineInputError(`${label}: more than ${limits.maxEntries} entries`, 'limit');
       entries++;
       await readEntry(entry as unknown as AsyncIterable<Buffer> & { header: Header }, collector, limits);
     }
   } catch (error) {
     abort.abort();
     await feeding;
-    throw preferred(feedError, error, path);
+    throw preferred(feedError, error, label);
   }
   await feeding;
-  if (feedError) throw preferred(feedError, feedError, path);
-  if (entries === 0) throw new OfflineInputError(`${path}: archive has no entries`);
+  if (feedError) throw preferred(feedError, feedError, label);
+  if (entries === 0) throw new OfflineInputError(`${label}: archive has no entries`);
 }
 
 /** The most telling error: a tripped limit or hostile entry over the stream teardown it caused. */

@@ -2,9 +2,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OfflineInputError } from './errors';
-import { readOffline, type ReadOfflineOptions } from './read-offline';
+import { readOffline, readOfflineStream, type ReadOfflineOptions } from './read-offline';
 import { repeated, writeTestArchive, type TestEntry } from './test-support';
 
 const MIB = 1024 * 1024;
@@ -119,6 +120,16 @@ describe('hostile archives are rejected and nothing is written outside the sandb
     const empty = join(sandbox, 'empty.tgz');
     await writeFile(empty, '');
     await rejects([empty], /empty\.tgz: empty file/);
+  });
+});
+
+describe('hostile uploads', () => {
+  it('rejects an upload that is not a tar archive, and an empty one', async () => {
+    const notTar = await readOfflineStream(Readable.from([Buffer.from('hello, this is not a tar archive\n'.repeat(40))]), 'upload.bin')
+      .then(() => undefined, (error: unknown) => error);
+    expect(notTar).toBeInstanceOf(OfflineInputError);
+    expect((notTar as Error).message).toMatch(/^upload\.bin: (not a valid tar archive|archive has no entries)/);
+    await expect(readOfflineStream(Readable.from([]), 'empty.tar.gz')).rejects.toThrow('empty.tar.gz: empty upload');
   });
 });
 

@@ -5,7 +5,8 @@ import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeList, KubeObject } from '@/lib/k8s/types';
 import { computeUpdateProgress } from '@/lib/health/update-progress';
-import { analyzeOffline } from './analyze-offline';
+import { createReadStream } from 'node:fs';
+import { analyzeOffline, analyzeOfflineStream } from './analyze-offline';
 import { readOffline } from './read-offline';
 import { directoryEntries, writeTestArchive } from './test-support';
 
@@ -58,6 +59,9 @@ describe('real must-gather (OCP 4.8.11 on Azure)', () => {
     expect(fromArchive.health).toEqual(fromDirectory.health);
     expect(fromArchive.offline.snapshot).toEqual(fromDirectory.offline.snapshot);
     expect(await readdir(temp)).toEqual(['must-gather.tar.gz']);
+    const fromUpload = await analyzeOfflineStream(createReadStream(archive, { highWaterMark: 1000 }), 'upload.tar.gz');
+    expect(fromUpload.health).toEqual(fromDirectory.health);
+    expect(fromUpload.offline.snapshot).toEqual(fromDirectory.offline.snapshot);
   });
 });
 

@@ -1,5 +1,6 @@
 import 'server-only';
 import { open, stat } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { basename } from 'node:path';
 import type { LogNeed } from '@/lib/health/types';
 import { OfflineCollector, type OfflineSnapshot } from './collector';
@@ -7,7 +8,7 @@ import { classifyEntry } from './entry-path';
 import { OfflineInputError, asOfflineError } from './errors';
 import { DEFAULT_OFFLINE_LIMITS, type OfflineLimits } from './limits';
 import { ingestText, isTextEntry } from './ingest';
-import { readArchive } from './archive-source';
+import { readArchive, readArchiveStream } from './archive-source';
 import { readBoundedFile, readDirectory } from './directory-source';
 
 /** Options of {@link readOffline}. */
@@ -75,5 +76,33 @@ export async function readOffline(paths: readonly string[], options: ReadOffline
   if (result.stats.objects === 0) {
     throw new OfflineInputError(`no objects of a known kind found in ${paths.join(', ')}`);
   }
+  return result;
+}
+
+/**
+ * Reads a `.tar` / `.tar.gz` must-gather from a byte stream (e.g. an HTTP upload) with the same caps and checks
+ * as {@link readOffline}; the compression is recognised from the first bytes. `label` names the input in errors.
+ */
+export async function readOfflineStream(
+  stream: AsyncIterable<Buffer | Uint8Array>, label: string, options: ReadOfflineOptions = {},
+): Promise<OfflineSnapshot> {
+  const limits: OfflineLimits = { ...DEFAULT_OFFLINE_LIMITS, ...options.limits };
+  const collector = new OfflineCollector(options.logNeeds ?? []);
+  const iterator = stream[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  if (first.done || first.value.length === 0) throw new OfflineInputError(`${label}: empty upload`);
+  const head = Buffer.from(first.value);
+  const gzip = head[0] === 0x1f && head[1] === 0x8b;
+  const rest = async function* () {
+    yield head;
+    for (let next = await iterator.next(); !next.done; next = await iterator.next()) yield Buffer.from(next.value);
+  };
+  try {
+    await readArchiveStream(Readable.from(rest(), { objectMode: false }), label, gzip, collector, limits);
+  } catch (error) {
+    throw asOfflineError(error, `cannot read ${label}`);
+  }
+  const result = await collector.build(options.now);
+  if (result.stats.objects === 0) throw new OfflineInputError(`no objects of a known kind found in ${label}`);
   return result;
 }
