@@ -108,8 +108,8 @@ export function serveWatch(
   const namespace = request.namespace;
   const inScope = (entry: StoredEntry | undefined): boolean => {
     if (!entry) return false;
-    if (namespace && entry.object.metadata.namespace !== namespace) return false;
-    return !matcher || matcher(entry.object);
+    if (namespace && entry.view.metadata.namespace !== namespace) return false;
+    return !matcher || matcher(entry.view);
   };
   let headersSent = false;
   const eventLine = (type: string, entry: StoredEntry): string => {

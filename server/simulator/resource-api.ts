@@ -4,7 +4,7 @@ import type { PatchType } from './types';
 import { badRequest, conflict, alreadyExists, invalid, notFound, unsupportedPatchType } from './errors';
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch';
 import { randomSuffix } from './random';
-import type { ObjectStore, StoredEntry } from './store';
+import { StoredEntry, type ObjectStore } from './store';
 import { crdFacts, crdName, isCustomResource, pruneCustomResource, validateCustomResource, type CrdFacts } from './validation';
 
 /** Built-in types that have a `/status` subresource (events and leases do not). */
@@ -123,7 +123,7 @@ export class ResourceApi {
   }
 
   private preview(object: KubeObject): StoredEntry {
-    return { object, rv: this.store.currentRv() };
+    return new StoredEntry(object, this.store.currentRv());
   }
 
   /** PUT: replaces an object (or only its status with `subresource: 'status'`). */

@@ -6,7 +6,7 @@ import { compileFieldSelector, compileLabelSelector } from './selectors';
 import type { StoredEntry } from './store';
 
 function copy(entry: StoredEntry): KubeObject {
-  return structuredClone(entry.object);
+  return entry.copy();
 }
 
 /**

@@ -6,11 +6,47 @@ import { updateManagedFields } from './managed-fields';
 import { randomUuid, rfc3339, seededRandom } from './random';
 import type { Matcher } from './selectors';
 
-/** One stored object version. Never mutated after it is stored; `json` caches its serialisation. */
-export interface StoredEntry {
-  readonly object: KubeObject;
-  readonly rv: number;
-  json?: string;
+/**
+ * One stored object version, immutable once stored. The serialised JSON is what is retained; the parsed object
+ * is rebuilt on demand and only weakly cached, so a large cluster costs about its JSON size in memory. `view`
+ * keeps the few fields selectors read (name, namespace, labels, spec.nodeName, status.phase).
+ */
+export class StoredEntry {
+  readonly json: string;
+  readonly view: KubeObject;
+  private ref?: WeakRef<KubeObject>;
+
+  constructor(
+    object: KubeObject,
+    readonly rv: number,
+  ) {
+    this.json = JSON.stringify(object);
+    this.ref = new WeakRef(object);
+    const spec = object.spec as { nodeName?: string } | undefined;
+    const status = object.status as { phase?: string } | undefined;
+    this.view = {
+      apiVersion: object.apiVersion,
+      kind: object.kind,
+      metadata: { name: object.metadata.name, namespace: object.metadata.namespace, labels: object.metadata.labels },
+      ...(spec?.nodeName !== undefined ? { spec: { nodeName: spec.nodeName } } : {}),
+      ...(status?.phase !== undefined ? { status: { phase: status.phase } } : {}),
+    };
+  }
+
+  /** The stored object (shared; callers must not mutate it). */
+  get object(): KubeObject {
+    let object = this.ref?.deref();
+    if (!object) {
+      object = JSON.parse(this.json) as KubeObject;
+      this.ref = new WeakRef(object);
+    }
+    return object;
+  }
+
+  /** A private deep copy the caller may mutate. */
+  copy(): KubeObject {
+    return JSON.parse(this.json) as KubeObject;
+  }
 }
 
 /** A change recorded in a resource type's history and delivered to watchers. */
@@ -60,9 +96,8 @@ export function objectKey(namespace: string | undefined, name: string): string {
   return namespace ? `${namespace}/${name}` : name;
 }
 
-/** Serialises an entry once and caches the text. */
+/** The entry's serialised JSON. */
 export function entryJson(entry: StoredEntry): string {
-  if (entry.json === undefined) entry.json = JSON.stringify(entry.object);
   return entry.json;
 }
 
@@ -162,7 +197,7 @@ export class ObjectStore {
       const key = keys[index];
       if (prefix && !key.startsWith(prefix)) break;
       const entry = state.objects.get(key);
-      if (!entry || (options.matcher && !options.matcher(entry.object))) continue;
+      if (!entry || (options.matcher && !options.matcher(entry.view))) continue;
       if (entries.length >= limit) break;
       entries.push(entry);
       lastKey = key;
@@ -197,7 +232,7 @@ export class ObjectStore {
       subresource: write.subresource,
       now,
     });
-    return this.commit(resource, 'ADDED', { object: stored, rv });
+    return this.commit(resource, 'ADDED', new StoredEntry(stored, rv));
   }
 
   /**
@@ -211,7 +246,7 @@ export class ObjectStore {
     metadata.creationTimestamp ??= rfc3339(this.clock.now());
     metadata.generation ??= 1;
     const previous = this.get(resource, metadata.namespace, metadata.name);
-    return this.commit(resource, previous ? 'MODIFIED' : 'ADDED', { object: { ...object, metadata }, rv }, previous);
+    return this.commit(resource, previous ? 'MODIFIED' : 'ADDED', new StoredEntry({ ...object, metadata }, rv), previous);
   }
 
   /**
@@ -237,19 +272,19 @@ export class ObjectStore {
     });
     const rv = ++this.rv;
     metadata.resourceVersion = String(rv);
-    return this.commit(resource, 'MODIFIED', { object: { ...object, metadata }, rv }, previous);
+    return this.commit(resource, 'MODIFIED', new StoredEntry({ ...object, metadata }, rv), previous);
   }
 
   /** Removes an object; the DELETED event carries the last state with the deletion's resourceVersion. */
   delete(resource: ResourceName, previous: StoredEntry): StoredEntry {
     const rv = ++this.rv;
     const object = { ...previous.object, metadata: { ...previous.object.metadata, resourceVersion: String(rv) } };
-    return this.commit(resource, 'DELETED', { object, rv });
+    return this.commit(resource, 'DELETED', new StoredEntry(object, rv));
   }
 
   private commit(resource: ResourceName, type: StoreEvent['type'], entry: StoredEntry, previous?: StoredEntry): StoredEntry {
     const state = this.state(resource);
-    const key = objectKey(entry.object.metadata.namespace, entry.object.metadata.name);
+    const key = objectKey(entry.view.metadata.namespace, entry.view.metadata.name);
     if (type === 'DELETED') {
       state.objects.delete(key);
       state.sortedKeys = undefined;
@@ -259,7 +294,8 @@ export class ObjectStore {
     }
     const event: StoreEvent = { type, resource, rv: entry.rv, entry, previous };
     state.history.push(event);
-    if (state.history.length > this.historyLimit) {
+    // Trim in slack-sized chunks so a full history costs O(1) amortised per write, not a shift per event.
+    if (state.history.length > this.historyLimit + Math.max(64, this.historyLimit >> 4)) {
       const dropped = state.history.splice(0, state.history.length - this.historyLimit);
       state.floorRv = dropped[dropped.length - 1].rv;
     }
