@@ -1,6 +1,7 @@
 /** `npm run bench -- <name>`: runs one benchmark by name. */
 const BENCHES: Record<string, () => Promise<unknown>> = {
   sim: async () => (await import('./sim')).runSimBench(),
+  ingest: async () => (await import('./ingest')).runIngestBench(),
   'must-gather': async () => (await import('./must-gather')).runMustGatherBench(),
 };
 

@@ -1,0 +1,53 @@
+/**
+ * Child process of the ingest benchmark: an embedded `steady` cluster plus N realistic pods, served over HTTPS,
+ * driven over IPC (pod churn at a given rate, FeatureGate flips that make a finding appear and clear).
+ * Running it in its own process keeps the server's CPU out of the measured client's event loop.
+ */
+import { serveCluster } from '@/server/simulator/api-server';
+import { createSimulatedCluster, runScenario } from '@/server/simulator/core';
+import { SCENARIOS } from '@/server/simulator/scenarios/registry';
+import type { KubeObject } from '@/lib/k8s/types';
+import { realisticPod } from './pod-generator';
+
+type Command = { type: 'churn'; rate: number; seconds: number } | { type: 'flip'; drop: boolean } | { type: 'exit' };
+
+async function main(): Promise<void> {
+  const pods = Number(process.env.INGEST_PODS ?? 50_000);
+  const cluster = createSimulatedCluster({ seed: 7, historyLimit: 200_000 });
+  runScenario(cluster, SCENARIOS.steady!);
+  cluster.clock.advance(60_000);
+  for (let index = 0; index < pods; index += 1) cluster.store.importObject('pods', realisticPod(index));
+  const served = await serveCluster(cluster, { bookmarkIntervalMs: 60_000 });
+  const all = cluster.store.list('pods').map((entry) => entry.object);
+  const featureGate = cluster.client.get('featuregates', 'cluster') as KubeObject;
+  const fullGates = structuredClone((featureGate.status as { featureGates: unknown[] }).featureGates);
+  let churned = 0;
+
+  process.on('message', (command: Command) => {
+    if (command.type === 'exit') {
+      void served.close().then(() => process.exit(0));
+    } else if (command.type === 'flip') {
+      const gates = command.drop ? fullGates.slice(0, 1) : fullGates;
+      const current = cluster.client.get('featuregates', 'cluster') as KubeObject;
+      cluster.as('cluster-config-operator').updateStatus('featuregates', { ...current, status: { ...(current.status as object), featureGates: gates } });
+      process.send?.({ type: 'flipped', at: Date.now(), drop: command.drop });
+    } else {
+      const perTick = Math.max(1, Math.round(command.rate / 100));
+      const deadline = Date.now() + command.seconds * 1_000;
+      const tick = () => {
+        const at = String(Date.now());
+        for (let i = 0; i < perTick; i += 1) {
+          const pod = all[churned % all.length];
+          churned += 1;
+          cluster.store.importObject('pods', { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata.annotations, 'bench/produced-at': at } } });
+        }
+        if (Date.now() < deadline) setTimeout(tick, 10);
+        else process.send?.({ type: 'churned', events: churned });
+      };
+      tick();
+    }
+  });
+  process.send?.({ type: 'ready', kubeconfig: served.kubeconfig('reader'), pods });
+}
+
+void main();
