@@ -36,6 +36,18 @@ export interface ClusterEngineOptions {
 type Listener = (message: StreamMessage) => void;
 
 /**
+ * When the object's status was last written, by the cluster's clock (managedFields, second resolution). Better
+ * than the time we saw the event: a watcher that reconnects or relists sees several writes at once.
+ */
+function statusWriteTime(object: KubeObject): string | undefined {
+  let latest: string | undefined;
+  for (const entry of object.metadata.managedFields ?? []) {
+    if (entry.subresource === 'status' && entry.time && (!latest || entry.time > latest)) latest = entry.time;
+  }
+  return latest;
+}
+
+/**
  * Watches what the registered detectors need on one cluster, keeps the condition-transition history and the
  * detectors' sample series in bounded memory, re-evaluates findings on change (coalesced) and publishes the result.
  */
@@ -158,8 +170,7 @@ export class ClusterEngine {
       this.lastTracked.delete(key);
       return;
     }
-    const at = new Date(this.connection.now()).toISOString();
-    const found = conditionTransitions(this.lastTracked.get(key), object, at);
+    const found = conditionTransitions(this.lastTracked.get(key), object, statusWriteTime(object) ?? new Date(this.connection.now()).toISOString());
     this.lastTracked.set(key, object);
     if (found.length === 0) return;
     this.transitions.push(...found);

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterHealthDto, SeverityDto } from '@/lib/api/dto';
-import { runScenario } from '@/server/simulator/core';
+import { DEFAULT_START_TIME, runScenario } from '@/server/simulator/core';
+import { CATALOGD_DRAIN_BLOCKED_WINDOW, CATALOGD_SETTLED_BY_MS } from '@/server/simulator/scenarios/catalogd-rollout';
+import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
+import { UIP_SLOW_DRAIN_FROM_MS } from '@/server/simulator/scenarios/update-in-progress';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import type { ScenarioName } from '@/server/simulator/types';
@@ -36,6 +39,14 @@ async function boot(name: ScenarioName): Promise<{ server: TestServer; engine: C
   return { server, engine };
 }
 
+/** Advances virtual time in small steps so the watch sees the story unfold, as it does at the CLI's speed. */
+async function advanceGradually(s: TestServer, totalMs: number, stepMs = 10_000): Promise<void> {
+  for (let done = 0; done < totalMs; done += stepMs) {
+    s.cluster.clock.advance(Math.min(stepMs, totalMs - done));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 async function until(engine: ClusterEngine, check: (health: ClusterHealthDto) => boolean, timeoutMs = 15_000): Promise<ClusterHealthDto> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
@@ -60,9 +71,50 @@ describe('findings through kubeconfig against the embedded cluster', () => {
   it.each(EXPECTED)('$scenario: $detector reports $severities', async ({ scenario, detector, severities }) => {
     if (!SCENARIOS[scenario]) return expect.fail(`scenario ${scenario} is not registered`);
     const { server: s, engine: e } = await boot(scenario);
-    s.cluster.clock.advance(SCENARIOS[scenario]!.failureAtMs + 60_000);
+    await until(e, (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
+    await advanceGradually(s, SCENARIOS[scenario]!.failureAtMs + 60_000);
     const health = await until(e, (h) => h.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)));
     const found = health.findings.filter((finding) => finding.detector === detector).map((finding) => `${finding.severity} ${finding.id}`);
     expect(health.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)), found.join('\n')).toBe(true);
+  });
+});
+
+describe('stories that change their findings over time', () => {
+  const has = (health: ClusterHealthDto, detector: string, severity?: SeverityDto) =>
+    health.findings.some((finding) => finding.detector === detector && (!severity || finding.severity === severity));
+
+  it('cross-minor-rollback: nothing rejected before the rollback, critical after it', async () => {
+    const { server: s, engine: e } = await boot('cross-minor-rollback');
+    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await advanceGradually(s, ROLLBACK_BEFORE_WINDOW.fromMs + 60_000);
+    const before = await until(e, (h) => h.cluster.version === '4.14.27', 5_000);
+    expect(before.cluster.version).toBe('4.14.27');
+    expect(has(before, 'status-write-rejection')).toBe(false);
+    await advanceGradually(s, ROLLBACK_AFTER_WINDOW.fromMs + 2 * 60_000 - s.cluster.clock.now() + DEFAULT_START_TIME);
+    const after = await until(e, (h) => has(h, 'status-write-rejection', 'critical'));
+    expect(has(after, 'status-write-rejection', 'critical')).toBe(true);
+    expect(after.cluster.desiredVersion).toBe('4.13.40');
+  });
+
+  it('catalogd-rollout: the blocked drain clears once catalogd runs two replicas', async () => {
+    const { server: s, engine: e } = await boot('catalogd-rollout');
+    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await advanceGradually(s, CATALOGD_DRAIN_BLOCKED_WINDOW.fromMs + 60_000, 30_000);
+    const blocked = await until(e, (h) => h.findings.some((finding) => finding.id.endsWith(':drain-blocked')));
+    expect(blocked.findings.some((finding) => finding.id.endsWith(':drain-blocked'))).toBe(true);
+    await advanceGradually(s, CATALOGD_SETTLED_BY_MS + 60_000 - (s.cluster.clock.now() - DEFAULT_START_TIME), 60_000);
+    const settled = await until(e, (h) => !h.findings.some((finding) => finding.id.includes('catalogd-controller-manager:drain-blocked')));
+    expect(settled.findings.filter((finding) => finding.id.includes('catalogd-controller-manager:drain-blocked'))).toEqual([]);
+  });
+
+  it('update-in-progress: reports progress while updating', async () => {
+    const { server: s, engine: e } = await boot('update-in-progress');
+    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await advanceGradually(s, UIP_SLOW_DRAIN_FROM_MS + 60_000, 20_000);
+    const health = await until(e, (h) => h.updateProgress?.updating === true && (h.updateProgress.workerPools.length ?? 0) > 0);
+    expect(health.updateProgress?.updating).toBe(true);
+    expect(health.updateProgress?.controlPlane.targetVersion).toBe('4.16.9');
+    expect(health.updateProgress?.controlPlane.completionPercent).toBeGreaterThan(0);
+    expect(health.updateProgress?.workerPools.find((pool) => pool.name === 'worker')?.totalNodes).toBe(3);
   });
 });

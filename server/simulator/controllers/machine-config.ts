@@ -1,6 +1,6 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ScenarioContext } from '../types';
-import { buildMachineConfigPool, machineConfigPoolStatus, poolConfiguration, renderedConfigName } from '../objects/machine-config-pools';
+import { buildMachineConfigPool, buildRenderedMachineConfig, machineConfigPoolStatus, poolConfiguration, renderedConfigName } from '../objects/machine-config-pools';
 import { nodeConditions, nodeInfo, type NodeRole } from '../objects/nodes';
 import { MINUTE, SECOND, iso } from '../objects/time';
 import { createWithStatus, mutateObject } from '../objects/write';
@@ -37,6 +37,7 @@ export class MachineConfigController {
     for (const role of ['master', 'worker'] as NodeRole[]) {
       if (this.nodes[role].length === 0) continue;
       const rendered = renderedConfigName(role, version);
+      this.ensureRenderedConfig(role, version);
       this.targets.set(role, rendered);
       this.since.set(role, iso(this.context.clock.now() - 3 * 3600 * SECOND));
       const pool = buildMachineConfigPool(role, rendered);
@@ -48,6 +49,7 @@ export class MachineConfigController {
   /** Rolls `role` nodes one by one to the rendered config of `options.version`. */
   updatePool(role: NodeRole, options: PoolUpdateOptions): void {
     const rendered = renderedConfigName(role, options.version);
+    this.ensureRenderedConfig(role, options.version);
     this.targets.set(role, rendered);
     this.since.set(role, iso(this.context.clock.now()));
     mutateObject(this.context.as('machine-config-controller'), 'machineconfigpools', role, undefined, (pool) => {
@@ -67,6 +69,13 @@ export class MachineConfigController {
       this.updateNode(role, node, rendered, options, next);
     };
     next();
+  }
+
+  private ensureRenderedConfig(role: NodeRole, version: string): void {
+    const controller = this.context.as('machine-config-controller');
+    if (!controller.get('machineconfigs', renderedConfigName(role, version))) {
+      controller.create('machineconfigs', buildRenderedMachineConfig(role, version));
+    }
   }
 
   private updateNode(role: NodeRole, node: string, rendered: string, options: PoolUpdateOptions, done: () => void): void {

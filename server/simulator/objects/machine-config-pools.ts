@@ -79,3 +79,31 @@ export function machineConfigPoolStatus(role: NodeRole, state: PoolState, since:
     updatedMachineCount: state.updatedMachineCount,
   };
 }
+
+/**
+ * The rendered MachineConfig of a pool at a release. The MCO stamps the release on it
+ * (`machineconfiguration.openshift.io/release-image-version`), which is how `oc adm upgrade status` tells the
+ * version a node runs from its currentConfig annotation.
+ */
+export function buildRenderedMachineConfig(role: NodeRole, version: string): KubeObject {
+  return {
+    apiVersion: 'machineconfiguration.openshift.io/v1',
+    kind: 'MachineConfig',
+    metadata: {
+      name: renderedConfigName(role, version),
+      annotations: {
+        'machineconfiguration.openshift.io/generated-by-controller-version': shortHash(`mco:${version}`).slice(0, 40),
+        'machineconfiguration.openshift.io/release-image-version': version,
+      },
+      ownerReferences: [{ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfigPool', name: role, uid: shortHash(`pool:${role}`), controller: true }],
+    },
+    spec: {
+      config: { ignition: { version: '3.4.0' } },
+      extensions: [],
+      fips: false,
+      kernelArguments: [],
+      kernelType: 'default',
+      osImageURL: `quay.io/openshift-release-dev/ocp-v4.0-art-dev@sha256:${shortHash(`os:${version}`)}${shortHash(`os2:${version}`)}`,
+    },
+  };
+}
