@@ -4,6 +4,7 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { KubeList, KubeObject } from '@/lib/k8s/types';
 import { featureGateCoverage } from '@/lib/health/featuregate-coverage';
+import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import {
   makeClusterOperator, makeClusterVersion, makeContext, makePod, makeSnapshot,
 } from '@/lib/health/testing/builders';
@@ -169,5 +170,19 @@ describe('featureGateCoverage — standalone', () => {
     expect(featureGateCoverage.detect(makeSnapshot(), ctx)).toStrictEqual({
       findings: [], samples: { required: null, present: null, missing: null },
     });
+  });
+});
+
+describe('clusters before 4.14', () => {
+  it('does not flag a FeatureGate that never recorded versions (the real 4.8.11 must-gather)', () => {
+    const root = 'server/fixtures/must-gather/azure-4.8.11/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-415e56a6d8d2b8576c59d08a7c57a7d081fa59e7dc3cd8782ed7bcd6080c7c12/cluster-scoped-resources/config.openshift.io';
+    const cv = (load(readFileSync(join(root, 'clusterversions.yaml'), 'utf8')) as KubeList).items[0];
+    const fg = (load(readFileSync(join(root, 'featuregates.yaml'), 'utf8')) as KubeList).items[0];
+    expect(fg.status === undefined || !('featureGates' in (fg.status as object))).toBe(true);
+    const result = featureGateCoverage.detect(
+      { objects: { clusterversions: [cv], featuregates: [fg], clusteroperators: [] }, transitions: [], logs: [], probes: [] },
+      { now: Date.parse('2021-09-20T00:00:00Z'), config: DEFAULT_HEALTH_CONFIG },
+    );
+    expect(result.findings).toEqual([]);
   });
 });

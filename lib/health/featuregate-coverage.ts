@@ -5,7 +5,7 @@
  */
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Detector, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
-import { compareVersions } from '@/lib/version';
+import { compareVersions, parseVersion } from '@/lib/version';
 import { asArray, asObject, asString, conditionOf, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
 import { earliestCrash, featureGateCrashes, type FeatureGateCrash } from '@/lib/health/featuregate-crashes';
 
@@ -164,10 +164,21 @@ function prunableFinding(fgRef: ObjectRef, prunable: string[]): Finding {
   };
 }
 
+/**
+ * FeatureGate status lists versions only from 4.14 on; older clusters never populate `status.featureGates`, and
+ * their components do not read it, so there is nothing to check there.
+ */
+function recordsVersions(fg: KubeObject, cv: KubeObject): boolean {
+  if (Array.isArray(dig(fg, 'status', 'featureGates'))) return true;
+  const desired = asString(dig(cv, 'status', 'desired', 'version'));
+  const minor = desired ? parseVersion(desired) : undefined;
+  return minor !== undefined && (minor.major > 4 || (minor.major === 4 && minor.minor >= 14));
+}
+
 function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
   const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
   const fg = findObject(snapshot, 'featuregates', 'cluster');
-  if (!cv || !fg) return { findings: [], samples: { required: null, present: null, missing: null } };
+  if (!cv || !fg || !recordsVersions(fg, cv)) return { findings: [], samples: { required: null, present: null, missing: null } };
   const req = requiredVersions(cv, objectsOf(snapshot, 'clusteroperators'));
   const present = presentVersions(fg);
   const crashes = featureGateCrashes(snapshot).filter((c) => !present.includes(c.version));
