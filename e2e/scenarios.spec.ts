@@ -9,15 +9,18 @@ const SCENARIOS: {
   detector: string;
   severities: readonly string[];
   evidence: RegExp;
-  /** Where the panel may honestly be empty (no metrics source yet). */
-  chartOptionalFor?: readonly string[];
+  /** Severities at which the panel may honestly be empty and the finding carry no evidence (no metrics source yet). */
+  noDataFor?: readonly string[];
+  /** What the drawer must say in that case. */
+  noDataText?: RegExp;
 }[] = [
   { id: 'cross-minor-rollback', detector: 'status-write-rejection', severities: ['critical'], evidence: /MachineAPI|Build|DeploymentConfig|ImageRegistry/ },
   { id: 'hypershift-featuregate-drop', detector: 'featuregate-coverage', severities: ['critical'], evidence: /4\.14\.38/ },
   { id: 'catalogd-rollout', detector: 'catalog-replicas', severities: ['warning', 'critical'], evidence: /catalogd/ },
   { id: 'extension-install-flap', detector: 'install-settling', severities: ['warning', 'critical'], evidence: /ClusterExtension|namespace|failed/i },
-  { id: 'high-density-drain', detector: 'pod-setup-latency', severities: ['critical', 'warning', 'info'], evidence: /p99|latency|metric|ovnkube/i, chartOptionalFor: ['info'] },
-  { id: 'update-in-progress', detector: 'update-progress', severities: ['critical', 'warning', 'info', 'ok'], evidence: /4\.1[56]/ },
+  { id: 'high-density-drain', detector: 'pod-setup-latency', severities: ['critical', 'warning', 'info'], evidence: /p99|ovnkube_controller_pod_creation_latency_seconds/,
+    noDataFor: ['info'], noDataText: /no metrics source/i },
+  { id: 'update-in-progress', detector: 'update-progress', severities: ['critical', 'warning', 'info', 'ok'], evidence: /status\.(conditions|history|versions)|oc adm upgrade status/ },
 ];
 
 test.describe('scenario walkthroughs', () => {
@@ -33,7 +36,8 @@ test.describe('scenario walkthroughs', () => {
       const severity = (await finding.getAttribute('data-severity')) ?? '';
       await expect(finding.getByTestId('severity-badge')).toHaveText(new RegExp(severity, 'i'));
 
-      if (s.chartOptionalFor?.includes(severity)) {
+      const noData = s.noDataFor?.includes(severity) ?? false;
+      if (noData) {
         await expect(cluster.panel(s.detector)).toBeVisible();
         const empty = page.getByTestId(`empty-${s.detector}`);
         if (await empty.isVisible()) await expect(empty).toContainText(/no metrics source/i);
@@ -43,8 +47,12 @@ test.describe('scenario walkthroughs', () => {
       }
 
       await cluster.openEvidence(finding);
-      await expect(cluster.evidenceText().first()).toBeVisible();
-      await expect(cluster.drawer).toContainText(s.evidence);
+      if (noData && s.noDataText) {
+        await expect(cluster.drawer).toContainText(s.noDataText);
+      } else {
+        await expect(cluster.evidenceText().first()).toBeVisible();
+        await expect(cluster.drawer).toContainText(s.evidence);
+      }
     });
   }
 
