@@ -1,8 +1,8 @@
 import type { NextConfig } from 'next';
 
 const nextConfig: NextConfig = {
-  // The watch layer is Node-only; keeping client-node external keeps it out of every bundle.
-  serverExternalPackages: ['@kubernetes/client-node', 'prom-client'],
+  // The watch layer and the incident store (a native addon) are Node-only; keeping them external keeps them out of every bundle.
+  serverExternalPackages: ['@kubernetes/client-node', 'prom-client', 'better-sqlite3'],
   poweredByHeader: false,
   // Compression would buffer text/event-stream responses; the SSE route also sets no-transform.
   compress: false,
