@@ -5,7 +5,7 @@ import type { ConditionTransition, LogExcerpt, LogNeed, Snapshot } from '@/lib/h
 import type { Alert } from '@/lib/health/update-progress-types';
 import { asArray, asObject, asString } from '@/lib/health/objects';
 import { projectObject } from '@/server/watch/projections';
-import { compileLabelSelector } from '@/server/simulator/selectors';
+import { compileLabelSelector } from '@/lib/k8s/selectors';
 import { parseAlerts } from './alerts';
 import { newestTime, synthesizedTransitions, historyTransitions } from './object-times';
 

@@ -1,97 +1,24 @@
-import type { KubeObject } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
+import { SelectorError, compileFieldSelector as compileField, compileLabelSelector as compileLabel, type Matcher } from '@/lib/k8s/selectors';
 import { badRequest } from './errors';
 
-/** A compiled selector: true when the object matches. */
-export type Matcher = (object: KubeObject) => boolean;
+export type { Matcher } from '@/lib/k8s/selectors';
 
-type Requirement =
-  | { op: 'eq' | 'neq'; key: string; value: string }
-  | { op: 'in' | 'notin'; key: string; values: string[] }
-  | { op: 'exists' | 'notexists'; key: string };
-
-/** Splits on commas that are not inside `( )`. */
-function splitTerms(selector: string): string[] {
-  const terms: string[] = [];
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < selector.length; i++) {
-    const ch = selector[i];
-    if (ch === '(') depth++;
-    else if (ch === ')') depth--;
-    else if (ch === ',' && depth === 0) {
-      terms.push(selector.slice(start, i));
-      start = i + 1;
-    }
-  }
-  terms.push(selector.slice(start));
-  return terms.map((term) => term.trim()).filter((term) => term.length > 0);
-}
-
-function parseLabelTerm(term: string, selector: string): Requirement {
-  const setMatch = /^([^\s!=()]+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
-  if (setMatch) {
-    const values = setMatch[3].split(',').map((value) => value.trim()).filter((value) => value.length > 0);
-    return { op: setMatch[2] as 'in' | 'notin', key: setMatch[1], values };
-  }
-  const cmp = /^([^\s!=()]+)\s*(==|!=|=)\s*([^\s!=(),]*)$/.exec(term);
-  if (cmp) return { op: cmp[2] === '!=' ? 'neq' : 'eq', key: cmp[1], value: cmp[3] };
-  const notExists = /^!\s*([^\s!=()]+)$/.exec(term);
-  if (notExists) return { op: 'notexists', key: notExists[1] };
-  if (/^[^\s!=()]+$/.test(term)) return { op: 'exists', key: term };
-  throw badRequest(`unable to parse requirement: found '${term}', expected: in, notin, =, ==, !=, gt, lt (selector "${selector}")`);
-}
-
-function test(requirement: Requirement, value: string | undefined): boolean {
-  switch (requirement.op) {
-    case 'eq':
-      return value === requirement.value;
-    case 'neq':
-      return value !== requirement.value;
-    case 'in':
-      return value !== undefined && requirement.values.includes(value);
-    case 'notin':
-      return value === undefined || !requirement.values.includes(value);
-    case 'exists':
-      return value !== undefined;
-    case 'notexists':
-      return value === undefined;
+function asBadRequest<T>(compile: () => T): T {
+  try {
+    return compile();
+  } catch (error) {
+    if (error instanceof SelectorError) throw badRequest(error.message);
+    throw error;
   }
 }
 
-/** Compiles a label selector (`a=b,c!=d,e in (x,y),f notin (z),g,!h`). */
+/** Label selector of a request; a malformed one is a 400 Status like the API server's. */
 export function compileLabelSelector(selector: string | undefined): Matcher | undefined {
-  if (!selector || !selector.trim()) return undefined;
-  const requirements = splitTerms(selector).map((term) => parseLabelTerm(term, selector));
-  return (object) => {
-    const labels = object.metadata.labels ?? {};
-    return requirements.every((requirement) => test(requirement, labels[requirement.key]));
-  };
+  return asBadRequest(() => compileLabel(selector));
 }
 
-const FIELD_GETTERS: Record<string, (object: KubeObject) => string | undefined> = {
-  'metadata.name': (object) => object.metadata.name,
-  'metadata.namespace': (object) => object.metadata.namespace ?? '',
-};
-
-const POD_FIELD_GETTERS: Record<string, (object: KubeObject) => string | undefined> = {
-  'spec.nodeName': (object) => ((object.spec as { nodeName?: string } | undefined)?.nodeName ?? ''),
-  'status.phase': (object) => ((object.status as { phase?: string } | undefined)?.phase ?? ''),
-};
-
-/** Compiles a field selector on metadata.name / metadata.namespace (and spec.nodeName, status.phase for pods). */
+/** Field selector of a request; a malformed or unsupported one is a 400 Status. */
 export function compileFieldSelector(resource: ResourceName, selector: string | undefined): Matcher | undefined {
-  if (!selector || !selector.trim()) return undefined;
-  const getters = resource === 'pods' ? { ...FIELD_GETTERS, ...POD_FIELD_GETTERS } : FIELD_GETTERS;
-  const requirements = splitTerms(selector).map((term) => {
-    const match = /^([^\s!=]+)\s*(==|!=|=)\s*(.*)$/.exec(term);
-    if (!match) throw badRequest(`invalid selector: '${selector}'; can't understand '${term}'`);
-    const getter = getters[match[1]];
-    if (!getter) {
-      const known = Object.keys(getters).map((key) => `"${key}"`).join(', ');
-      throw badRequest(`"${match[1]}" is not a known field selector: only ${known}`);
-    }
-    return { getter, negate: match[2] === '!=', value: match[3].trim() };
-  });
-  return (object) => requirements.every(({ getter, negate, value }) => (getter(object) === value) !== negate);
+  return asBadRequest(() => compileField(resource, selector));
 }
