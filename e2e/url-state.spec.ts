@@ -41,11 +41,35 @@ test.describe('URL state', () => {
     const finding = await cluster.waitForFinding(DETECTOR, ['critical']);
     const findingId = await cluster.openEvidence(finding);
     await expect(cluster.streamStatus).toHaveAttribute('data-status', 'live', { timeout: 30_000 });
-    // Wait for at least one live batch to land (the latest-values line re-renders), then check the drawer is intact.
-    await page.waitForTimeout(5_000);
+    // Wait until a live sample has redrawn a chart, then check the drawer is intact.
+    const line = cluster.chart(DETECTOR).locator('path.recharts-line-curve').first();
+    const before = await line.getAttribute('d');
+    await expect.poll(() => line.getAttribute('d'), { timeout: 60_000 }).not.toBe(before);
     await expect(cluster.drawer).toBeVisible();
     await expect(cluster.drawer).toHaveAttribute('data-finding-id', findingId);
     expect(new URL(page.url()).searchParams.get('finding')).toBe(findingId);
+  });
+
+  test('a chart tooltip survives live updates', async ({ cluster, page }) => {
+    test.setTimeout(180_000);
+    await cluster.goto('catalogd-rollout');
+    await cluster.expectChartDrawn('catalog-replicas');
+    await expect(cluster.streamStatus).toHaveAttribute('data-status', 'live', { timeout: 30_000 });
+    const grid = cluster.chart('catalog-replicas').locator('.recharts-cartesian-grid');
+    await grid.scrollIntoViewIfNeeded();
+    const box = await grid.boundingBox();
+    if (!box) throw new Error('chart has no box');
+    await page.mouse.move(box.x + box.width * 0.5, box.y + box.height * 0.4);
+    await page.mouse.move(box.x + box.width * 0.6, box.y + box.height * 0.4, { steps: 4 });
+    const tooltip = cluster.chart('catalog-replicas').locator('.recharts-tooltip-wrapper');
+    await expect(tooltip).toBeVisible();
+    await expect(tooltip).toContainText(/Desired|Ready/);
+    // A live sample redraws the line; the tooltip must still be there afterwards.
+    const line = cluster.chart('catalog-replicas').locator('path.recharts-line-curve').first();
+    const before = await line.getAttribute('d');
+    await expect.poll(() => line.getAttribute('d'), { timeout: 60_000 }).not.toBe(before);
+    await expect(tooltip).toBeVisible();
+    await expect(tooltip).toContainText(/Desired|Ready/);
   });
 
   test('closing the drawer removes the finding from the URL and returns focus', async ({ cluster, page }) => {
