@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { UnknownScenarioError } from './fleet';
@@ -12,7 +13,8 @@ export class UsageError extends Error {
   }
 }
 
-const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH]';
+const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH]\n' +
+  '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
 
 /** Parsed command line of `npm run sim`. */
 export interface SimArgs {
@@ -22,6 +24,29 @@ export interface SimArgs {
   seed: number;
   kubeconfig: string;
   adminKubeconfig?: string;
+  /** Write a must-gather of the one scenario to this directory instead of serving it. */
+  dumpMustGather?: string;
+  /** Virtual ms from the scenario start at which to dump (default: its `failureAtMs` + 1 minute). */
+  atMs?: number;
+}
+
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
+
+/** Parses a Go-style duration (`45m`, `90s`, `1h30m`, `500ms`) into milliseconds. */
+export function parseDuration(text: string): number {
+  const parts = [...text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)];
+  if (!text || parts.map((part) => part[0]).join('') !== text) {
+    throw new UsageError(`--at must be a duration like 45m, 90s or 1h30m, got "${text}"`);
+  }
+  return parts.reduce((total, [, value, unit]) => total + Number(value) * DURATION_UNITS[unit], 0);
+}
+
+function dumpTarget(path: string): string {
+  const dir = resolve(path);
+  if (!existsSync(dir)) return dir;
+  if (!statSync(dir).isDirectory()) throw new UsageError(`--dump-must-gather: ${dir} exists and is not a directory`);
+  if (readdirSync(dir).length > 0) throw new UsageError(`--dump-must-gather: ${dir} is not empty`);
+  return dir;
 }
 
 function positiveNumber(flag: string, text: string | undefined, integer: boolean): number | undefined {
@@ -49,6 +74,8 @@ export function parseSimArgs(argv: string[]): SimArgs {
         seed: { type: 'string' },
         kubeconfig: { type: 'string' },
         'admin-kubeconfig': { type: 'string' },
+        'dump-must-gather': { type: 'string' },
+        at: { type: 'string' },
       },
     }));
   } catch (error) {
@@ -60,6 +87,10 @@ export function parseSimArgs(argv: string[]): SimArgs {
     throw new UsageError(values.all ? 'no scenarios are registered yet' : `missing --scenario NAME or --all\n${USAGE}`);
   }
   for (const name of names) if (!SCENARIOS[name as ScenarioName]) throw new UsageError(new UnknownScenarioError(name).message);
+  const dump = values['dump-must-gather'];
+  if (values.at !== undefined && dump === undefined) throw new UsageError(`--at only applies with --dump-must-gather DIR\n${USAGE}`);
+  if (dump !== undefined && names.length !== 1) throw new UsageError('--dump-must-gather takes exactly one --scenario');
+  if (dump !== undefined && (values.port || values.speed)) throw new UsageError('--dump-must-gather serves nothing: drop --port and --speed');
   const port = positiveNumber('port', values.port, true);
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
@@ -71,5 +102,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
     seed,
     kubeconfig: resolve(values.kubeconfig ?? './data/sim-kubeconfig.yaml'),
     adminKubeconfig: values['admin-kubeconfig'] ? resolve(values['admin-kubeconfig']) : undefined,
+    dumpMustGather: dump === undefined ? undefined : dumpTarget(dump),
+    atMs: values.at === undefined ? undefined : parseDuration(values.at),
   };
 }

@@ -1,4 +1,5 @@
-import { startFleet } from './fleet';
+import { resolveScenarios, startFleet } from './fleet';
+import { dumpScenario } from './must-gather-writer';
 import { writeKubeconfig } from './kubeconfig';
 import { parseSimArgs, type SimArgs } from './cli-args';
 
@@ -9,6 +10,13 @@ async function main(): Promise<void> {
   } catch (error) {
     console.error(`error: ${(error as Error).message}`);
     process.exit(2);
+  }
+  if (args.dumpMustGather) {
+    const [scenario] = resolveScenarios(args.scenarios);
+    const written = await dumpScenario(scenario, { dir: args.dumpMustGather, atMs: args.atMs, seed: args.seed });
+    const at = new Date(written.at).toISOString();
+    console.log(`must-gather written: ${written.root} (${scenario.name} at ${at}, ${written.objects} objects, ${written.logs} logs)`);
+    process.exit(0);
   }
   const fleet = await startFleet({ scenarios: args.scenarios, speed: args.speed, seed: args.seed, basePort: args.port });
   writeKubeconfig(args.kubeconfig, fleet.kubeconfig('reader'));
