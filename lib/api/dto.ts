@@ -178,3 +178,159 @@ export type TransitionDto = z.infer<typeof transitionSchema>;
 export type ClusterSeriesDto = z.infer<typeof clusterSeriesSchema>;
 export type StreamMessage = z.infer<typeof streamMessageSchema>;
 export type ApiErrorDto = z.infer<typeof apiErrorSchema>;
+
+/** A copyable remediation step (as in findings). */
+export const remediationStepSchema = z.object({ title: z.string(), command: z.string().optional(), docUrl: z.string().optional() });
+
+/** Outcome of one rollback pre-flight check: `block` stops the plan, `warn` needs a human decision. */
+export const rollbackCheckStatusSchema = z.enum(['pass', 'warn', 'block']);
+
+/** Ids of the rollback pre-flight checks (SPEC §7), in the order the guide shows them. */
+export const rollbackCheckIdSchema = z.enum(['cvo-rules', 'capabilities', 'featuregate', 'catalog', 'installs', 'operators', 'pod-latency']);
+
+/** One pre-flight check of a rollback plan. */
+export const rollbackCheckSchema = z.object({
+  id: rollbackCheckIdSchema,
+  status: rollbackCheckStatusSchema,
+  title: z.string(),
+  detail: z.string(),
+  evidence: z.array(evidenceSchema),
+  remediation: z.array(remediationStepSchema),
+});
+
+/** A version the guide offers as a target (a ClusterVersion history entry). */
+export const rollbackCandidateSchema = z.object({
+  version: z.string(),
+  image: z.string(),
+  state: z.string(),
+  /** The entry the CVO treats as "the previous version" (the only supported rollback target). */
+  previous: z.boolean(),
+});
+
+/** `GET /api/clusters/{id}/rollback-plan?to=<version>`: pre-flight checks and the commands to run. */
+export const rollbackPlanSchema = z.object({
+  clusterId: z.string(),
+  /** Cluster time (epoch ms) the plan was computed at. */
+  computedAt: z.number(),
+  target: z.object({
+    version: z.string(),
+    /** Release image by digest, from the ClusterVersion history; null for a version typed by the user. */
+    image: z.string().nullable(),
+    inHistory: z.boolean(),
+    /** Release whose CRD capability enums apply (`4.13`, `master`); null when the table has no data for it. */
+    release: z.string().nullable(),
+  }),
+  current: z.object({ version: z.string().nullable(), desiredVersion: z.string().nullable(), image: z.string().nullable(), progressing: z.boolean() }),
+  acceptCrossMinorRisk: z.boolean(),
+  allowed: z.boolean(),
+  checks: z.array(rollbackCheckSchema),
+  /** The exact `oc` lines to copy, in order. Empty when no command could honestly work (see `notes`). */
+  commands: z.array(z.string()),
+  /** Why each flag is there, or why there is no command. */
+  notes: z.array(z.string()),
+  candidates: z.array(rollbackCandidateSchema),
+  /** What the tracker compares against once the rollback starts. */
+  baseline: z.object({
+    historyLength: z.number(),
+    firstHistoryStartedTime: z.string().nullable(),
+    findingIds: z.array(z.string()),
+  }),
+});
+
+/** A step of the live rollback tracker. */
+export const rollbackTrackerStepSchema = z.object({
+  id: z.enum(['requested', 'history-entry', 'operators', 'completed', 'findings']),
+  status: z.enum(['pending', 'active', 'done', 'failed']),
+  title: z.string(),
+  detail: z.string(),
+});
+
+/** `POST /api/incidents` body. `from`/`to` bound the frozen chart window (cluster time, epoch ms). */
+export const createIncidentSchema = z.object({
+  clusterId: z.string().min(1).max(253),
+  from: z.number().int().nonnegative().optional(),
+  to: z.number().int().nonnegative().optional(),
+}).strict().refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, 'from must not be after to');
+
+/** `POST /api/incidents` answer. */
+export const createdIncidentSchema = z.object({ id: z.string(), url: z.string() });
+
+/** One redaction applied to an incident: where, why, and the placeholder written instead. */
+export const redactionEntrySchema = z.object({ path: z.string(), reason: z.string(), placeholder: z.string() });
+
+/** `GET /api/incidents/{id}`: a frozen, redacted view of one cluster. */
+export const incidentSchema = z.object({
+  id: z.string(),
+  /** Server wall-clock time of creation (RFC 3339). */
+  createdAt: z.string(),
+  /** Who created it; null while the dashboard has no user identity. */
+  createdBy: z.string().nullable(),
+  cluster: z.object({
+    id: z.string(),
+    name: z.string(),
+    /** ClusterVersion `spec.clusterID`, the cluster's stable identity. */
+    clusterID: z.string().nullable(),
+    version: z.string().nullable(),
+    desiredVersion: z.string().nullable(),
+  }),
+  /** Cluster time (epoch ms) when frozen, and the chart window. */
+  capturedAt: z.number(),
+  window: z.object({ from: z.number(), to: z.number() }),
+  health: clusterHealthSchema,
+  series: clusterSeriesSchema,
+  /** Redacted evidence objects (the findings' subjects and evidence refs). */
+  objects: z.array(z.record(z.string(), z.unknown())),
+  redaction: z.object({ rules: z.array(z.string()), entries: z.array(redactionEntrySchema) }),
+});
+
+export type RemediationStepDto = z.infer<typeof remediationStepSchema>;
+export type RollbackCheckStatus = z.infer<typeof rollbackCheckStatusSchema>;
+export type RollbackCheckId = z.infer<typeof rollbackCheckIdSchema>;
+export type RollbackCheckDto = z.infer<typeof rollbackCheckSchema>;
+export type RollbackCandidateDto = z.infer<typeof rollbackCandidateSchema>;
+export type RollbackPlanDto = z.infer<typeof rollbackPlanSchema>;
+export type RollbackTrackerStepDto = z.infer<typeof rollbackTrackerStepSchema>;
+export type CreateIncidentDto = z.infer<typeof createIncidentSchema>;
+export type CreatedIncidentDto = z.infer<typeof createdIncidentSchema>;
+export type RedactionEntryDto = z.infer<typeof redactionEntrySchema>;
+export type IncidentDto = z.infer<typeof incidentSchema>;
+
+/**
+ * One quantile point of pod-setup latency in seconds (`v` null: no data, e.g. no pod was set up in the window),
+ * with the classic bucket it was interpolated in: `lower` < true value ≤ `upper` (`upper` null = `+Inf`).
+ */
+export const latencyPointSchema = z.object({
+  t: z.number(),
+  v: z.number().nullable(),
+  lower: z.number().nullable().optional(),
+  upper: z.number().nullable().optional(),
+});
+
+/** `GET /api/clusters/{id}/metrics/pod-setup-latency`: p50/p95/p99 over time, overall and per node. */
+export const podSetupLatencySchema = z.object({
+  clusterId: z.string(),
+  source: z.enum(['prometheus', 'scrape', 'none']),
+  metric: z.string(),
+  /** Cluster time, epoch ms. */
+  from: z.number(),
+  to: z.number(),
+  /** Seconds between points, and the rate() window the quantiles were computed over. */
+  step: z.number(),
+  window: z.number(),
+  /** Keys `p50`, `p95`, `p99`. */
+  quantiles: z.record(z.string(), z.array(latencyPointSchema)),
+  perNode: z.record(z.string(), z.record(z.string(), z.array(latencyPointSchema))),
+  /** The histogram's finite bucket edges (seconds). */
+  bucketEdges: z.array(z.number()),
+  /** Pod batching (downstream-only metrics): mean batch size over time and the config gauge, when reported. */
+  batch: z.object({
+    size: z.array(z.object({ t: z.number(), v: z.number().nullable() })),
+    config: z.record(z.string(), z.number()),
+  }).optional(),
+  /** Why there is no (or only partial) data; errors of the source are data, not HTTP failures. */
+  error: z.string().optional(),
+  warnings: z.array(z.string()).optional(),
+});
+
+export type LatencyPointDto = z.infer<typeof latencyPointSchema>;
+export type PodSetupLatencyDto = z.infer<typeof podSetupLatencySchema>;

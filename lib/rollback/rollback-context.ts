@@ -1,0 +1,116 @@
+/**
+ * What every rollback pre-flight check reads: the cluster snapshot, its assessed health, the resolved target and
+ * the clock. Also the helpers that read a ClusterVersion the way the cluster-version operator and `oc` do.
+ */
+import type { ClusterHealthDto, RollbackCheckDto, RollbackCheckId, RollbackCheckStatus } from '@/lib/api/dto';
+import type { KubeObject } from '@/lib/k8s/types';
+import type { Evidence, RemediationStep, Snapshot } from '@/lib/health/types';
+import { asArray, asObject, asString, conditionOf, dig, findObject, objectsOf } from '@/lib/health/objects';
+import { releaseForVersion } from '@/lib/release/capabilities';
+import { parseVersion } from '@/lib/version';
+
+/** One ClusterVersion `status.history[]` entry, newest first in the list. */
+export interface HistoryItem {
+  version: string;
+  image: string;
+  state: string;
+  startedTime: string | null;
+  completionTime: string | null;
+}
+
+/** The version a plan rolls back to. */
+export interface RollbackTarget {
+  version: string;
+  /** Release image by digest from the history; null for a version not in the history. */
+  image: string | null;
+  inHistory: boolean;
+  /** Release key of the capability table (`4.13`, `master`), or null when unknown. */
+  release: string | null;
+  newerThanKnown: boolean;
+}
+
+/** Input of every check. */
+export interface RollbackContext {
+  snapshot: Snapshot;
+  health: ClusterHealthDto;
+  clusterVersion: KubeObject | undefined;
+  target: RollbackTarget;
+  /** Cluster time, epoch ms. */
+  now: number;
+  /** The user explicitly accepted the risk of a rollback the CVO does not support (cross-minor). */
+  acceptCrossMinorRisk: boolean;
+}
+
+/** A pre-flight check: a pure function of the context. */
+export type RollbackCheck = (context: RollbackContext) => RollbackCheckDto;
+
+/** Builds a check result; keeps the DTO shape in one place. */
+export function checkResult(
+  id: RollbackCheckId, status: RollbackCheckStatus, title: string, detail: string,
+  evidence: Evidence[] = [], remediation: RemediationStep[] = [],
+): RollbackCheckDto {
+  return { id, status, title, detail, evidence, remediation };
+}
+
+/** The ClusterVersion `version` of a snapshot. */
+export function clusterVersionOf(snapshot: Snapshot): KubeObject | undefined {
+  return findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
+}
+
+/** `status.history` of a ClusterVersion, newest first, malformed entries dropped. */
+export function historyOf(clusterVersion: KubeObject | undefined): HistoryItem[] {
+  return asArray(dig(clusterVersion, 'status', 'history')).flatMap((raw) => {
+    const h = asObject(raw);
+    const version = asString(h?.version);
+    if (!h || !version) return [];
+    return [{
+      version, image: asString(h.image) ?? '', state: asString(h.state) ?? '',
+      startedTime: asString(h.startedTime) ?? null, completionTime: asString(h.completionTime) ?? null,
+    }];
+  });
+}
+
+/** `status.desired` version and image. */
+export function desiredOf(clusterVersion: KubeObject | undefined): { version: string | null; image: string | null } {
+  return {
+    version: asString(dig(clusterVersion, 'status', 'desired', 'version')) ?? null,
+    image: asString(dig(clusterVersion, 'status', 'desired', 'image')) ?? null,
+  };
+}
+
+/**
+ * "The cluster's previous version" exactly as the CVO's ClusterVersionRollback precondition and
+ * `oc adm upgrade rollback` pick it: the first history entry whose version or image differs from `status.desired`.
+ */
+export function previousEntry(clusterVersion: KubeObject | undefined): HistoryItem | undefined {
+  const desired = desiredOf(clusterVersion);
+  return historyOf(clusterVersion).find((h) => h.version !== desired.version || h.image !== desired.image);
+}
+
+/** Whether ClusterVersion says Progressing=True (an update or rollback is being applied). */
+export function isProgressing(clusterVersion: KubeObject | undefined): boolean {
+  return conditionOf(clusterVersion, 'Progressing')?.status === 'True';
+}
+
+/** Whether ClusterVersion reports Failing=True (oc then needs `--allow-upgrade-with-warnings`). */
+export function isFailing(clusterVersion: KubeObject | undefined): boolean {
+  return conditionOf(clusterVersion, 'Failing')?.status === 'True';
+}
+
+/**
+ * Resolves a target version against the history (newest matching entry gives the image) and the capability table.
+ * Returns undefined when `version` is not a release version.
+ */
+export function resolveTarget(clusterVersion: KubeObject | undefined, version: string): RollbackTarget | undefined {
+  const parsed = parseVersion(version);
+  if (!parsed) return undefined;
+  const entry = historyOf(clusterVersion).find((h) => h.version === parsed.raw && h.image);
+  const match = releaseForVersion(parsed.raw);
+  return {
+    version: parsed.raw,
+    image: entry?.image ?? null,
+    inHistory: entry !== undefined,
+    release: match?.release ?? null,
+    newerThanKnown: match?.newerThanKnown ?? false,
+  };
+}
