@@ -15,6 +15,12 @@ export const test = base.extend<{ fleet: FleetPage; cluster: ClusterPage; allowe
       if (m.type() === 'error' && !allowedConsoleErrors.some((re) => re.test(m.text()))) errors.push(`console.error: ${m.text()}`);
     });
     page.on('pageerror', (e) => errors.push(`uncaught: ${e.message}`));
+    // The console only says "Failed to load resource"; name the URL so a failure is actionable.
+    page.on('response', (response) => {
+      if (response.status() >= 400 && !allowedConsoleErrors.some((re) => re.test(`status of ${response.status()}`))) {
+        errors.push(`HTTP ${response.status()} ${response.request().method()} ${response.url()}`);
+      }
+    });
     await provide(errors);
     expect(errors, 'the page logged errors').toEqual([]);
   }, { auto: true }],
