@@ -1,4 +1,5 @@
 import type { Scenario, ScenarioName } from '../types';
+import { installMonitoring } from '../monitoring/thanos-querier';
 import { catalogdRolloutScenario } from './catalogd-rollout';
 import { crossMinorRollbackScenario } from './cross-minor-rollback';
 import { extensionInstallFlapScenario } from './extension-install-flap';
@@ -7,13 +8,24 @@ import { hypershiftFeatureGateDropScenario } from './hypershift-featuregate-drop
 import { steadyScenario } from './steady';
 import { updateInProgressScenario } from './update-in-progress';
 
+/** A scenario whose cluster also runs monitoring: alerts evaluated from its objects, served by thanos-querier. */
+function monitored(scenario: Scenario): Scenario {
+  return {
+    ...scenario,
+    start(context) {
+      scenario.start(context);
+      installMonitoring(context);
+    },
+  };
+}
+
 /** Every scenario the embedded fleet can run, by name. */
 export const SCENARIOS: Partial<Record<ScenarioName, Scenario>> = {
-  steady: steadyScenario,
-  'update-in-progress': updateInProgressScenario,
-  'cross-minor-rollback': crossMinorRollbackScenario,
-  'hypershift-featuregate-drop': hypershiftFeatureGateDropScenario,
-  'catalogd-rollout': catalogdRolloutScenario,
-  'high-density-drain': highDensityDrainScenario,
-  'extension-install-flap': extensionInstallFlapScenario,
+  steady: monitored(steadyScenario),
+  'update-in-progress': monitored(updateInProgressScenario),
+  'cross-minor-rollback': monitored(crossMinorRollbackScenario),
+  'hypershift-featuregate-drop': monitored(hypershiftFeatureGateDropScenario),
+  'catalogd-rollout': monitored(catalogdRolloutScenario),
+  'high-density-drain': monitored(highDensityDrainScenario),
+  'extension-install-flap': monitored(extensionInstallFlapScenario),
 };

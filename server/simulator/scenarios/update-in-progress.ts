@@ -14,8 +14,8 @@ export const UIP_TO_VERSION = '4.16.9';
 export const UIP_UPDATE_REQUESTED_AT_MS = 1 * MINUTE;
 /** The ClusterOperator that is Degraded for a while during the update, and the window. */
 export const UIP_DEGRADED_OPERATOR = 'authentication';
-/** Window in which the authentication operator reports Degraded=True. */
-export const UIP_DEGRADED_WINDOW = { fromMs: 4 * MINUTE, toMs: 30 * MINUTE } as const;
+/** Window in which the authentication operator reports Degraded=True (36 min: ClusterOperatorDegraded, `for: 30m`, fires from 34 min). */
+export const UIP_DEGRADED_WINDOW = { fromMs: 4 * MINUTE, toMs: 40 * MINUTE } as const;
 /** By then the worker pool has started and worker-1 is stuck draining (a PDB at its limit protects payments-api). */
 export const UIP_SLOW_DRAIN_FROM_MS = 16 * MINUTE;
 /** By then the control plane has finished (ClusterVersion history Completed); workers keep updating. */
