@@ -37,6 +37,7 @@ export function assessCluster(input: AssessmentInput): Assessment {
       machineConfigPools: snapshot.objects.machineconfigpools ?? [],
       machineConfigs: snapshot.objects.machineconfigs ?? [],
       nodes: snapshot.objects.nodes ?? [],
+      alerts: snapshot.alerts,
     }, context.now)
     : null;
   return {

@@ -4,6 +4,7 @@
  */
 import type { Condition, KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
+import type { Alert } from '@/lib/health/update-progress-types';
 
 /** Severity of a finding, worst first. `ok` states a check that passed and is worth showing. */
 export type Severity = 'critical' | 'warning' | 'info' | 'ok';
@@ -113,6 +114,8 @@ export interface Snapshot {
   logs: LogExcerpt[];
   probes: ProbeResult[];
   latency?: LatencySeries;
+  /** Firing and pending Prometheus alerts, when an alerts source answers (update-progress insights). */
+  alerts?: Alert[];
 }
 
 /** Tunable thresholds; detectors receive them, never read them from the environment. */

@@ -6,6 +6,7 @@ import type {
 } from '@/lib/api/dto';
 import type { ConditionTransition, Detector, HealthConfig, LatencySeries, Snapshot } from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
+import type { Alert } from '@/lib/health/update-progress-types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
 import { clusterInfo, worstSeverity } from '@/lib/cluster/cluster-info';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
@@ -31,6 +32,8 @@ export interface ClusterEngineOptions {
   config?: HealthConfig;
   /** Pod-setup latency provider (metrics source); absent means "no metrics source". */
   latency?: () => LatencySeries | undefined;
+  /** Firing and pending alerts (metrics source); absent or `undefined` means "no alerts source". */
+  alerts?: () => Alert[] | undefined;
 }
 
 type Listener = (message: StreamMessage) => void;
@@ -142,7 +145,7 @@ export class ClusterEngine {
     for (const { resource, handle } of this.sources) {
       (objects[resource] ??= []).push(...handle.objects());
     }
-    return { objects, transitions: this.transitions, logs: this.logs.excerpts(), probes: [], latency: this.options.latency?.() };
+    return { objects, transitions: this.transitions, logs: this.logs.excerpts(), probes: [], latency: this.options.latency?.(), alerts: this.options.alerts?.() };
   }
 
   /** Subscribes to stream messages; returns the unsubscribe function. */

@@ -2,6 +2,7 @@ import 'server-only';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import { serverEnv } from '@/server/env';
+import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from './kube-connection';
 import type { StreamSource } from './sse';
@@ -41,6 +42,7 @@ export class Fleet {
   }
 
   stop(): void {
+    stopMetricsSources(this.ids());
     for (const engine of this.engines.values()) engine.stop();
   }
 }
@@ -66,7 +68,11 @@ export function startFleetFromKubeconfig(path: string, contexts?: readonly strin
   const unknown = chosen.filter((name) => !available.includes(name));
   if (unknown.length > 0) throw new FleetConfigError(`kubeconfig ${path} has no context named ${unknown.join(', ')}`);
   if (chosen.length === 0) throw new FleetConfigError(`kubeconfig ${path} has no contexts`);
-  const engines = chosen.map((name) => new ClusterEngine({ id: name, name, connection: createKubeConnection(path, name) }));
+  const engines = chosen.map((name) => {
+    const connection = createKubeConnection(path, name);
+    const metrics = startMetricsSource(name, connection);
+    return new ClusterEngine({ id: name, name, connection, latency: () => metrics.latency(), alerts: () => metrics.alerts() });
+  });
   for (const engine of engines) engine.start();
   return new Fleet(engines);
 }

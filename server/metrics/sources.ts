@@ -1,0 +1,43 @@
+import 'server-only';
+import type { ClusterConnection } from '@/server/engine/connection';
+import { metricsEnv } from '@/server/env';
+import { parsePrometheusConfig, prometheusFor } from './config';
+import type { MetricsSource } from './metrics-source';
+import { PrometheusSource } from './prometheus-source';
+import { ScrapeSource } from './scrape-source';
+
+const holder = globalThis as unknown as { __updateHealthMetrics?: Map<string, MetricsSource> };
+const registry = (holder.__updateHealthMetrics ??= new Map());
+
+/** Real time between direct scrapes of ovnkube: 15 s, or 5 s for the embedded fleet (its clock runs faster). */
+const SCRAPE_INTERVAL_MS = { live: 15_000, embedded: 5_000 } as const;
+
+/**
+ * Creates, registers and starts the metrics source of one cluster: its configured Prometheus
+ * (`UPDATE_HEALTH_PROMETHEUS`), else a direct scrape of the ovnkube pods through the API server. A source already
+ * registered under the id is stopped first. Throws MetricsConfigError on a malformed configuration.
+ */
+export function startMetricsSource(clusterId: string, connection: ClusterConnection): MetricsSource {
+  const env = metricsEnv();
+  const target = prometheusFor(parsePrometheusConfig(env.prometheus), clusterId);
+  const source: MetricsSource = target
+    ? new PrometheusSource(target, connection)
+    : new ScrapeSource(connection, { intervalMs: env.embedded ? SCRAPE_INTERVAL_MS.embedded : SCRAPE_INTERVAL_MS.live });
+  registry.get(clusterId)?.stop();
+  registry.set(clusterId, source);
+  source.start();
+  return source;
+}
+
+/** The registered metrics source of a cluster. */
+export function metricsSourceFor(clusterId: string): MetricsSource | undefined {
+  return registry.get(clusterId);
+}
+
+/** Stops and forgets the sources of the given clusters. */
+export function stopMetricsSources(clusterIds: readonly string[]): void {
+  for (const id of clusterIds) {
+    registry.get(id)?.stop();
+    registry.delete(id);
+  }
+}
