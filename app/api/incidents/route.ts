@@ -1,0 +1,24 @@
+import type { NextRequest } from 'next/server';
+import { createIncidentSchema } from '@/lib/api/dto';
+import { getFleet } from '@/server/engine/fleet';
+import { createIncident } from '@/server/incidents/incident-service';
+import { getIncidentRepository } from '@/server/incidents/incident-store';
+import { jsonError, jsonOk } from '@/server/http/responses';
+import { rejectCrossSite } from '@/server/http/same-origin';
+
+export const dynamic = 'force-dynamic';
+
+export async function POST(request: NextRequest) {
+  const refused = rejectCrossSite(request);
+  if (refused) return refused;
+  const body: unknown = await request.json().catch(() => undefined);
+  const parsed = createIncidentSchema.safeParse(body);
+  if (!parsed.success) {
+    return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
+  }
+  const { clusterId, from, to } = parsed.data;
+  const engine = getFleet().get(clusterId);
+  if (!engine) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
+  const created = await createIncident(engine, getIncidentRepository(), { from, to });
+  return jsonOk(created, 201);
+}
