@@ -158,3 +158,25 @@ describe('predictRejection', () => {
     });
   });
 });
+
+describe('predicting failure B before a rollback', () => {
+  it('warns that a rollback to the previous minor would freeze status, while the 4.14 CRD accepts everything', () => {
+    const cv = structuredClone(load(readFileSync('server/fixtures/oc-upgrade/status/4.14.1-degraded-cv.yaml', 'utf8')) as KubeObject);
+    const status = cv.status as { history: { version: string; state: string; image: string }[]; desired: { version: string } };
+    status.desired.version = '4.14.1';
+    status.history = [
+      { version: '4.14.1', state: 'Completed', image: 'quay.io/openshift-release-dev/ocp-release@sha256:aaa' },
+      { version: '4.13.40', state: 'Completed', image: 'quay.io/openshift-release-dev/ocp-release@sha256:bbb' },
+    ];
+    const crd = load(readFileSync('server/fixtures/openshift-api/crds/clusterversion/4.14.yaml', 'utf8')) as KubeObject;
+    const result = statusWriteRejection.detect(
+      { objects: { clusterversions: [cv], customresourcedefinitions: [crd] }, transitions: [], logs: [], probes: [] },
+      makeContext('2024-02-08T00:00:00Z'),
+    );
+    expect(result.findings.map((finding) => [finding.id, finding.severity])).toEqual([
+      ['status-write-rejection:ClusterVersion//version:rollback-4.13.40', 'info'],
+    ]);
+    const rejected = result.findings[0].evidence[0].value as string[];
+    expect([...rejected].sort()).toEqual(['Build', 'DeploymentConfig', 'ImageRegistry', 'MachineAPI']);
+  });
+});

@@ -7,8 +7,9 @@ import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
 import { asArray, asNumber, asObject, asString, dig, findingId, findObject, objectsOf, refOf, stringsAt, timeOf } from '@/lib/health/objects';
 import {
-  CLUSTERVERSION_CRD, invalidMessage, releasesWithEnum, selectInstalledCrd, violationsAgainstCrd, type EnumViolation,
+  CLUSTERVERSION_CRD, invalidMessage, predictRejection, releasesWithEnum, selectInstalledCrd, violationsAgainstCrd, type EnumViolation,
 } from '@/lib/health/capability-rejection';
+import { parseVersion } from '@/lib/version';
 import { capabilityEnumsFromCrd } from '@/lib/release/crd-capability-enums';
 import { rejectedCapabilities } from '@/lib/release/capabilities';
 
@@ -133,6 +134,50 @@ function enumFinding(cv: KubeObject, crd: KubeObject, violations: EnumViolation[
   };
 }
 
+/**
+ * The most likely rollback target: the newest history entry of an older minor than the desired version. Rolling
+ * back there re-applies that release's CRD, so its enum decides whether the CVO can still write status.
+ */
+function previousMinorEntry(cv: KubeObject): { version: string; image?: string } | undefined {
+  const desired = asString(dig(cv, 'status', 'desired', 'version'));
+  const current = desired ? parseVersion(desired) : undefined;
+  if (!current) return undefined;
+  for (const entry of asArray(dig(cv, 'status', 'history'))) {
+    const version = asString(dig(entry, 'version'));
+    const parsed = version ? parseVersion(version) : undefined;
+    if (parsed && (parsed.major < current.major || (parsed.major === current.major && parsed.minor < current.minor))) {
+      return { version: version!, image: asString(dig(entry, 'image')) };
+    }
+  }
+  return undefined;
+}
+
+/** Failure B predicted: capabilities enabled now that the previous minor's CRD would reject after a rollback. */
+function rollbackRiskFinding(cv: KubeObject): Finding | undefined {
+  const target = previousMinorEntry(cv);
+  if (!target) return undefined;
+  const enabled = stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities');
+  const prediction = predictRejection(enabled, target.version);
+  if (prediction.rejected.length === 0) return undefined;
+  const cvRef = refOf(cv);
+  return {
+    id: findingId(ID, cvRef, `rollback-${target.version}`), detector: ID, severity: 'info', subject: cvRef,
+    title: `A rollback to ${target.version} would freeze ClusterVersion status`,
+    summary: `The ${prediction.targetRelease} ClusterVersion CRD does not accept ${prediction.rejected.join(', ')}, which are `
+      + `enabled now. After a rollback to ${target.version} the API server would reject every status write of the `
+      + 'cluster-version operator and ClusterVersion status would freeze silently.',
+    evidence: [
+      { kind: 'field', label: 'Enabled capabilities the target CRD rejects', ref: cvRef, path: 'status.capabilities.enabledCapabilities', value: prediction.rejected },
+      { kind: 'field', label: `${prediction.targetRelease} CRD enum`, path: 'status.capabilities.enabledCapabilities[]', value: [...(prediction.supported ?? [])] },
+      ...(prediction.message ? [{ kind: 'field' as const, label: 'The answer every status write would get', value: prediction.message }] : []),
+    ],
+    remediation: [
+      { title: 'Review the rollback plan before rolling back', command: `oc get clusterversion version -o jsonpath='{.status.capabilities.enabledCapabilities}'` },
+      { title: 'Cluster capabilities', docUrl: CAPABILITIES_DOC },
+    ],
+  };
+}
+
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
   if (!cv) return { findings: [], samples: { rejectedValues: null, staleSeconds: null } };
@@ -162,6 +207,10 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
       ...(c.last.at ? { since: c.last.at } : {}),
     });
   }
+  if (findings.length === 0) {
+    const risk = rollbackRiskFinding(cv);
+    if (risk) findings.push(risk);
+  }
   return { findings, samples: { rejectedValues: crd ? new Set(violations.map((v) => v.value)).size : null, staleSeconds: c.staleSeconds } };
 }
 
@@ -170,7 +219,9 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
  * - `status-write-rejection:ClusterVersion//version:enum` (critical): capability values outside the installed CRD's
  *   enum, with the exact 422 message, CVO log lines and staleness as corroboration;
  * - `…:rejected` (warning): CVO logs rejections but no capability value explains them;
- * - `…:stale` (warning): observedGeneration behind generation and no CVO status write for > `statusStaleMinutes`.
+ * - `…:stale` (warning): observedGeneration behind generation and no CVO status write for > `statusStaleMinutes`;
+ * - `…:rollback-<version>` (info, predictive): nothing is rejected now, but a rollback to the newest history entry of
+ *   an older minor would re-apply a CRD whose enum rejects capabilities enabled now.
  * Samples: `rejectedValues` (distinct values outside the enum; `null` without the CRD), `staleSeconds` (since the
  * CVO's last status write; `null` when unknown).
  */
