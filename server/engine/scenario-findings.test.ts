@@ -83,13 +83,14 @@ describe('stories that change their findings over time', () => {
   const has = (health: ClusterHealthDto, detector: string, severity?: SeverityDto) =>
     health.findings.some((finding) => finding.detector === detector && (!severity || finding.severity === severity));
 
-  it('cross-minor-rollback: nothing rejected before the rollback, critical after it', async () => {
+  it('cross-minor-rollback: predicted before the rollback, critical after it', async () => {
     const { server: s, engine: e } = await boot('cross-minor-rollback');
     await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
     await advanceGradually(s, ROLLBACK_BEFORE_WINDOW.fromMs + 60_000);
     const before = await until(e, (h) => h.cluster.version === '4.14.27', 5_000);
     expect(before.cluster.version).toBe('4.14.27');
-    expect(has(before, 'status-write-rejection')).toBe(false);
+    expect(before.findings.filter((finding) => finding.detector === 'status-write-rejection').map((finding) => [finding.id, finding.severity]))
+      .toEqual([['status-write-rejection:ClusterVersion//version:rollback-4.13.40', 'info']]);
     await advanceGradually(s, ROLLBACK_AFTER_WINDOW.fromMs + 2 * 60_000 - s.cluster.clock.now() + DEFAULT_START_TIME);
     const after = await until(e, (h) => has(h, 'status-write-rejection', 'critical'));
     expect(has(after, 'status-write-rejection', 'critical')).toBe(true);
