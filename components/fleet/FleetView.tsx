@@ -18,7 +18,7 @@ export function FleetView() {
   const clusters = useMemo(() => list.data?.clusters ?? [], [list.data]);
   const ids = useMemo(() => clusters.map((c) => c.id), [clusters]);
   const stream = useLiveStream(ids);
-  const series = useQueries({ queries: ids.map((id) => clusterQueries.series(id)) });
+  const series = useQueries({ queries: ids.map((id) => clusterQueries.sparkline(id)) });
 
   const sparklines = useMemo(() => {
     const out: Record<string, FleetSparkline | null | undefined> = {};

@@ -31,6 +31,14 @@ export const clusterQueries = {
       queryFn: ({ signal }) => fetchJson(`/api/clusters/${enc(id)}/health`, clusterHealthSchema, signal),
       retry: retryTransient,
     }),
+  /** A light version of `series` for fleet sparklines (60 points per detector), refreshed by polling. */
+  sparkline: (id: string) =>
+    queryOptions({
+      queryKey: [...clusterQueries.detail(id), 'sparkline'] as const,
+      queryFn: ({ signal }) => fetchJson(`/api/clusters/${enc(id)}/series?max=60`, clusterSeriesSchema, signal),
+      retry: retryTransient,
+      refetchInterval: 15_000,
+    }),
   series: (id: string) =>
     queryOptions({
       queryKey: [...clusterQueries.detail(id), 'series'] as const,

@@ -128,10 +128,16 @@ export class ClusterEngine {
     };
   }
 
-  /** Sample series (≤ 1,000 points each) and transitions between `from` and `to` (epoch ms, cluster time). */
-  series(from?: number, to?: number): ClusterSeriesDto {
+  /** The cluster's current time (epoch ms), as learnt from the API server. */
+  now(): number {
+    return this.connection.now();
+  }
+
+  /** Sample series (≤ `max` points each, at most 1,000) and transitions between `from` and `to` (epoch ms, cluster time). */
+  series(from?: number, to?: number, max = SERIES_CAPACITY): ClusterSeriesDto {
     const samples: Record<string, SamplePointDto[]> = {};
-    for (const [detector, points] of this.samples) samples[detector] = windowed(points, SERIES_CAPACITY, from, to);
+    const limit = Math.min(max, SERIES_CAPACITY);
+    for (const [detector, points] of this.samples) samples[detector] = windowed(points, limit, from, to);
     const inRange = (at: string) => {
       const t = Date.parse(at);
       return (from === undefined || t >= from) && (to === undefined || t <= to);

@@ -8,6 +8,7 @@ export const dynamic = 'force-dynamic';
 const querySchema = z.object({
   from: z.coerce.number().int().nonnegative().optional(),
   to: z.coerce.number().int().nonnegative().optional(),
+  max: z.coerce.number().int().min(2).max(1_000).default(1_000),
 }).refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, 'from must not be after to');
 
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
@@ -16,5 +17,5 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!query.ok) return query.response;
   const engine = getFleet().get(id);
   if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  return jsonOk(engine.series(query.data.from, query.data.to));
+  return jsonOk(engine.series(query.data.from, query.data.to, query.data.max));
 }
