@@ -10,9 +10,15 @@ export const metadata: Metadata = {
   description: 'OpenShift update health: live findings, rollback guide, incidents.',
 };
 
+// Applies the stored theme before first paint (a constant string, no data), so a dark choice does not flash light.
+const THEME_BOOTSTRAP = "try{var t=localStorage.getItem('update-health-theme');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t;}catch(e){}";
+
 export default function RootLayout({ children }: { children: ReactNode }) {
   return (
     <html lang="en" suppressHydrationWarning>
+      <head>
+        <script dangerouslySetInnerHTML={{ __html: THEME_BOOTSTRAP }} />
+      </head>
       <body>
         <Providers>{children}</Providers>
       </body>
