@@ -24,6 +24,6 @@ export default defineConfig([
     files: ['server/**/*.{ts,tsx}'],
     rules: restrict(['@/components/*', '@/app/*'], 'server/ must not import UI code.'),
   },
-  globalIgnores(['.next/**', 'out/**', 'build/**', 'next-env.d.ts', '.pw-browsers/**', 'test-results/**',
+  globalIgnores(['.next/**', '.next-*/**', 'out/**', 'build/**', 'next-env.d.ts', '.pw-browsers/**', 'test-results/**',
     'playwright-report/**', 'demo-output/**', 'data/**', 'server/fixtures/**']),
 ]);

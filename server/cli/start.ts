@@ -45,7 +45,7 @@ function newestMtime(dir: string): number {
 }
 
 function needsBuild(root: string): boolean {
-  const buildId = join(root, '.next', 'BUILD_ID');
+  const buildId = join(root, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID');
   if (!existsSync(buildId)) return true;
   const built = statSync(buildId).mtimeMs;
   const sources = ['app', 'components', 'lib', 'server', 'public'].filter((dir) => existsSync(join(root, dir)));
@@ -121,4 +121,7 @@ async function main(): Promise<void> {
   });
 }
 
-void main();
+main().catch((error: unknown) => {
+  console.error(`npm start: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});
