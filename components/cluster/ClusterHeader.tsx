@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ClusterInfoDto, SourceStateDto, UpdateProgressDto } from '@/lib/api/dto';
 import { CopyButton } from '@/components/common/CopyButton';
 import { SourceStatusList } from '@/components/live/SourceStatusList';
@@ -5,11 +6,13 @@ import { formatDuration } from '@/lib/view/format-time';
 import styles from './cluster.module.css';
 
 /** Cluster identity, versions, channel, update progress bar, link copy, and the per-source live/stale state. */
-export function ClusterHeader({ cluster, progress, sources, now }: {
+export function ClusterHeader({ cluster, progress, sources, now, actions }: {
   cluster: ClusterInfoDto;
   progress: UpdateProgressDto | null;
   sources: readonly SourceStateDto[];
   now: number;
+  /** Page-specific actions beside the title (live view: rollback guide, create incident). */
+  actions?: ReactNode;
 }) {
   const cp = progress?.controlPlane;
   const percent = cp ? Math.round(cp.completionPercent) : null;
@@ -18,6 +21,7 @@ export function ClusterHeader({ cluster, progress, sources, now }: {
       <div className={styles.headerTop}>
         <h1 id="cluster-title">{cluster.name}</h1>
         <CopyButton text={() => window.location.href} label="Copy link to this view" />
+        {actions}
       </div>
       <dl className={styles.facts}>
         <div><dt>Current version</dt><dd data-testid="current-version">{cluster.version ?? 'unknown'}</dd></div>
