@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import type { FindingDto } from '@/lib/api/dto';
+import type { ClusterHealthDto, ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
 import { detectorSpec } from '@/lib/charts/detectors';
 import { toHistoryTimeline } from '@/lib/charts/to-history-timeline';
 import { ApiError } from '@/lib/queries/api-error';
@@ -24,16 +24,34 @@ import { UpdateProgressSection } from './UpdateProgressSection';
 import { useClusterUrlState } from './use-cluster-url-state';
 import styles from './cluster.module.css';
 
-/** The cluster page: header, findings, detector panels, update progress, history, evidence drawer — all live. */
-export function ClusterView({ id }: { id: string }) {
-  const health = useQuery(clusterQueries.health(id));
-  const series = useQuery(clusterQueries.series(id));
-  const [url, setUrl] = useClusterUrlState();
-  const stream = useLiveStream(health.isSuccess ? [id] : []);
-  const now = useNow();
+/** Data shown read-only instead of the live cluster (e.g. a must-gather analysis). */
+export interface StaticClusterData {
+  health: ClusterHealthDto;
+  series: ClusterSeriesDto;
+  /** What the data is, shown where the live stream status would be (e.g. `must-gather`). */
+  source: ReactNode;
+  /** Extra header actions (e.g. "Create incident"). */
+  actions?: ReactNode;
+}
 
-  const findings = useMemo(() => sortFindings(health.data?.findings ?? []), [health.data]);
-  const history = useMemo(() => toHistoryTimeline(health.data?.cluster.history ?? []), [health.data]);
+/**
+ * The cluster page: header, findings, detector panels, update progress, history, evidence drawer — all live, or
+ * read-only from `data` (ages are then relative to the data's own clock).
+ */
+export function ClusterView({ id, data }: { id: string; data?: StaticClusterData }) {
+  const live = data === undefined;
+  const health = useQuery({ ...clusterQueries.health(id), enabled: live });
+  const series = useQuery({ ...clusterQueries.series(id), enabled: live });
+  const [url, setUrl] = useClusterUrlState();
+  const stream = useLiveStream(live && health.isSuccess ? [id] : []);
+  const wallNow = useNow();
+  const now = data ? data.series.now : wallNow;
+  const healthData = data?.health ?? health.data;
+  const seriesData = data?.series ?? series.data;
+  const loaded = !live || health.isSuccess;
+
+  const findings = useMemo(() => sortFindings(healthData?.findings ?? []), [healthData]);
+  const history = useMemo(() => toHistoryTimeline(healthData?.cluster.history ?? []), [healthData]);
 
   // The drawer follows the finding id, so a live update refreshes it; a finding that disappears stays readable.
   const current = url.finding ? findings.find((f) => f.id === url.finding) : undefined;
@@ -53,18 +71,18 @@ export function ClusterView({ id }: { id: string }) {
   // Restore a focused panel from a shared URL once, when its chart data is there.
   const restored = useRef(false);
   useEffect(() => {
-    if (restored.current || !series.isSuccess || !health.isSuccess) return;
+    if (restored.current || !seriesData || !loaded) return;
     restored.current = true;
     if (!url.panel) return;
     const el = document.getElementById(`panel-${url.panel}`);
     el?.scrollIntoView({ block: 'start' });
     if (!url.finding) el?.focus({ preventScroll: true });
-  }, [series.isSuccess, health.isSuccess, url.panel, url.finding]);
+  }, [seriesData, loaded, url.panel, url.finding]);
 
   let body: ReactNode;
-  if (health.isPending) {
+  if (live && health.isPending) {
     body = <p role="status">Loading cluster {id}…</p>;
-  } else if (health.isError) {
+  } else if (live && health.isError) {
     const notFound = health.error instanceof ApiError && health.error.status === 404;
     body = (
       <div role="alert" data-testid="cluster-error">
@@ -75,10 +93,10 @@ export function ClusterView({ id }: { id: string }) {
       </div>
     );
   } else {
-    const h = health.data;
+    const h = healthData!;
     body = (
       <>
-        <ClusterHeader cluster={h.cluster} progress={h.updateProgress} sources={h.sources} now={now} actions={(
+        <ClusterHeader cluster={h.cluster} progress={h.updateProgress} sources={h.sources} now={now} actions={live ? (
           <>
             <Link href={`/clusters/${encodeURIComponent(id)}/rollback`} className="btn" data-testid="rollback-guide-link">Rollback guide</Link>
             <CreateIncidentButton clusterId={id} timeWindow={() => {
@@ -87,7 +105,7 @@ export function ClusterView({ id }: { id: string }) {
               return to === undefined ? {} : { to, ...(Number.isFinite(from) ? { from } : {}) };
             }} />
           </>
-        )} />
+        ) : undefined} />
         <section aria-labelledby="findings-title" className={styles.section}>
           <h2 id="findings-title">Findings <span className="muted">({findings.length})</span></h2>
           <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
@@ -97,8 +115,8 @@ export function ClusterView({ id }: { id: string }) {
             <h2 id="detectors-title">Detectors</h2>
             <RangePicker value={url.range} onChange={(range) => setUrl({ range })} />
           </div>
-          {series.isError ? <p role="alert">Cannot load chart series: {series.error.message}</p> : null}
-          <DetectorPanels series={series.data} findings={findings} range={url.range} focusedPanel={url.panel}
+          {live && series.isError ? <p role="alert">Cannot load chart series: {series.error.message}</p> : null}
+          <DetectorPanels series={seriesData} findings={findings} range={url.range} focusedPanel={url.panel}
             onFocusPanel={(panel) => setUrl({ panel })} />
         </section>
         <section aria-labelledby="progress-title" className={styles.section}>
@@ -115,9 +133,9 @@ export function ClusterView({ id }: { id: string }) {
 
   return (
     <>
-      <AppHeader><StreamStatusBadge status={stream} /></AppHeader>
+      <AppHeader>{data ? <>{data.source}{data.actions}</> : <StreamStatusBadge status={stream} />}</AppHeader>
       <main id="main" className={styles.main} data-drawer-open={url.finding ? true : undefined}>{body}</main>
-      {health.isSuccess && url.finding ? (
+      {loaded && url.finding ? (
         <EvidenceDrawer findingId={url.finding} finding={drawerFinding} resolved={!current && !!drawerFinding} onClose={closeDrawer} />
       ) : null}
     </>
