@@ -28,7 +28,9 @@ describe('server-side paths', () => {
       await expect(resolveUnderRoot(root, input), input).rejects.toMatchObject({ code: 'outside_root' });
     }
     await expect(resolveUnderRoot(root, 'missing')).rejects.toMatchObject({ code: 'not_found' });
-    await expect(resolveUnderRoot(join(tmp, 'nope'), 'x')).rejects.toThrow(MustGatherPathError);
+    await expect(resolveUnderRoot(join(tmp, 'nope'), 'x')).rejects.toMatchObject({ code: 'not_found' });
+    await expect(resolveUnderRoot(join(tmp, 'nope'), '../secret.yaml')).rejects.toMatchObject({ code: 'outside_root' });
+    await expect(resolveUnderRoot(root, 'inside\0')).rejects.toThrow(MustGatherPathError);
   });
 
   it('analyzes a must-gather directory under the root', async () => {

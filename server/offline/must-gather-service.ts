@@ -32,11 +32,13 @@ function inside(root: string, target: string): boolean {
  */
 export async function resolveUnderRoot(root: string, input: string): Promise<string> {
   if (input.includes('\0')) throw new MustGatherPathError('the path contains a NUL byte', 'outside_root');
-  const realRoot = await realpath(root).catch(() => {
-    throw new MustGatherPathError(`the must-gather directory ${root} does not exist on the server`, 'not_found');
-  });
-  const candidate = resolve(realRoot, input);
   const outside = () => new MustGatherPathError(`only paths under ${root} may be opened`, 'outside_root');
+  const realRoot = await realpath(root).catch(() => undefined);
+  if (!realRoot) {
+    if (!inside(resolve(root), resolve(root, input))) throw outside();
+    throw new MustGatherPathError(`the must-gather directory ${root} does not exist on the server`, 'not_found');
+  }
+  const candidate = resolve(realRoot, input);
   if (!inside(realRoot, candidate)) throw outside();
   const real = await realpath(candidate).catch(() => {
     throw new MustGatherPathError(`${input}: no such file or directory under ${root}`, 'not_found');
