@@ -75,6 +75,10 @@ export function inClusterAlerts(connection: ClusterConnection, timeoutMs = 10_00
   };
 }
 
+function withoutName(metric: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(metric).filter(([key]) => key !== '__name__'));
+}
+
 /**
  * Alerts from an `ALERTS` instant-query answer, with `activeAt` joined from an `ALERTS_FOR_STATE` answer (its value
  * is the activeAt time in seconds) when given. Annotations are not part of these series.
@@ -82,12 +86,12 @@ export function inClusterAlerts(connection: ClusterConnection, timeoutMs = 10_00
 export function alertsFromSeries(alerts: readonly PromSeries[], forState: readonly PromSeries[] = []): Alert[] {
   const activeAt = new Map<string, number>();
   for (const series of forState) {
-    const { __name__: _name, ...labels } = series.metric;
+    const labels = withoutName(series.metric);
     const value = series.points[0]?.v;
     if (typeof value === 'number') activeAt.set(labelKey(labels), value);
   }
   return alerts.map((series) => {
-    const { __name__: _name, alertstate, ...labels } = series.metric;
+    const { alertstate, ...labels } = withoutName(series.metric);
     const started = activeAt.get(labelKey(labels));
     return {
       name: labels.alertname ?? '',

@@ -124,12 +124,14 @@ export class ScrapeSource implements MetricsSource {
   }
 
   private async listPods(): Promise<PodTarget[]> {
-    const path = `/api/v1/namespaces/${OVNKUBE_NAMESPACE}/pods?labelSelector=${encodeURIComponent(OVNKUBE_SELECTOR)}`;
-    const answer = await this.connection.getText(path, { timeoutMs: this.timeoutMs });
+    // The label selector is applied here: ClusterConnection.getText takes a bare path (no query string).
+    const answer = await this.connection.getText(`/api/v1/namespaces/${OVNKUBE_NAMESPACE}/pods`, { timeoutMs: this.timeoutMs });
     if (answer.status !== 200) throw new Error(`listing ovnkube pods answered ${answer.status}: ${answer.body.slice(0, 200)}`);
-    const list = JSON.parse(answer.body) as { items?: { metadata?: { name?: string }; spec?: { nodeName?: string }; status?: { phase?: string } }[] };
+    type Pod = { metadata?: { name?: string; labels?: Record<string, string> }; spec?: { nodeName?: string }; status?: { phase?: string } };
+    const list = JSON.parse(answer.body) as { items?: Pod[] };
+    const [key, value] = OVNKUBE_SELECTOR.split('=');
     return (list.items ?? [])
-      .filter((pod) => pod.metadata?.name && pod.status?.phase === 'Running')
+      .filter((pod) => pod.metadata?.name && pod.metadata.labels?.[key] === value && pod.status?.phase === 'Running')
       .map((pod) => ({ name: pod.metadata!.name!, node: pod.spec?.nodeName ?? pod.metadata!.name! }));
   }
 
