@@ -54,9 +54,11 @@ test('uploads a must-gather archive and opens it in the cluster view', async ({ 
   await expect(page.locator('[data-testid="finding"][data-detector="pod-setup-latency"]')).toBeVisible();
   await expect(page.getByTestId('stream-status')).toHaveCount(0);
 
-  // The result is a shareable read-only link while the server keeps it.
+  // The result is a shareable read-only link while the server keeps it, and can be frozen into an incident.
   await page.reload();
   await expect(page.getByTestId('current-version')).toHaveText('4.8.11');
+  await page.getByRole('button', { name: 'Create incident' }).click();
+  await expect(page.getByTestId('incident-link')).toHaveAttribute('href', /^\/incidents\/[A-Za-z0-9_-]+$/);
 });
 
 test.describe('refusals', () => {
