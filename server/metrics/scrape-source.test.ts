@@ -93,7 +93,7 @@ describe('ScrapeSource against the embedded cluster', () => {
       id: 'uip', name: 'uip', sources: [], snapshot: { objects, transitions: [], logs: [], probes: [], alerts },
       context: { now: t0 + 36 * MINUTE, config: DEFAULT_HEALTH_CONFIG },
     });
-    expect(health.updateProgress?.insights.map((i) => i.subject?.kind === 'Alert' ? i.subject.name : null)).toContain('ClusterOperatorDegraded');
+    expect(health.updateProgress?.insights.map((i) => (i.subject as { kind?: string; name?: string } | undefined)).filter((s) => s?.kind === 'Alert').map((s) => s?.name)).toContain('ClusterOperatorDegraded');
     connection.close();
   });
 });
