@@ -47,8 +47,9 @@ export function createKubeConnection(kubeconfigPath: string, context: string): C
     },
     async getText(path: string, options: { timeoutMs?: number } = {}): Promise<TextResponse> {
       const lines: string[] = [];
+      const url = new URL(path, 'https://cluster.invalid');
       try {
-        await transport.stream(path, {}, {
+        await transport.stream(url.pathname, Object.fromEntries(url.searchParams), {
           headerTimeoutMs: options.timeoutMs ?? 10_000,
           idleTimeoutMs: options.timeoutMs ?? 10_000,
           onLine: (line) => {
