@@ -11,6 +11,7 @@ export function AppHeader({ children }: { children?: ReactNode }) {
         <Link href="/" className="brand">Update Health</Link>
         <nav aria-label="Primary">
           <Link href="/">Fleet</Link>
+          <Link href="/must-gather">Must-gather</Link>
         </nav>
         <div className="app-header-end">
           {children}
