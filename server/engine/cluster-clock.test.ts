@@ -25,6 +25,13 @@ describe('ClusterClock', () => {
     expect(clock.now(26_000)).toBeGreaterThanOrEqual(estimate);
   });
 
+  it('answers whole milliseconds when the measured rate is fractional', () => {
+    const clock = new ClusterClock(() => 0);
+    const start = 1_800_000_000_000;
+    for (let local = 0; local <= 20_000; local += 1_003) clock.observe(at(start + local * 10), local);
+    for (const local of [20_101, 20_333, 21_007]) expect(Number.isInteger(clock.now(local))).toBe(true);
+  });
+
   it('lets the first server answer replace earlier local guesses, and follows a paused clock', () => {
     let local = 1_900_000_000_000;
     const clock = new ClusterClock(() => local);

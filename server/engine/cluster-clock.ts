@@ -38,10 +38,11 @@ export class ClusterClock {
     }
   }
 
-  /** Estimated cluster time in epoch ms; never goes backwards. Local time until a header was seen. */
+  /** Estimated cluster time in whole epoch ms; never goes backwards. Local time until a header was seen. */
   now(localMs = this.localNow()): number {
     const estimate = this.anchorServer === undefined ? localMs : this.anchorServer + (localMs - this.anchorLocal) * this.rate;
-    this.last = Math.max(this.last, estimate);
+    // A measured rate is fractional; times leave through APIs (and come back, e.g. an incident's window) as integers.
+    this.last = Math.max(this.last, Math.floor(estimate));
     return this.last;
   }
 }
