@@ -69,6 +69,8 @@ export class ScrapeSource implements MetricsSource {
   private timer: NodeJS.Timeout | undefined;
   private running = false;
   private lastError: string | undefined;
+  private cached: LatencySeries | undefined;
+  private cachedFor: HistoryPoint | undefined;
 
   constructor(private readonly connection: ClusterConnection, options: ScrapeSourceOptions = {}) {
     this.intervalMs = options.intervalMs ?? 15_000;
@@ -185,6 +187,15 @@ export class ScrapeSource implements MetricsSource {
 
   latency(): LatencySeries | undefined {
     if (this.history.length === 0) return undefined;
+    // The engine asks on every evaluation; rebuild only after a new scrape round.
+    const last = this.history[this.history.length - 1];
+    if (this.cachedFor === last && this.cached) return this.cached;
+    this.cachedFor = last;
+    this.cached = this.buildLatency();
+    return this.cached;
+  }
+
+  private buildLatency(): LatencySeries {
     const series = (pick: (p: HistoryPoint) => QuantileEstimate | undefined): SeriesPoint[] =>
       this.history.map((p) => ({ t: p.cluster, v: pick(p)?.value ?? null }));
     const nodes = new Set(this.history.flatMap((p) => Object.keys(p.perNode)));
