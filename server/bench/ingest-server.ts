@@ -39,7 +39,8 @@ async function main(): Promise<void> {
         for (let i = 0; i < perTick; i += 1) {
           const pod = all[churned % all.length];
           churned += 1;
-          cluster.store.importObject('pods', { ...pod, metadata: { ...pod.metadata, annotations: { ...pod.metadata.annotations, 'bench/produced-at': at } } });
+          // A label, not an annotation: the watch layer's pod projection keeps labels only.
+          cluster.store.importObject('pods', { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, 'bench-produced-at': at } } });
         }
         if (Date.now() < deadline) setTimeout(tick, 10);
         else process.send?.({ type: 'churned', events: churned });
