@@ -133,8 +133,8 @@ export async function runIngestBench(): Promise<void> {
     const churnStart = Date.now();
     child.send({ type: 'churn', rate: 5_000, seconds });
     const churned = next('churned');
-    for (let flip = 0; flip < seconds - 2; flip += 1) {
-      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (let flip = 0; flip < (seconds - 2) * 2; flip += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
       expectFinding = flip % 2 === 0;
       const flipped = next('flipped');
       child.send({ type: 'flip', drop: expectFinding });
@@ -146,7 +146,7 @@ export async function runIngestBench(): Promise<void> {
     row('pod events produced / received', `${produced} / ${received}`, `${(received / elapsed).toFixed(0)} events/s received over ${elapsed.toFixed(1)} s`);
     row('event lag p50 / p99', `${quantile(lags, 0.5).toFixed(0)} / ${quantile(lags, 0.99).toFixed(0)} ms`, 'server write → reflector handler');
     row('event→finding lag p50 / p99', `${quantile(findingLags, 0.5).toFixed(0)} / ${quantile(findingLags, 0.99).toFixed(0)} ms`,
-      `${findingLags.length} FeatureGate flips under load; target p99 < 500 ms`);
+      `${findingLags.length} FeatureGate flips under load (max ${Math.max(...findingLags)} ms); target p99 < 500 ms`);
     engine.stop();
   } finally {
     child.send({ type: 'exit' });

@@ -19,7 +19,7 @@ import { LogPoller } from './log-poller';
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment']);
 const MAX_TRANSITIONS = 2_000;
 const SERIES_CAPACITY = 1_000;
-const COALESCE_MS = 150;
+const COALESCE_MS = 50;
 const PERIODIC_EVALUATION_MS = 5_000;
 const SAMPLE_INTERVAL_MS = 1_000;
 
