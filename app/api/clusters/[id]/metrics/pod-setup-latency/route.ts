@@ -26,7 +26,7 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!query.ok) return query.response;
   const engine = getFleet().get(id);
   if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  const to = query.data.to ?? engine.series(0, 0).now;
+  const to = query.data.to ?? engine.now();
   const range = { from: query.data.from ?? Math.max(0, to - DEFAULT_RANGE_MS), to, stepSeconds: query.data.step, plotPx: query.data.px };
   const source = metricsSourceFor(id);
   if (!source) return jsonOk(emptyLatencyDto(id, 'none', range, { error: 'no metrics source for this cluster' }));
