@@ -48,6 +48,35 @@ describe('ClusterClock', () => {
     expect(clock.now()).toBe(paused);
   });
 
+  it('takes a one-off jump (the virtual clock advanced by 10 minutes) without learning a wild rate', () => {
+    const clock = new ClusterClock(() => 0);
+    const start = 1_800_000_000_000;
+    let server = start;
+    let local = 0;
+    const tick = (ms: number, speed: number) => {
+      for (let step = 0; step < ms / 1_000; step += 1) {
+        local += 1_000;
+        server += 1_000 * speed;
+        clock.observe(at(server), local);
+      }
+    };
+    tick(20_000, 10);
+    server += 10 * 60_000;
+    clock.observe(at(server), local);
+    expect(clock.now(local)).toBeGreaterThanOrEqual(server - 1_000);
+    tick(20_000, 10);
+    const estimate = clock.now(local + 1_000);
+    expect(estimate).toBeGreaterThan(server);
+    expect(estimate).toBeLessThan(server + 20_000);
+    expect(clock.probeIntervalMs()).toBe(2_000);
+  });
+
+  it('probes rarely when the cluster clock runs in real time', () => {
+    const clock = new ClusterClock(() => 0);
+    for (let local = 0; local <= 20_000; local += 1_000) clock.observe(at(1_800_000_000_000 + local), local);
+    expect(clock.probeIntervalMs()).toBe(30_000);
+  });
+
   it('ignores missing or malformed headers', () => {
     const clock = new ClusterClock(() => 5);
     clock.observe(undefined, 1);

@@ -29,6 +29,18 @@ export function createKubeConnection(kubeconfigPath: string, context: string): C
     context,
     onResponseHeaders: (headers) => clock.observe(headers.date),
   });
+  // Watches carry no fresh Date headers; a cheap periodic GET keeps the clock estimate honest, often while the
+  // cluster clock is not running in real time (the embedded fleet), rarely otherwise.
+  let probe: NodeJS.Timeout | undefined;
+  let closed = false;
+  const scheduleProbe = (): void => {
+    if (closed) return;
+    probe = setTimeout(() => {
+      transport.getJson('/version', {}, { headerTimeoutMs: 5_000, idleTimeoutMs: 5_000 }).catch(() => undefined).finally(scheduleProbe);
+    }, clock.probeIntervalMs());
+    probe.unref?.();
+  };
+  scheduleProbe();
   return {
     watch(need: ResourceNeed, onEvent: (event: SourceEvent) => void): SourceHandle {
       const reflector = new Reflector({
@@ -63,6 +75,10 @@ export function createKubeConnection(kubeconfigPath: string, context: string): C
       }
     },
     now: () => clock.now(),
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      clearTimeout(probe);
+      transport.close();
+    },
   };
 }
