@@ -18,7 +18,7 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   const engine = getFleet().get(id);
   if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
   const accept = query.data.acceptCrossMinorRisk === '1' || query.data.acceptCrossMinorRisk === 'true';
-  const plan = planRollback(engine.snapshot(), engine.health(), { target: query.data.to, now: engine.series().now, acceptCrossMinorRisk: accept });
+  const plan = planRollback(engine.snapshot(), engine.health(), { target: query.data.to, now: engine.now(), acceptCrossMinorRisk: accept });
   if (!plan) return jsonError(400, 'bad_request', `to: "${query.data.to}" is not a release version (x.y.z)`);
   return jsonOk(plan);
 }
