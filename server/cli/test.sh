@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole test suite: prerequisites, lint, typecheck, unit + integration (vitest), production build, e2e.
+# The whole test suite: prerequisites, lint, typecheck, unit + integration (vitest), production build, e2e, one recorded demo.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 export NEXT_TELEMETRY_DISABLED=1 NO_COLOR=1
@@ -22,4 +22,5 @@ step "typecheck";  npx tsc --noEmit
 step "unit + integration"; npx vitest run
 step "build";      npx next build
 step "e2e";        npx playwright test
+step "demo (recorded: steady, then checked)"; npm run --silent demo -- --scenario steady
 echo; echo "npm test: all steps passed"
