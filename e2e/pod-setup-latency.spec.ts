@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { podSetupLatencySchema } from '@/lib/api/dto';
+import { podSetupLatencySchema } from '@/lib/api/latency-dto';
 import { expect, test } from './fixtures';
 
 /**

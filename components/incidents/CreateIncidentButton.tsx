@@ -1,7 +1,7 @@
 'use client';
 import Link from 'next/link';
 import { useState } from 'react';
-import { createdIncidentSchema, type CreatedIncidentDto } from '@/lib/api/dto';
+import { createdIncidentSchema, type CreatedIncidentDto } from '@/lib/api/incident-dto';
 import { postJson } from '@/lib/queries/post-json';
 import { CopyButton } from '@/components/common/CopyButton';
 

@@ -1,4 +1,4 @@
-import type { IncidentDto } from '@/lib/api/dto';
+import type { IncidentDto } from '@/lib/api/incident-dto';
 import styles from '@/components/cluster/cluster.module.css';
 
 /** The frozen evidence objects (redacted) and the redaction report, as plain text. */

@@ -1,7 +1,8 @@
 'use client';
 import Link from 'next/link';
 import { useState } from 'react';
-import { apiErrorSchema, createdIncidentSchema, type CreatedIncidentDto } from '@/lib/api/dto';
+import { apiErrorSchema } from '@/lib/api/dto';
+import { createdIncidentSchema, type CreatedIncidentDto } from '@/lib/api/incident-dto';
 
 type State = { status: 'idle' | 'creating' } | { status: 'created'; incident: CreatedIncidentDto } | { status: 'failed'; message: string };
 

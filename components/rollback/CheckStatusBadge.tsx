@@ -1,4 +1,4 @@
-import type { RollbackCheckStatus, RollbackTrackerStepDto } from '@/lib/api/dto';
+import type { RollbackCheckStatus, RollbackTrackerStepDto } from '@/lib/api/rollback-dto';
 
 type Status = RollbackCheckStatus | RollbackTrackerStepDto['status'];
 

@@ -1,4 +1,4 @@
-import type { RollbackCheckDto } from '@/lib/api/dto';
+import type { RollbackCheckDto } from '@/lib/api/rollback-dto';
 import { EvidenceItem } from '@/components/cluster/EvidenceItem';
 import { RemediationList } from '@/components/cluster/RemediationList';
 import { CheckStatusBadge } from './CheckStatusBadge';

@@ -2,7 +2,7 @@
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState, type FormEvent } from 'react';
-import { rollbackPlanSchema, type RollbackPlanDto } from '@/lib/api/dto';
+import { rollbackPlanSchema, type RollbackPlanDto } from '@/lib/api/rollback-dto';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import { rollbackQueries } from '@/lib/queries/rollback-queries';
 import { useLiveStream } from '@/components/live/use-live-stream';

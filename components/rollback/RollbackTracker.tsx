@@ -1,4 +1,5 @@
-import type { ClusterHealthDto, RollbackPlanDto } from '@/lib/api/dto';
+import type { ClusterHealthDto } from '@/lib/api/dto';
+import type { RollbackPlanDto } from '@/lib/api/rollback-dto';
 import { trackRollback } from '@/lib/rollback/track-rollback';
 import { CheckStatusBadge } from './CheckStatusBadge';
 import styles from './rollback.module.css';

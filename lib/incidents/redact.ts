@@ -4,7 +4,7 @@
  * values and credentials are replaced by placeholders that stay consistent across the incident (the same value always
  * gets the same placeholder), and every replacement is listed in a report with its path and reason.
  */
-import type { RedactionEntryDto } from '@/lib/api/dto';
+import type { RedactionEntryDto } from '@/lib/api/incident-dto';
 
 /** Why a value was replaced. */
 export type RedactionReason = 'secret-data' | 'pull-secret' | 'last-applied-configuration' | 'credential-field' | 'credential-text';

@@ -1,5 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
-import { incidentSchema, rollbackPlanSchema } from '@/lib/api/dto';
+import { incidentSchema } from '@/lib/api/incident-dto';
+import { rollbackPlanSchema } from '@/lib/api/rollback-dto';
 import { clusterQueries, retryTransient } from './cluster-queries';
 import { fetchJson } from './fetch-json';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW, ROLLBACK_FROM_VERSION } from '@/server/simulator/scenarios/cross-minor-rollback';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
-import { rollbackPlanSchema } from '@/lib/api/dto';
+import { rollbackPlanSchema } from '@/lib/api/rollback-dto';
 import { planRollback } from './plan-rollback';
 
 function planAt(scenario: Parameters<typeof scenarioSnapshot>[0], atMs: number, target: string, acceptCrossMinorRisk = false) {

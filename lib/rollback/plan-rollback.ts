@@ -2,7 +2,8 @@
  * A rollback plan: every pre-flight check of SPEC §7 against one target, whether the rollback is allowed, and the
  * commands to run. Pure; works at any phase of the cluster (before, during or after an update or a rollback).
  */
-import type { ClusterHealthDto, RollbackCandidateDto, RollbackPlanDto } from '@/lib/api/dto';
+import type { ClusterHealthDto } from '@/lib/api/dto';
+import type { RollbackCandidateDto, RollbackPlanDto } from '@/lib/api/rollback-dto';
 import type { Snapshot } from '@/lib/health/types';
 import { checkCapabilities } from './check-capabilities';
 import { checkCatalog } from './check-catalog';

@@ -2,7 +2,8 @@
  * What every rollback pre-flight check reads: the cluster snapshot, its assessed health, the resolved target and
  * the clock. Also the helpers that read a ClusterVersion the way the cluster-version operator and `oc` do.
  */
-import type { ClusterHealthDto, RollbackCheckDto, RollbackCheckId, RollbackCheckStatus } from '@/lib/api/dto';
+import type { ClusterHealthDto } from '@/lib/api/dto';
+import type { RollbackCheckDto, RollbackCheckId, RollbackCheckStatus } from '@/lib/api/rollback-dto';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep, Snapshot } from '@/lib/health/types';
 import { asArray, asObject, asString, conditionOf, dig, findObject, objectsOf } from '@/lib/health/objects';

@@ -2,7 +2,8 @@
  * The live rollback tracker: steps derived purely from the plan taken when the rollback started and the cluster's
  * health now (new history entry for the target, operators reaching it, findings clearing or appearing).
  */
-import type { ClusterHealthDto, RollbackPlanDto, RollbackTrackerStepDto } from '@/lib/api/dto';
+import type { ClusterHealthDto } from '@/lib/api/dto';
+import type { RollbackPlanDto, RollbackTrackerStepDto } from '@/lib/api/rollback-dto';
 
 /** The tracker's steps and whether the rollback has finished (completed, or stopped by a new problem). */
 export interface RollbackTracking {

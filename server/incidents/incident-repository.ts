@@ -1,5 +1,5 @@
 import 'server-only';
-import type { IncidentDto } from '@/lib/api/dto';
+import type { IncidentDto } from '@/lib/api/incident-dto';
 
 /**
  * Where incidents live. Async so a PostgreSQL implementation can follow without changing callers; `create` resolves

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incidentSchema } from '@/lib/api/dto';
+import { incidentSchema } from '@/lib/api/incident-dto';
 import { createIncident } from './incident-service';
 import { INCIDENT_DB_FILE } from './incident-store';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';

@@ -1,5 +1,6 @@
 import 'server-only';
-import type { ClusterHealthDto, ClusterSeriesDto, CreatedIncidentDto, IncidentDto } from '@/lib/api/dto';
+import type { ClusterHealthDto, ClusterSeriesDto } from '@/lib/api/dto';
+import type { CreatedIncidentDto, IncidentDto } from '@/lib/api/incident-dto';
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Snapshot } from '@/lib/health/types';
 import { resourceForKind } from '@/lib/k8s/resources';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterAll, describe, expect, it } from 'vitest';
-import { incidentSchema } from '@/lib/api/dto';
+import { incidentSchema } from '@/lib/api/incident-dto';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
 
 const dir = mkdtempSync(join(tmpdir(), 'incidents-crash-'));

@@ -2,7 +2,7 @@ import 'server-only';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { incidentSchema, type IncidentDto } from '@/lib/api/dto';
+import { incidentSchema, type IncidentDto } from '@/lib/api/incident-dto';
 import { IncidentStoreError, type IncidentRepository } from './incident-repository';
 
 const SCHEMA_VERSION = 1;

@@ -1,6 +1,6 @@
 import 'server-only';
 import { readFileSync } from 'node:fs';
-import type { LatencyPointDto, PodSetupLatencyDto } from '@/lib/api/dto';
+import type { LatencyPointDto, PodSetupLatencyDto } from '@/lib/api/latency-dto';
 import type { LatencySeries, SeriesPoint } from '@/lib/health/types';
 import { boundsOfQuantile } from '@/lib/metrics/histogram-window';
 import { POD_CREATION_LATENCY_BUCKETS } from '@/lib/metrics/ovnkube-buckets';

@@ -10,7 +10,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LatencyPointDto } from '@/lib/api/dto';
+import type { LatencyPointDto } from '@/lib/api/latency-dto';
 import { createKubeConnection } from '@/server/engine/kube-connection';
 import { startClockDriver, type ClockDriver } from '@/server/simulator/clock';
 import { runScenario } from '@/server/simulator/core';

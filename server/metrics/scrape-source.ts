@@ -1,5 +1,5 @@
 import 'server-only';
-import type { LatencyPointDto, PodSetupLatencyDto } from '@/lib/api/dto';
+import type { LatencyPointDto, PodSetupLatencyDto } from '@/lib/api/latency-dto';
 import type { LatencySeries, SeriesPoint } from '@/lib/health/types';
 import type { Bucket } from '@/lib/metrics/histogram-quantile';
 import { histogramsOf, parseExposition } from '@/lib/metrics/exposition';

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incidentSchema } from '@/lib/api/dto';
+import { incidentSchema } from '@/lib/api/incident-dto';
 import { mustGatherCreatedSchema, mustGatherResultSchema } from '@/lib/api/must-gather-dto';
 import { directoryEntries, writeTestArchive } from './test-support';
 

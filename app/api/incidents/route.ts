@@ -1,5 +1,5 @@
 import type { NextRequest } from 'next/server';
-import { createIncidentSchema } from '@/lib/api/dto';
+import { createIncidentSchema } from '@/lib/api/incident-dto';
 import { getFleet } from '@/server/engine/fleet';
 import { createIncident } from '@/server/incidents/incident-service';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
