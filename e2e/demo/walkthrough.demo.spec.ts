@@ -37,7 +37,7 @@ async function incident(cluster: ClusterPage, demo: DemoRecorder): Promise<void>
 }
 
 for (const s of DEMO_SCENARIOS) {
-  test(`[${s.name}] ${s.title}`, async ({ fleet, cluster, demo, demoServer, page }) => {
+  test(`[${s.name}] ${s.title}`, async ({ fleet, cluster, demo, page }) => {
     test.setTimeout(180_000);
     await fleet.goto();
     await expect(fleet.rows).toHaveCount(DEMO_SCENARIOS.length);
@@ -60,7 +60,6 @@ for (const s of DEMO_SCENARIOS) {
       return;
     }
 
-    await demoServer.untilFailure(s.name);
     const finding = await cluster.waitForFinding(s.detector, s.severities);
     await finding.scrollIntoViewIfNeeded();
     const title = (await finding.getByRole('heading', { level: 3 }).innerText()).trim();
