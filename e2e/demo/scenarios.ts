@@ -21,5 +21,5 @@ export const DEMO_SCENARIOS: readonly DemoScenario[] = [
   { name: 'catalogd-rollout', title: 'catalogd unavailable during a drain', detector: 'catalog-replicas', severities: ['warning', 'critical'], ending: 'incident' },
   { name: 'high-density-drain', title: 'Pod setup latency on a dense node drain', detector: 'pod-setup-latency', severities: ['critical', 'warning', 'info'], ending: 'incident' },
   { name: 'cross-minor-rollback', title: 'A cross-minor rollback the CVO cannot report', detector: 'status-write-rejection', severities: ['critical'], ending: 'rollback-guide' },
-  { name: 'update-in-progress', title: 'An update draining slowly', detector: 'update-progress', severities: ['critical', 'warning', 'info'], ending: 'rollback-guide' },
+  { name: 'update-in-progress', title: 'An update in progress: a degraded operator, a node slow to drain', detector: 'update-progress', severities: ['critical', 'warning', 'info'], ending: 'rollback-guide' },
 ];
