@@ -4,13 +4,14 @@
  * Then checks what it wrote (videos decode and run > 5 s, frames and screenshots are not blank).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEMO_SCENARIOS } from '@/e2e/demo/scenarios';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { checkScreenshot, checkVideo } from './demo-check';
 import { collectVideo, readManifests, VIDEO_FILE, writeIndex } from './demo-report';
+import { needsBuild } from './build-state';
 
 const USAGE = `usage: npm run demo -- [--scenario NAME] [--headed] [--output DIR]
   --scenario NAME  record one scenario (${SCENARIO_NAMES.join(', ')})
@@ -67,26 +68,6 @@ function linkFfmpeg(root: string): string {
     symlinkSync(ffmpeg, link);
   }
   return browsersPath;
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-/** Same rule as `npm start`: build when there is no build in NEXT_DIST_DIR (or .next) or the sources are newer. */
-function needsBuild(root: string): boolean {
-  const buildId = join(root, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID');
-  if (!existsSync(buildId)) return true;
-  const built = statSync(buildId).mtimeMs;
-  const sources = ['app', 'components', 'lib', 'server', 'public'].filter((dir) => existsSync(join(root, dir)));
-  const configs = ['package.json', 'next.config.ts', 'tsconfig.json'].filter((file) => existsSync(join(root, file)));
-  return sources.some((dir) => newestMtime(join(root, dir)) > built) || configs.some((file) => statSync(join(root, file)).mtimeMs > built);
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {

@@ -5,11 +5,12 @@
  * watch layer as a real cluster. Builds the production bundle when sources changed since the last build.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startFleet } from '@/server/simulator/fleet';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
+import { needsBuild } from './build-state';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
                      [--scenario NAME[,NAME...]] [--speed X] [--no-build] [--dev]`;
@@ -32,25 +33,6 @@ function parse() {
   } catch (error) {
     fail((error as Error).message);
   }
-}
-
-function newestMtime(dir: string): number {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (entry.name === 'node_modules' || entry.name.startsWith('.')) continue;
-    const path = join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestMtime(path) : statSync(path).mtimeMs);
-  }
-  return newest;
-}
-
-function needsBuild(root: string): boolean {
-  const buildId = join(root, process.env.NEXT_DIST_DIR || '.next', 'BUILD_ID');
-  if (!existsSync(buildId)) return true;
-  const built = statSync(buildId).mtimeMs;
-  const sources = ['app', 'components', 'lib', 'server', 'public'].filter((dir) => existsSync(join(root, dir)));
-  const configs = ['package.json', 'next.config.ts', 'tsconfig.json'].filter((file) => existsSync(join(root, file)));
-  return sources.some((dir) => newestMtime(join(root, dir)) > built) || configs.some((file) => statSync(join(root, file)).mtimeMs > built);
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
