@@ -63,6 +63,11 @@ export class ClusterPage {
     return id ?? '';
   }
 
+  /** The finding with exactly this id. */
+  finding(id: string): Locator {
+    return this.page.locator(`[data-testid="finding"][data-finding-id="${id}"]`);
+  }
+
   /** Text of the drawer's evidence values, log lines, metric values and excerpts. */
   evidenceText(): Locator {
     return this.drawer.locator('[data-testid="evidence"]');

@@ -140,3 +140,30 @@ describe('condition-streaks helpers', () => {
     expect([a.active, a.streakLength, a.writes.length, a.requeueBursts, a.writesPerBurst]).toStrictEqual([true, 3, 3, 1, 3]);
   });
 });
+
+describe('operator-controller log evidence', () => {
+  it('adds the newest reconcile errors about the extension, and nothing about other objects', () => {
+    const pod = { apiVersion: 'v1', kind: 'Pod', namespace: 'openshift-operator-controller', name: 'operator-controller-controller-manager-7c9-x2' };
+    const line = (n: number, name: string) => `2025-04-01T10:0${n}:00.000Z\tERROR\tReconciler error\t{"controller":"clusterextension","name":"${name}","error":"attempt ${n}"}`;
+    const logs = [{ ref: pod, container: 'manager', lines: [line(0, 'argocd'), line(1, 'other'), line(2, 'argocd'), line(3, 'argocd-not-this')] }];
+    const [finding] = installSettling.detect(makeSnapshot({}, { transitions: flap([0, 10, 30]), logs }), ctx).findings;
+    expect(finding.evidence.at(-1)).toStrictEqual({
+      kind: 'log', label: 'operator-controller reconcile errors', ref: pod, container: 'manager', lines: [line(0, 'argocd'), line(2, 'argocd')],
+    });
+  });
+});
+
+describe('object evidence', () => {
+  it('shows what was being installed: the extension spec and metadata, trimmed', () => {
+    const extension = {
+      apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension',
+      metadata: { name: 'argocd', generation: 2, labels: { team: 'gitops' }, uid: 'u1', resourceVersion: '9' },
+      spec: { namespace: 'argocd', source: { sourceType: 'Catalog', catalog: { packageName: 'argocd-operator' } } },
+    };
+    const [finding] = installSettling.detect(makeSnapshot({ clusterextensions: [extension] }, { transitions: flap([0, 10, 30]) }), ctx).findings;
+    expect(finding.evidence.at(-1)).toStrictEqual({
+      kind: 'object', label: 'ClusterExtension argocd', ref: CE,
+      excerpt: { metadata: { name: 'argocd', namespace: undefined, labels: { team: 'gitops' }, annotations: undefined, generation: 2 }, spec: extension.spec },
+    });
+  });
+});

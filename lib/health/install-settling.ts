@@ -5,7 +5,8 @@
  */
 import type { ObjectRef } from '@/lib/k8s/types';
 import type { ConditionTransition, Detector, DetectorContext, DetectorOutput, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
-import { findingId, timeOf } from '@/lib/health/objects';
+import { findObject, findingId, timeOf } from '@/lib/health/objects';
+import { RESOURCES, RESOURCE_NAMES } from '@/lib/k8s/resources';
 import { analyzeStreak, REQUEUE_WINDOW_MS, transientLabel, type StreakAnalysis } from '@/lib/health/condition-streaks';
 
 const ID = 'install-settling' as const;
@@ -37,7 +38,37 @@ function remediation(ref: ObjectRef): RemediationStep[] {
   return steps;
 }
 
-function streakFinding(a: StreakAnalysis, changesLastMinute: number): Finding | undefined {
+/** Where ClusterExtension reconcile errors are logged: operator-controller's manager container. */
+const OPERATOR_CONTROLLER_LOGS = {
+  namespace: 'openshift-operator-controller',
+  labelSelector: 'control-plane=operator-controller-controller-manager',
+  container: 'manager',
+  tailLines: 300,
+} as const;
+const MAX_LOG_LINES = 6;
+
+/** The newest operator-controller log lines about a ClusterExtension: each attempt's full error, as logged. */
+function reconcileLogEvidence(ref: ObjectRef, snapshot: Snapshot): Evidence[] {
+  if (ref.kind !== 'ClusterExtension') return [];
+  const quoted = `"${ref.name}"`;
+  return snapshot.logs
+    .filter((log) => log.ref.namespace === OPERATOR_CONTROLLER_LOGS.namespace && log.container === OPERATOR_CONTROLLER_LOGS.container)
+    .flatMap((log) => {
+      const lines = log.lines.filter((line) => line.includes(quoted)).slice(-MAX_LOG_LINES);
+      return lines.length ? [{ kind: 'log' as const, label: 'operator-controller reconcile errors', ref: log.ref, container: log.container, lines }] : [];
+    });
+}
+
+/** The object behind a streak, trimmed to what tells an SRE what was being installed (spec, labels, annotations). */
+function objectEvidence(ref: ObjectRef, snapshot: Snapshot): Evidence[] {
+  const resource = RESOURCE_NAMES.find((name) => RESOURCES[name].kind === ref.kind);
+  const object = resource ? findObject(snapshot, resource, ref.name, ref.namespace) : undefined;
+  if (!object) return [];
+  const { name, namespace, labels, annotations, generation } = object.metadata;
+  return [{ kind: 'object', label: `${ref.kind} ${ref.name}`, ref, excerpt: { metadata: { name, namespace, labels, annotations, generation }, spec: object.spec } }];
+}
+
+function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evidence[]): Finding | undefined {
   if (!a.active || a.streakLength < MIN_STREAK || !a.rootCause || !a.latest) return undefined;
   const latestTransient = transientLabel(a.latest.message);
   const rootTransient = transientLabel(a.rootCause.message);
@@ -56,6 +87,7 @@ function streakFinding(a: StreakAnalysis, changesLastMinute: number): Finding | 
     { kind: 'metric', label: 'Status changes in the last minute', value: changesLastMinute },
   ];
   if (requeue) evidence.push({ kind: 'metric', label: `Immediate-requeue bursts (writes ≤ ${REQUEUE_WINDOW_MS / 1000} s apart)`, value: a.requeueBursts });
+  evidence.push(...logs);
   return {
     id: findingId(ID, a.ref, 'streak'),
     detector: ID,
@@ -99,7 +131,7 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     }).length;
     if (analysis.active) streakLength = Math.max(streakLength, analysis.streakLength);
     statusChangesLastMinute = Math.max(statusChangesLastMinute, recent);
-    const f = streakFinding(analysis, recent);
+    const f = streakFinding(analysis, recent, [...reconcileLogEvidence(ref, snapshot), ...objectEvidence(ref, snapshot)]);
     if (f) findings.push(f);
   }
   return { findings, samples: { streakLength, statusChangesLastMinute } };
@@ -110,7 +142,8 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
  * BundleDeployment, ClusterCatalog, ClusterOperator, other standard-condition objects; not ClusterVersion) failing
  * at its newest status write after ≥ 2 failed attempts: critical when the latest message is a transient error that
  * hides a different root cause, warning otherwise. The root cause (first failure of the streak) is shown beside
- * the latest message, with the immediate-requeue cadence when status writes come ≤ 5 s apart in repeated bursts.
+ * the latest message, with the immediate-requeue cadence when status writes come ≤ 5 s apart in repeated bursts,
+ * and, for ClusterExtensions, operator-controller's newest log lines about the object.
  * Samples: `streakLength` (longest active streak, 0 if none), `statusChangesLastMinute` (most status writes of
  * one object within the last 60 s of `now`).
  */
@@ -118,5 +151,6 @@ export const installSettling: Detector = {
   id: ID,
   title: 'Install settling',
   needs: [{ resource: 'clusterextensions' }, { resource: 'clustercatalogs' }, { resource: 'clusteroperators' }],
+  logs: [OPERATOR_CONTROLLER_LOGS],
   detect,
 };

@@ -26,10 +26,11 @@ describe('DETECTORS', () => {
     expect(new Set(keys).size).toBe(keys.length);
   });
 
-  it('polls the cluster-version operator log', () => {
-    expect(requiredLogs(DETECTORS)).toStrictEqual([{
-      namespace: 'openshift-cluster-version', labelSelector: 'k8s-app=cluster-version-operator', container: 'cluster-version-operator', tailLines: 200,
-    }]);
+  it('polls the cluster-version operator and operator-controller logs', () => {
+    expect(requiredLogs(DETECTORS)).toStrictEqual([
+      { namespace: 'openshift-cluster-version', labelSelector: 'k8s-app=cluster-version-operator', container: 'cluster-version-operator', tailLines: 200 },
+      { namespace: 'openshift-operator-controller', labelSelector: 'control-plane=operator-controller-controller-manager', container: 'manager', tailLines: 300 },
+    ]);
   });
 });
 

@@ -4,6 +4,7 @@ import { FailingInstallReconciler } from '../controllers/operator-controller';
 import { historyEntry } from '../objects/cluster-version';
 import { OPERATOR_CONTROLLER_NAMESPACE } from '../objects/olm';
 import { HOUR, MINUTE, SECOND } from '../objects/time';
+import { XSS_MESSAGE, XSS_PROBE_EXTENSION, buildXssProbeExtension } from '../objects/xss-corpus';
 
 /** Version of the extension-install-flap cluster. */
 export const FLAP_CLUSTER_VERSION = '4.18.12';
@@ -67,5 +68,12 @@ export const extensionInstallFlapScenario: Scenario = {
     const logPod = context.client.list('pods', { namespace: OPERATOR_CONTROLLER_NAMESPACE })[0]?.metadata.name;
     new FailingInstallReconciler(context, { extension: FLAP_EXTENSION, rootCause: FLAP_ROOT_CAUSE, transient: [...FLAP_TRANSIENT_MESSAGES] }, logPod)
       .start(FLAP_FIRST_ATTEMPT_AT_MS);
+    // A second, hostile extension: its labels, annotations, condition messages and log lines carry an XSS corpus, so
+    // the dashboard is always exercised with text that must stay text.
+    context.clock.setTimeout(() => {
+      context.as('kubectl-client-side-apply').create('clusterextensions', buildXssProbeExtension(FLAP_NAMESPACE));
+    }, FLAP_CREATED_AT_MS + 5 * SECOND);
+    new FailingInstallReconciler(context, { extension: XSS_PROBE_EXTENSION, rootCause: XSS_MESSAGE, transient: [`retry: ${XSS_MESSAGE}`] }, logPod)
+      .start(FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND);
   },
 };
