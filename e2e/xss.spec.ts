@@ -1,5 +1,6 @@
 import { test, expect } from './fixtures';
 import { XSS_BEACON_URL, XSS_CORPUS, XSS_PROBE_EXTENSION } from '../server/simulator/objects/xss-corpus';
+import { revealControls } from '../lib/view/reveal-controls';
 
 const PROBE_FINDING = `install-settling:ClusterExtension//${XSS_PROBE_EXTENSION}:streak`;
 
@@ -23,12 +24,16 @@ test('hostile resource text is rendered as text and never executes', async ({ cl
   const finding = cluster.finding(PROBE_FINDING);
   await expect(finding).toBeVisible({ timeout: 120_000 });
   await expect(finding).toContainText(XSS_CORPUS[0]);
+  await expect(finding).toContainText('payload⟨U+202E⟩gnp.exe');
   await cluster.openEvidence(finding);
 
-  // Condition messages, log lines and the object excerpt (labels, annotations) all show the corpus verbatim.
+  // Condition messages, log lines and the object excerpt (labels, annotations) all show the corpus as text; the
+  // right-to-left override shows as a visible marker instead of reversing what follows it.
   const evidence = cluster.evidenceText();
-  for (const attack of XSS_CORPUS) await expect(evidence.filter({ hasText: attack }).first()).toBeVisible();
-  await expect(cluster.drawer.getByText('Reconciler error', { exact: false }).first()).toBeVisible();
+  for (const attack of XSS_CORPUS) await expect(evidence.filter({ hasText: revealControls(attack) }).first()).toBeVisible();
+  expect(await page.evaluate(() => document.body.innerText.includes('\u202E'))).toBe(false);
+  // Log lines arrive with the next log poll (every 10 s) and the open drawer updates live.
+  await expect(cluster.drawer.getByText('Reconciler error', { exact: false }).first()).toBeVisible({ timeout: 30_000 });
 
   // Nothing became markup or ran.
   expect(await page.locator('img[src="x"], svg[onload], script:not([src]):text("__xss")').count()).toBe(0);

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { streamMessageSchema, type StreamMessage } from '@/lib/api/dto';
 import { applyStreamMessage, type LiveCacheSlice } from '@/lib/live/apply-stream-message';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
+import { revealingReviver } from '@/lib/view/reveal-controls';
 
 /** State of the tab's event stream. */
 export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'closed';
@@ -60,7 +61,7 @@ export function useLiveStream(clusterIds: readonly string[]): StreamStatus {
     const onMessage = (ev: MessageEvent<string>): void => {
       let data: unknown;
       try {
-        data = JSON.parse(ev.data);
+        data = JSON.parse(ev.data, revealingReviver);
       } catch {
         return;
       }

@@ -48,9 +48,18 @@ export const TRANSIENT_PATTERNS: readonly { pattern: RegExp; label: string }[] =
   { pattern: /already exists/i, label: 'already exists during re-create' },
 ];
 
-/** The transient pattern a message matches, if any. */
+/**
+ * Failures that look like a transient pattern but are root causes: Helm refusing to adopt an object left over
+ * from another release ("rendered manifests contain a resource that already exists") never goes away by retrying.
+ */
+const PERMANENT_PATTERNS: readonly RegExp[] = [
+  /rendered manifests contain a resource that already exists/i,
+  /cannot be imported into the current release/i,
+];
+
+/** The transient pattern a message matches, if any (permanent look-alikes excepted). */
 export function transientLabel(message: string | undefined): string | undefined {
-  if (!message) return undefined;
+  if (!message || PERMANENT_PATTERNS.some((pattern) => pattern.test(message))) return undefined;
   return TRANSIENT_PATTERNS.find((p) => p.pattern.test(message))?.label;
 }
 

@@ -167,3 +167,15 @@ describe('object evidence', () => {
     });
   });
 });
+
+describe('Helm adoption conflicts', () => {
+  it('are a root cause, not a transient "already exists": the transient latest message hides them (critical)', () => {
+    const helm = 'failed to install release: rendered manifests contain a resource that already exists. Unable to continue with install: '
+      + 'ClusterRole "argocd-operator-metrics-reader" in namespace "" exists and cannot be imported into the current release';
+    expect(transientLabel(helm)).toBeUndefined();
+    expect(transientLabel('configmaps "x" already exists')).toBe('already exists during re-create');
+    const transitions = [0, 10, 30].flatMap((s) => [...attempt(s, helm), ...attempt(s + 1, TERMINATING)]);
+    const [finding] = installSettling.detect(makeSnapshot({}, { transitions }), ctx).findings;
+    expect(finding.severity).toBe('critical');
+  });
+});

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import { apiErrorSchema } from '@/lib/api/dto';
 import { ApiError } from './api-error';
+import { revealingReviver } from '@/lib/view/reveal-controls';
 
 /**
  * GETs `url` and parses the JSON reply with `schema`. Error replies become an {@link ApiError} carrying the server's
@@ -14,7 +15,7 @@ export async function fetchJson<S extends z.ZodType>(url: string, schema: S, sig
     if (signal?.aborted) throw err;
     throw new ApiError(`Request to ${url} failed: ${err instanceof Error ? err.message : String(err)}`, 0, 'network');
   }
-  const body: unknown = await res.json().catch(() => undefined);
+  const body: unknown = await res.text().then((text) => JSON.parse(text, revealingReviver) as unknown).catch(() => undefined);
   if (!res.ok) {
     const parsed = apiErrorSchema.safeParse(body);
     if (parsed.success) throw new ApiError(parsed.data.error.message, res.status, parsed.data.error.code);
