@@ -32,17 +32,22 @@ async function main(): Promise<void> {
       cluster.as('cluster-config-operator').updateStatus('featuregates', { ...current, status: { ...(current.status as object), featureGates: gates } });
       process.send?.({ type: 'flipped', at: Date.now(), drop: command.drop });
     } else {
-      const perTick = Math.max(1, Math.round(command.rate / 100));
-      const deadline = Date.now() + command.seconds * 1_000;
+      // Catch up to the target rate on every tick: a late timer must not lower the rate the client is offered.
+      const started = Date.now();
+      const deadline = started + command.seconds * 1_000;
+      let sent = 0;
       const tick = () => {
-        const at = String(Date.now());
-        for (let i = 0; i < perTick; i += 1) {
+        const now = Date.now();
+        const due = Math.min(Math.floor(((Math.min(now, deadline) - started) / 1_000) * command.rate), sent + command.rate / 10) - sent;
+        const at = String(now);
+        for (let i = 0; i < due; i += 1) {
           const pod = all[churned % all.length];
           churned += 1;
           // A label, not an annotation: the watch layer's pod projection keeps labels only.
           cluster.store.importObject('pods', { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, 'bench-produced-at': at } } });
         }
-        if (Date.now() < deadline) setTimeout(tick, 10);
+        sent += Math.max(0, due);
+        if (now < deadline) setTimeout(tick, 5);
         else process.send?.({ type: 'churned', events: churned });
       };
       tick();

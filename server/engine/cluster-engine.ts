@@ -19,7 +19,9 @@ import { LogPoller } from './log-poller';
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment']);
 const MAX_TRANSITIONS = 2_000;
 const SERIES_CAPACITY = 1_000;
-const COALESCE_MS = 50;
+/** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
+const COALESCE_MS = { bulk: 50, other: 5 } as const;
+const BULK_KINDS = new Set(['Pod', 'Event']);
 const PERIODIC_EVALUATION_MS = 5_000;
 const SAMPLE_INTERVAL_MS = 1_000;
 
@@ -69,6 +71,7 @@ export class ClusterEngine {
   private current: ClusterHealthDto;
   private currentJson = '';
   private scheduled: NodeJS.Timeout | undefined;
+  private scheduledDelay = 0;
   private periodic: NodeJS.Timeout | undefined;
   private lastSampleAt = 0;
   private pendingTransitions: TransitionDto[] = [];
@@ -169,7 +172,7 @@ export class ClusterEngine {
 
   private onEvent(event: SourceEvent): void {
     if (event.type !== 'synced' && TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
-    this.schedule();
+    this.schedule(event.type !== 'synced' && BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other);
   }
 
   private recordTransitions(event: Exclude<SourceEvent, { type: 'synced' }>): void {
@@ -187,12 +190,17 @@ export class ClusterEngine {
     this.pendingTransitions.push(...found);
   }
 
-  private schedule(): void {
-    if (!this.running || this.scheduled) return;
+  private schedule(delayMs: number = COALESCE_MS.bulk): void {
+    if (!this.running) return;
+    if (this.scheduled) {
+      if (delayMs >= this.scheduledDelay) return;
+      clearTimeout(this.scheduled);
+    }
+    this.scheduledDelay = delayMs;
     this.scheduled = setTimeout(() => {
       this.scheduled = undefined;
       this.evaluate();
-    }, COALESCE_MS);
+    }, delayMs);
     this.scheduled.unref?.();
   }
 
