@@ -2,7 +2,6 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSimArgs, UsageError } from './cli-args';
-import { SCENARIOS } from './scenarios/registry';
 
 function runCli(args: string[], untilReady = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -28,7 +27,7 @@ describe('sim CLI', () => {
     expect(() => parseSimArgs(['--bogus'])).toThrow(UsageError);
   }, 30_000);
 
-  it.skipIf(!SCENARIOS.steady)('starts a scenario, prints one ready line and stops on SIGTERM', async () => {
+  it('starts a scenario, prints one ready line and stops on SIGTERM', async () => {
     const result = await runCli(['--scenario', 'steady', '--kubeconfig', `/tmp/sim-cli-test-${process.pid}/kubeconfig.yaml`], true);
     expect(result.stdout.split('\n').filter((line) => line.includes('ready'))).toHaveLength(1);
     expect(result.stdout).toMatch(/steady=https:\/\/127\.0\.0\.1:\d+/);
