@@ -20,7 +20,7 @@ const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCa
 const MAX_TRANSITIONS = 2_000;
 const SERIES_CAPACITY = 1_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
-const COALESCE_MS = { bulk: 50, other: 5 } as const;
+const COALESCE_MS = { bulk: 250, other: 5 } as const;
 const BULK_KINDS = new Set(['Pod', 'Event']);
 const PERIODIC_EVALUATION_MS = 5_000;
 const SAMPLE_INTERVAL_MS = 1_000;
