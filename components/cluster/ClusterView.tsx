@@ -30,8 +30,16 @@ export interface StaticClusterData {
   series: ClusterSeriesDto;
   /** What the data is, shown where the live stream status would be (e.g. `must-gather`). */
   source: ReactNode;
-  /** Extra header actions (e.g. "Create incident"). */
+  /** Extra actions in the app header (e.g. "Create incident"). */
   actions?: ReactNode;
+  /** Shown above the cluster header (e.g. what froze this view, and when). */
+  banner?: ReactNode;
+  /** Actions beside the cluster header's copy-link button (e.g. "Export JSON"). */
+  headerActions?: ReactNode;
+  /** Shown after the history (e.g. an incident's redaction report). */
+  appendix?: ReactNode;
+  /** The moment ages are relative to (epoch ms); default: the series' `now`. */
+  now?: number;
 }
 
 /**
@@ -45,7 +53,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   const [url, setUrl] = useClusterUrlState();
   const stream = useLiveStream(live && health.isSuccess ? [id] : []);
   const wallNow = useNow();
-  const now = data ? data.series.now : wallNow;
+  const now = data ? (data.now ?? data.series.now) : wallNow;
   const healthData = data?.health ?? health.data;
   const seriesData = data?.series ?? series.data;
   const loaded = !live || health.isSuccess;
@@ -96,6 +104,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
     const h = healthData!;
     body = (
       <>
+        {data?.banner}
         <ClusterHeader cluster={h.cluster} progress={h.updateProgress} sources={h.sources} now={now} actions={live ? (
           <>
             <Link href={`/clusters/${encodeURIComponent(id)}/rollback`} className="btn" data-testid="rollback-guide-link">Rollback guide</Link>
@@ -105,7 +114,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
               return to === undefined ? {} : { to, ...(Number.isFinite(from) ? { from } : {}) };
             }} />
           </>
-        ) : undefined} />
+        ) : data?.headerActions} />
         <section aria-labelledby="findings-title" className={styles.section}>
           <h2 id="findings-title">Findings <span className="muted">({findings.length})</span></h2>
           <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
@@ -127,6 +136,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           <h2 id="history-title">ClusterVersion history</h2>
           <HistoryTimeline entries={history} />
         </section>
+        {data?.appendix}
       </>
     );
   }
