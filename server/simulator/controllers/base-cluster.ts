@@ -4,7 +4,8 @@ import { installBaseCrds } from '../crds';
 import { clusterOperatorNames } from '../objects/cluster-operators';
 import { buildClusterVersion, type HistoryEntry } from '../objects/cluster-version';
 import { buildFeatureGate } from '../objects/feature-gate';
-import { podSuffix, templateHash, uuid } from '../objects/ids';
+import { templateHash } from '../objects/ids';
+import { randomSuffix, randomUuid } from '../random';
 import { buildNode, type NodeRole } from '../objects/nodes';
 import { renderedConfigName } from '../objects/machine-config-pools';
 import {
@@ -98,7 +99,7 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   for (const name of [...PLATFORM_NAMESPACES, ...(options.namespaces ?? [])]) {
     createWithStatus(context.as('cluster-version-operator'), 'namespaces', buildNamespace(name));
   }
-  const infraName = `ci-ln-${podSuffix(context.random, 7)}-${podSuffix(context.random, 5)}`;
+  const infraName = `ci-ln-${randomSuffix(context.random, 7)}-${randomSuffix(context.random, 5)}`;
   createWithStatus(context.as('cluster-version-operator'), 'infrastructures', buildInfrastructure(infraName, hosted ? 'External' : 'HighlyAvailable'));
 
   const nodes: Record<NodeRole, string[]> = { master: [], worker: [] };
@@ -112,7 +113,7 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
     }
   }
 
-  const clusterID = uuid(context.random);
+  const clusterID = randomUuid(context.random);
   const cv = context.as('cluster-version-operator').create('clusterversions', buildClusterVersion({ clusterID, channel: stableChannel(version), desiredVersion: version }));
   const fleet = new ClusterOperatorFleet(context, clusterOperatorNames(version, hosted));
   fleet.createAll(version, now - 2 * HOUR, cv.metadata.uid);
@@ -185,7 +186,7 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
 function createCvoPod(context: ScenarioContext, node: string, version: string): string {
   const now = context.clock.now();
   const hash = templateHash(context.random);
-  const name = `cluster-version-operator-${hash}-${podSuffix(context.random)}`;
+  const name = `cluster-version-operator-${hash}-${randomSuffix(context.random)}`;
   const pod = buildPod({
     name,
     namespace: CVO_NAMESPACE,

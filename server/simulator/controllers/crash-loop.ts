@@ -1,6 +1,6 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { PodLogs, ScenarioContext } from '../types';
-import { podSuffix } from '../objects/ids';
+import { randomSuffix } from '../random';
 import { buildPod, ownerRef, podStatus } from '../objects/pods';
 import { componentImage } from '../objects/releases';
 import { HOUR, SECOND } from '../objects/time';
@@ -54,7 +54,7 @@ export class FeatureGateConsumerPods {
   start(nodes: string[]): void {
     const now = this.context.clock.now();
     for (const node of nodes) {
-      const name = `${this.consumer.daemonSet}-${podSuffix(this.context.random)}`;
+      const name = `${this.consumer.daemonSet}-${randomSuffix(this.context.random)}`;
       const pod = this.build(name, node);
       const created = now - 6 * HOUR;
       pod.status = podStatus(pod, 'Ready', { scheduledMs: created, startedMs: created + 3 * SECOND, readyMs: created + 9 * SECOND, podIP: '10.0.0.1', hostIP: '10.0.0.1' });

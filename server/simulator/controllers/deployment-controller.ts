@@ -1,6 +1,7 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ScenarioContext } from '../types';
-import { podSuffix, shortHash } from '../objects/ids';
+import { shortHash } from '../objects/ids';
+import { randomSuffix } from '../random';
 import { buildPod, ownerRef, podStatus, type ContainerInput } from '../objects/pods';
 import { SECOND, iso } from '../objects/time';
 import { isHealthy, syncPdbs } from './disruption';
@@ -263,7 +264,7 @@ export class DeploymentController {
     const { context } = this;
     const node = this.pickNode(options);
     if (!node) return;
-    const name = `${options.name}-${hash}-${podSuffix(context.random)}`;
+    const name = `${options.name}-${hash}-${randomSuffix(context.random)}`;
     const rsName = `${options.name}-${hash}`;
     const pod = buildPod({
       name,

@@ -1,6 +1,6 @@
 import type { ScenarioContext } from '../types';
 import { OvnkubeNodeMetrics, type PodBatchConfig } from '../metrics/ovnkube-metrics';
-import { podSuffix } from '../objects/ids';
+import { randomSuffix } from '../random';
 import { buildPod, ownerRef, podStatus } from '../objects/pods';
 import { componentImage } from '../objects/releases';
 import { SECOND } from '../objects/time';
@@ -48,7 +48,7 @@ export class OvnkubeController {
     const now = this.context.clock.now();
     const dsUid = 'ovnkube-node-daemonset';
     for (const node of nodes) {
-      const name = `ovnkube-node-${podSuffix(this.context.random)}`;
+      const name = `ovnkube-node-${randomSuffix(this.context.random)}`;
       const pod = buildPod({
         name,
         namespace: OVN_NAMESPACE,

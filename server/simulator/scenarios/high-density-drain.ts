@@ -3,7 +3,8 @@ import { installBaseCluster } from '../controllers/base-cluster';
 import { drainNode, setSchedulable } from '../controllers/node-drain';
 import type { NodeLoad } from '../controllers/ovnkube';
 import { historyEntry } from '../objects/cluster-version';
-import { podSuffix, templateHash } from '../objects/ids';
+import { templateHash } from '../objects/ids';
+import { randomSuffix } from '../random';
 import { buildPod, ownerRef, podStatus } from '../objects/pods';
 import { HOUR, MINUTE, SECOND } from '../objects/time';
 import { createWithStatus } from '../objects/write';
@@ -97,7 +98,7 @@ export const highDensityDrainScenario: Scenario = {
 /** A pod of the dense workload; new ones become Ready after OVN wired them (seconds under load). */
 function createDensityPod(context: ScenarioContext, node: string, hash: string, ready: boolean): void {
   const now = context.clock.now();
-  const name = `${HD_NAMESPACE}-${hash}-${podSuffix(context.random)}`;
+  const name = `${HD_NAMESPACE}-${hash}-${randomSuffix(context.random)}`;
   const pod = buildPod({
     name,
     namespace: HD_NAMESPACE,
