@@ -1,0 +1,14 @@
+/**
+ * Starts watching the configured clusters when the server boots, so the first page already has synced data
+ * instead of starting the fleet on the first request. Without a configured kubeconfig the routes report the
+ * configuration error themselves.
+ */
+export async function register(): Promise<void> {
+  if (process.env.NEXT_RUNTIME !== 'nodejs' || !process.env.UPDATE_HEALTH_KUBECONFIG) return;
+  const { getFleet } = await import('./server/engine/fleet');
+  try {
+    getFleet();
+  } catch (error) {
+    console.error(`Update Health: cannot start watching: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
