@@ -1,7 +1,7 @@
 import { expect, test } from './fixtures';
 
 const FLEET = ['steady', 'update-in-progress', 'cross-minor-rollback', 'hypershift-featuregate-drop', 'catalogd-rollout',
-  'high-density-drain', 'extension-install-flap'];
+  'high-density-drain', 'extension-install-flap', 'hypershift-management'];
 
 test.describe('fleet', () => {
   test('lists every cluster with version, update state, worst finding and a sparkline', async ({ fleet, page }) => {

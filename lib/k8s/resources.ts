@@ -8,6 +8,7 @@ export const RESOURCES = {
   events: { group: '', version: 'v1', kind: 'Event', namespaced: true, shortNames: ['ev'] },
   nodes: { group: '', version: 'v1', kind: 'Node', namespaced: false, shortNames: ['no'] },
   services: { group: '', version: 'v1', kind: 'Service', namespaced: true, shortNames: ['svc'] },
+  configmaps: { group: '', version: 'v1', kind: 'ConfigMap', namespaced: true, shortNames: ['cm'] },
   deployments: { group: 'apps', version: 'v1', kind: 'Deployment', namespaced: true, shortNames: ['deploy'] },
   poddisruptionbudgets: { group: 'policy', version: 'v1', kind: 'PodDisruptionBudget', namespaced: true, shortNames: ['pdb'] },
   leases: { group: 'coordination.k8s.io', version: 'v1', kind: 'Lease', namespaced: true, shortNames: [] },
@@ -22,6 +23,14 @@ export const RESOURCES = {
   machineconfigpools: { group: 'machineconfiguration.openshift.io', version: 'v1', kind: 'MachineConfigPool', namespaced: false, shortNames: ['mcp'] },
   clusterextensions: { group: 'olm.operatorframework.io', version: 'v1', kind: 'ClusterExtension', namespaced: false, shortNames: [] },
   clustercatalogs: { group: 'olm.operatorframework.io', version: 'v1', kind: 'ClusterCatalog', namespaced: false, shortNames: [] },
+  hostedclusters: { group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'HostedCluster', namespaced: true, shortNames: ['hc', 'hcs'] },
+  nodepools: { group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'NodePool', namespaced: true, shortNames: ['np', 'nps'] },
+  hostedcontrolplanes: {
+    group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'HostedControlPlane', namespaced: true, shortNames: ['hcp', 'hcps'],
+  },
+  controlplanecomponents: {
+    group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'ControlPlaneComponent', namespaced: true, shortNames: ['cpc', 'cpcs'],
+  },
 } as const satisfies Record<string, ResourceInfo>;
 
 /** Static facts about one resource type. `group` is '' for the core group. */

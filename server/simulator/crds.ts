@@ -5,7 +5,19 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { SimClient } from './types';
 
 /** Kinds whose real CRDs ship in server/fixtures. */
-export type CrdKind = 'ClusterVersion' | 'FeatureGate' | 'ClusterOperator' | 'ClusterExtension' | 'ClusterCatalog';
+export type CrdKind =
+  | 'ClusterVersion' | 'FeatureGate' | 'ClusterOperator' | 'ClusterExtension' | 'ClusterCatalog'
+  | HyperShiftCrdKind;
+
+/** HyperShift kinds a management cluster serves (real CRDs from openshift/hypershift). */
+export type HyperShiftCrdKind = 'HostedCluster' | 'NodePool' | 'HostedControlPlane' | 'ControlPlaneComponent';
+
+const HYPERSHIFT_CRD_FILES: Record<HyperShiftCrdKind, string> = {
+  HostedCluster: 'hostedclusters-Hypershift-Default.crd.yaml',
+  NodePool: 'nodepools-Default.crd.yaml',
+  HostedControlPlane: 'hostedcontrolplanes-Hypershift-Default.crd.yaml',
+  ControlPlaneComponent: 'controlplanecomponents.crd.yaml',
+};
 
 /** ClusterVersion CRD releases available in the fixtures. */
 export const CLUSTER_VERSION_CRD_RELEASES = [
@@ -45,6 +57,8 @@ function fixturePath(kind: CrdKind, release: string | undefined): string {
       return `${FIXTURES}olmv1/crds/upstream-main/olm.operatorframework.io_clusterextensions.standard.yaml`;
     case 'ClusterCatalog':
       return `${FIXTURES}olmv1/crds/upstream-main/olm.operatorframework.io_clustercatalogs.standard.yaml`;
+    default:
+      return `${FIXTURES}hypershift/crds/${HYPERSHIFT_CRD_FILES[kind]}`;
   }
 }
 
@@ -93,4 +107,9 @@ export function installBaseCrds(client: SimClient, options: { clusterVersionRele
   installCrd(client, loadCrd('ClusterOperator', openshiftRelease));
   installCrd(client, loadCrd('ClusterExtension'));
   installCrd(client, loadCrd('ClusterCatalog'));
+}
+
+/** Installs the HyperShift CRDs a management cluster serves: HostedCluster, NodePool, HostedControlPlane, ControlPlaneComponent. */
+export function installHyperShiftCrds(client: SimClient): void {
+  for (const kind of Object.keys(HYPERSHIFT_CRD_FILES) as HyperShiftCrdKind[]) installCrd(client, loadCrd(kind));
 }

@@ -1,5 +1,5 @@
 import type { KubeObject } from '@/lib/k8s/types';
-import type { ResourceName } from '@/lib/k8s/resources';
+import { RESOURCES, type ResourceName } from '@/lib/k8s/resources';
 import type { ResourceApi } from './resource-api';
 import { crdName } from './validation';
 
@@ -78,9 +78,12 @@ export function evaluateJsonPath(object: unknown, path: string): unknown[] {
       }
       if (!Array.isArray(value)) continue;
       const inner = token.slice(1, -1);
-      const filter = /^\?\(@\.([\w.]+)\s*==\s*["']([^"']*)["']\)$/.exec(inner);
+      const filter = /^\?\(@\.([\w.]+)\s*(==|!=)\s*["']([^"']*)["']\)$/.exec(inner);
       if (inner === '*') next.push(...value);
-      else if (filter) next.push(...value.filter((item) => String(evaluateJsonPath(item, `.${filter[1]}`)[0]) === filter[2]));
+      else if (filter) {
+        const [, field, op, wanted] = filter;
+        next.push(...value.filter((item) => (String(evaluateJsonPath(item, `.${field}`)[0]) === wanted) === (op === '==')));
+      }
       else if (/^-?\d+$/.test(inner)) {
         const index = Number(inner);
         const item = value[index < 0 ? value.length + index : index];
@@ -98,7 +101,7 @@ export function tableColumns(api: ResourceApi, resource: ResourceName): Column[]
   const crd = api.store.get('customresourcedefinitions', undefined, crdName(resource))?.object;
   if (!crd) return undefined;
   const versions = (crd.spec as { versions?: { name: string; additionalPrinterColumns?: PrinterColumn[] }[] }).versions ?? [];
-  const printer = versions.find((v) => v.name === 'v1')?.additionalPrinterColumns;
+  const printer = versions.find((v) => v.name === RESOURCES[resource].version)?.additionalPrinterColumns;
   const name: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0, cell: (o) => o.metadata.name };
   const created: Column = { name: 'Age', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0, cell: age };
   if (!printer?.length) return [name, created];

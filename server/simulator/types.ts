@@ -106,6 +106,7 @@ export const SCENARIO_NAMES = [
   'catalogd-rollout',
   'high-density-drain',
   'extension-install-flap',
+  'hypershift-management',
 ] as const;
 
 /** A scenario name. */

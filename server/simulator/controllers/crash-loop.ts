@@ -17,13 +17,19 @@ export function crashBackoffSeconds(restarts: number): number {
   return Math.min(300, 10 * 2 ** Math.max(0, restarts - 1));
 }
 
-/** A DaemonSet component whose pods read the FeatureGate for the version they run. */
+/** A component whose pods read the FeatureGate for the version they run. */
 export interface FeatureGateConsumer {
   namespace: string;
+  /** DaemonSet that owns the pods {@link FeatureGateConsumerPods.start} creates (one per node). */
   daemonSet: string;
   container: string;
   /** Release the component runs (the version it looks up in FeatureGate status). */
   version: string;
+  /**
+   * The versions the component can see in FeatureGate status. Default: featuregates.config.openshift.io/cluster
+   * of this cluster; a hosted control plane's operators see what its rendered `feature-gate` ConfigMap lists.
+   */
+  listedVersions?: () => string[];
 }
 
 interface Tracked {
@@ -77,7 +83,20 @@ export class FeatureGateConsumerPods {
     });
   }
 
+  /**
+   * Tracks pods that already exist (e.g. a Deployment's pod in a hosted control-plane namespace) instead of
+   * creating them, and starts checking the FeatureGate every 10 s.
+   */
+  adopt(pods: { name: string; node: string; createdMs: number }[]): void {
+    for (const pod of pods) {
+      this.pods.push({ name: pod.name, node: pod.node, createdMs: pod.createdMs, restarts: 0, lastStartedMs: pod.createdMs + 3 * SECOND, crashing: false });
+      this.appendStart(pod.name, pod.createdMs + 3 * SECOND);
+    }
+    this.context.clock.setInterval(() => this.check(), 10 * SECOND);
+  }
+
   private versionListed(): boolean {
+    if (this.consumer.listedVersions) return this.consumer.listedVersions().includes(this.consumer.version);
     const gate = this.context.client.get('featuregates', 'cluster');
     const entries = (gate?.status as { featureGates?: { version: string }[] } | undefined)?.featureGates ?? [];
     return entries.some((entry) => entry.version === this.consumer.version);
@@ -100,8 +119,20 @@ export class FeatureGateConsumerPods {
       klogLine('I', atMs + 150, 'simple_featuregate_reader.go:171', 'Starting feature-gate-detector', 512));
   }
 
+  /** Stops tracking a pod (its workload replaced it). */
+  forget(name: string): void {
+    const index = this.pods.findIndex((pod) => pod.name === name);
+    if (index >= 0) this.pods.splice(index, 1);
+  }
+
+  /** Whether any tracked pod is crash-looping right now. */
+  get crashing(): boolean {
+    return this.pods.some((pod) => pod.crashing);
+  }
+
   /** The container starts, fails to read its features and exits; the kubelet schedules the next start. */
   private crash(tracked: Tracked): void {
+    if (!this.pods.includes(tracked)) return;
     const now = this.context.clock.now();
     const { namespace, container } = this.consumer;
     const message = missingFeatureGateVersionMessage(this.consumer.version);

@@ -12,8 +12,42 @@ import { mutateStatus } from '../objects/write';
  */
 export type FeatureGateWriterMode = 'append' | 'hypershift-keep' | 'hypershift-replace';
 
+/** The release versions a writer renders for: the desired one and the history (newest first). */
+export interface VersionView {
+  desired?: string;
+  history: { version: string; state: string }[];
+}
+
+/**
+ * Where a writer reads versions from and writes the rendered list to. The default target is this cluster's
+ * ClusterVersion and featuregates.config.openshift.io/cluster status.
+ */
+export interface FeatureGateTarget {
+  versions(): VersionView | undefined;
+  /** Versions listed now. */
+  present(): string[];
+  write(manager: string, featureGates: Record<string, unknown>[]): void;
+}
+
 interface ClusterVersionView {
   status?: { desired?: { version?: string }; history?: { version: string; state: string }[] };
+}
+
+function clusterTarget(context: ScenarioContext): FeatureGateTarget {
+  return {
+    versions() {
+      const cv = context.client.get('clusterversions', 'version') as ClusterVersionView | undefined;
+      const desired = cv?.status?.desired?.version;
+      return desired ? { desired, history: cv?.status?.history ?? [] } : undefined;
+    },
+    present() {
+      const live = context.client.get('featuregates', 'cluster');
+      return ((live?.status as { featureGates?: { version: string }[] } | undefined)?.featureGates ?? []).map((entry) => entry.version);
+    },
+    write(manager, featureGates) {
+      mutateStatus(context.as(manager), 'featuregates', 'cluster', undefined, (status: Record<string, unknown>) => ({ ...status, featureGates }));
+    },
+  };
 }
 
 /** Field manager per mode. */
@@ -26,16 +60,24 @@ function managerFor(mode: FeatureGateWriterMode): string {
  * plane operator). It resyncs on an interval and reacts to the ClusterVersion desired version.
  */
 export class FeatureGateWriter {
+  private readonly target: FeatureGateTarget;
+
   constructor(
-    private readonly context: ScenarioContext,
+    context: ScenarioContext,
     private mode: FeatureGateWriterMode,
     private readonly hosted = false,
-  ) {}
+    target?: FeatureGateTarget,
+  ) {
+    this.target = target ?? clusterTarget(context);
+    this.clock = context.clock;
+  }
+
+  private readonly clock: ScenarioContext['clock'];
 
   /** Starts the resync loop (and syncs once now). */
   start(intervalMs = 30 * SECOND): void {
     this.sync();
-    this.context.clock.setInterval(() => this.sync(), intervalMs);
+    this.clock.setInterval(() => this.sync(), intervalMs);
   }
 
   /** Switches behaviour (e.g. the control plane operator of the new release replaces instead of appending). */
@@ -46,13 +88,12 @@ export class FeatureGateWriter {
 
   /** Computes the versions to list and writes them if they differ. */
   sync(): void {
-    const cv = this.context.client.get('clusterversions', 'version') as ClusterVersionView | undefined;
-    const desired = cv?.status?.desired?.version;
-    if (!desired) return;
-    const history = cv?.status?.history ?? [];
+    const view = this.target.versions();
+    const desired = view?.desired;
+    if (!view || !desired) return;
+    const history = view.history;
     const mode = this.mode;
-    const live = this.context.client.get('featuregates', 'cluster');
-    const present = ((live?.status as { featureGates?: { version: string }[] } | undefined)?.featureGates ?? []).map((entry) => entry.version);
+    const present = this.target.present();
     let versions: string[];
     if (mode === 'hypershift-replace') {
       versions = [desired];
@@ -67,9 +108,7 @@ export class FeatureGateWriter {
       for (const entry of history) if (!versions.includes(entry.version)) versions.push(entry.version);
       for (const version of present) if (!versions.includes(version)) versions.push(version);
     }
-    mutateStatus(this.context.as(managerFor(mode)), 'featuregates', 'cluster', undefined, (status: Record<string, unknown>) => ({
-      ...status,
-      featureGates: featureGateDetails(versions, this.hosted),
-    }));
+    if (JSON.stringify(present) === JSON.stringify(versions)) return;
+    this.target.write(managerFor(mode), featureGateDetails(versions, this.hosted));
   }
 }

@@ -5,6 +5,7 @@ import { crossMinorRollbackScenario } from './cross-minor-rollback';
 import { extensionInstallFlapScenario } from './extension-install-flap';
 import { highDensityDrainScenario } from './high-density-drain';
 import { hypershiftFeatureGateDropScenario } from './hypershift-featuregate-drop';
+import { hypershiftManagementScenario } from './hypershift-management';
 import { steadyScenario } from './steady';
 import { updateInProgressScenario } from './update-in-progress';
 
@@ -28,4 +29,5 @@ export const SCENARIOS: Partial<Record<ScenarioName, Scenario>> = {
   'catalogd-rollout': monitored(catalogdRolloutScenario),
   'high-density-drain': monitored(highDensityDrainScenario),
   'extension-install-flap': monitored(extensionInstallFlapScenario),
+  'hypershift-management': monitored(hypershiftManagementScenario),
 };

@@ -56,7 +56,7 @@ describe('steady scenario', () => {
   it('every scenario is registered and reaches its failure within 20 virtual minutes', () => {
     expect(Object.keys(SCENARIOS).sort()).toEqual([
       'catalogd-rollout', 'cross-minor-rollback', 'extension-install-flap', 'high-density-drain',
-      'hypershift-featuregate-drop', 'steady', 'update-in-progress',
+      'hypershift-featuregate-drop', 'hypershift-management', 'steady', 'update-in-progress',
     ]);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       expect(scenario?.name).toBe(name);
