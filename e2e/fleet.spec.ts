@@ -1,7 +1,9 @@
 import { expect, test } from './fixtures';
 
 const FLEET = ['steady', 'update-in-progress', 'cross-minor-rollback', 'hypershift-featuregate-drop', 'catalogd-rollout',
-  'high-density-drain', 'extension-install-flap', 'hypershift-management'];
+  'high-density-drain', 'extension-install-flap', 'hypershift-management',
+  // The management cluster's HostedClusters are fleet members too.
+  'hypershift-management.clusters.zstream-stalled', 'hypershift-management.clusters.healthy', 'hypershift-management.clusters.nodepool-rolling'];
 
 test.describe('fleet', () => {
   test('lists every cluster with version, update state, worst finding and a sparkline', async ({ fleet, page }) => {

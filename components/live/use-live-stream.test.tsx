@@ -27,7 +27,7 @@ class FakeEventSource {
   }
 }
 
-const summary = { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok' as const, sources: [] };
+const summary = { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok' as const, sources: [], role: 'standalone' as const };
 const health = { cluster: { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', channel: null, history: [] }, findings: [], updateProgress: null, sources: [] };
 
 let client: QueryClient;

@@ -62,10 +62,19 @@ export const historyEntrySchema = z.object({
   image: z.string(),
 });
 
+/**
+ * What a cluster is in a HyperShift fleet: `management` hosts control planes (HostedClusters), `hosted` is one of
+ * them (seen from its management cluster, its own kubeconfig, or both), `standalone` is everything else.
+ */
+export const clusterRoleSchema = z.enum(['standalone', 'management', 'hosted']);
+
 /** Identity and version facts of a cluster. `version` = latest Completed history entry, else desired. */
 export const clusterInfoSchema = z.object({
   id: z.string(),
   name: z.string(),
+  role: clusterRoleSchema.optional(),
+  /** Fleet id of the management cluster (hosted clusters seen from one). */
+  managedBy: z.string().optional(),
   version: z.string().nullable(),
   desiredVersion: z.string().nullable(),
   channel: z.string().nullable(),
@@ -112,12 +121,31 @@ export const updateProgressSchema = z.object({
   }).passthrough()),
 });
 
+/** A hosted cluster's control plane as its management cluster shows it (HCP namespace, components, NodePools). */
+export const hostedDetailsSchema = z.object({
+  namespace: z.string(),
+  name: z.string(),
+  hcpNamespace: z.string(),
+  platform: z.string().nullable(),
+  conditions: z.array(z.object({ type: z.string(), status: z.string(), reason: z.string().optional(), message: z.string().optional() })),
+  components: z.array(z.object({
+    name: z.string(), version: z.string().nullable(), available: z.string().nullable(), rolloutComplete: z.string().nullable(), message: z.string(),
+  })),
+  pods: z.array(z.object({ name: z.string(), ready: z.string(), status: z.string(), restarts: z.number(), component: z.string().nullable() })),
+  nodePools: z.array(z.object({
+    name: z.string(), desiredNodes: z.number().nullable(), currentNodes: z.number().nullable(), version: z.string().nullable(),
+    targetVersion: z.string().nullable(), updating: z.boolean(), message: z.string(),
+  })),
+});
+
 /** `GET /api/clusters/{id}/health`. */
 export const clusterHealthSchema = z.object({
   cluster: clusterInfoSchema,
   findings: z.array(findingSchema),
   updateProgress: updateProgressSchema.nullable(),
   sources: z.array(sourceStateSchema),
+  /** Present for hosted clusters seen from their management cluster. */
+  hosted: hostedDetailsSchema.optional(),
 });
 
 /** One row of `GET /api/clusters`. */
@@ -129,6 +157,9 @@ export const clusterSummarySchema = z.object({
   updating: z.boolean(),
   worstSeverity: severitySchema,
   sources: z.array(sourceStateSchema),
+  role: clusterRoleSchema,
+  /** Fleet id of the management cluster, on hosted rows seen from one. */
+  managedBy: z.string().optional(),
 });
 
 /** `GET /api/clusters`. */
@@ -169,6 +200,8 @@ export type SeverityDto = z.infer<typeof severitySchema>;
 export type FindingDto = z.infer<typeof findingSchema>;
 export type SourceStateDto = z.infer<typeof sourceStateSchema>;
 export type ClusterInfoDto = z.infer<typeof clusterInfoSchema>;
+export type ClusterRoleDto = z.infer<typeof clusterRoleSchema>;
+export type HostedDetailsDto = z.infer<typeof hostedDetailsSchema>;
 export type UpdateProgressDto = z.infer<typeof updateProgressSchema>;
 export type ClusterHealthDto = z.infer<typeof clusterHealthSchema>;
 export type ClusterSummaryDto = z.infer<typeof clusterSummarySchema>;

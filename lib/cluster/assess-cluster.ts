@@ -2,12 +2,14 @@
  * One assessment of a cluster from a snapshot: findings, update progress and identity, exactly as the API serves
  * them. The live engine, must-gather analysis and incidents all go through here, so they cannot disagree.
  */
-import type { ClusterHealthDto, SourceStateDto } from '@/lib/api/dto';
+import type { ClusterHealthDto, ClusterRoleDto, SourceStateDto } from '@/lib/api/dto';
 import type { Detector, DetectorContext, DetectorId, Snapshot } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
 import { evaluate } from '@/lib/health/evaluate';
 import { computeUpdateProgress } from '@/lib/health/update-progress';
+import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
 import { clusterInfo } from './cluster-info';
+import { hostedClusterInfo, hostedDetails } from './hosted-details';
 
 /** Input of {@link assessCluster}. */
 export interface AssessmentInput {
@@ -17,6 +19,14 @@ export interface AssessmentInput {
   context: DetectorContext;
   sources: SourceStateDto[];
   detectors?: readonly Detector[];
+  /**
+   * `hosted` with `managedBy` for a hosted part of a management snapshot (see hosted-views); otherwise the role
+   * follows from the data (HostedClusters on the cluster make it a management cluster).
+   */
+  role?: ClusterRoleDto;
+  managedBy?: string;
+  /** HostedClusters found on the cluster (its own snapshot has them split off). */
+  hostedClusterCount?: number;
 }
 
 /** The served health plus the detectors' numeric samples at `context.now`. */
@@ -30,6 +40,18 @@ export function assessCluster(input: AssessmentInput): Assessment {
   const { snapshot, context } = input;
   const { findings, samples } = evaluate(snapshot, context, input.detectors ?? DETECTORS);
   const clusterVersion = snapshot.objects.clusterversions?.find((object) => object.metadata.name === 'version');
+  const hostedClusters = snapshot.objects.hostedclusters ?? [];
+  const hostedCluster = !clusterVersion && hostedClusters.length === 1 ? hostedClusters[0] : undefined;
+  const onlyNodePools = !clusterVersion && hostedClusters.length === 0 && (snapshot.objects.nodepools?.length ?? 0) > 0;
+  if (hostedCluster || onlyNodePools) {
+    const details = hostedDetails(snapshot);
+    const updateProgress = computeHostedUpdateProgress(
+      hostedCluster, (snapshot.objects.controlplanecomponents ?? []).filter((cpc) => cpc.metadata.namespace === details?.hcpNamespace),
+      snapshot.objects.nodepools ?? [], context.now);
+    const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
+    return { health: { cluster, findings, updateProgress, sources: input.sources, ...(details ? { hosted: details } : {}) }, samples };
+  }
+  const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : 'standalone');
   const updateProgress = clusterVersion
     ? computeUpdateProgress({
       clusterVersion,
@@ -41,7 +63,10 @@ export function assessCluster(input: AssessmentInput): Assessment {
     }, context.now)
     : null;
   return {
-    health: { cluster: clusterInfo(input.id, input.name, clusterVersion), findings, updateProgress, sources: input.sources },
+    health: {
+      cluster: { ...clusterInfo(input.id, input.name, clusterVersion), role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
+      findings, updateProgress, sources: input.sources,
+    },
     samples,
   };
 }

@@ -84,7 +84,7 @@ describe('featureGateCoverage — HyperShift 4.14.38 → 4.14.39 replacement', (
     const [f] = featureGateCoverage.detect(hostedCluster(['4.14.39'], true), ctx).findings;
     expect(f.since).toBe('2024-06-01T11:40:00Z');
     expect(f.evidence.at(-1)).toStrictEqual({
-      kind: 'log', label: 'Crash-looping consumer',
+      kind: 'log', label: 'Crash-looping consumer (7 restarts)',
       ref: { apiVersion: 'v1', kind: 'Pod', name: 'ingress-operator-6b9c7d8f5-x2lqp', namespace: 'openshift-ingress-operator' },
       container: 'ingress-operator', lines: [LIBRARY_GO], at: '2024-06-01T11:40:00Z',
     });

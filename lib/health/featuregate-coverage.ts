@@ -3,75 +3,17 @@
  * hold an entry for every release version a running component is at; a component whose version is missing fails
  * to start (`missing desired version "X"`). HyperShift once replaced the list with only the incoming version.
  */
-import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
+import type { ObjectRef } from '@/lib/k8s/types';
 import type { Detector, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
-import { compareVersions, parseVersion } from '@/lib/version';
-import { asArray, asObject, asString, conditionOf, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
+import { compareVersions } from '@/lib/version';
+import { findingId } from '@/lib/health/objects';
 import { earliestCrash, featureGateCrashes, type FeatureGateCrash } from '@/lib/health/featuregate-crashes';
+import {
+  HCP_FEATURE_GATE_CONFIGMAP, HCP_FEATURE_GATE_KEY, hostedCoverage, standaloneCoverage, type CoverageInput,
+} from '@/lib/health/featuregate-sources';
 
 const ID = 'featuregate-coverage' as const;
 const FEATUREGATE_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.14/html/config_apis/featuregate-config-openshift-io-v1';
-
-interface HistoryEntry {
-  version: string;
-  state: string;
-  startedTime?: string;
-}
-
-/** The versions the FeatureGate status must cover and why each one is required. */
-export interface RequiredVersions {
-  desired?: string;
-  /** History entries from the newest back to and including the first `Completed` one. */
-  history: HistoryEntry[];
-  /** ClusterOperator names by their `operator` version. */
-  operators: Map<string, string[]>;
-  all: Set<string>;
-}
-
-function historyOf(cv: KubeObject | undefined): HistoryEntry[] {
-  return asArray(dig(cv, 'status', 'history')).flatMap((h) => {
-    const version = asString(asObject(h)?.version);
-    return version
-      ? [{ version, state: asString(asObject(h)?.state) ?? '', startedTime: asString(asObject(h)?.startedTime) }]
-      : [];
-  });
-}
-
-/**
- * Required versions per SPEC §6 A: ClusterVersion `status.desired.version` ∪ every ClusterOperator
- * `status.versions[name=operator].version` ∪ history versions back to (and including) the first Completed entry.
- */
-export function requiredVersions(cv: KubeObject | undefined, operators: readonly KubeObject[]): RequiredVersions {
-  const desired = asString(dig(cv, 'status', 'desired', 'version')) || undefined;
-  const history: HistoryEntry[] = [];
-  for (const entry of historyOf(cv)) {
-    history.push(entry);
-    if (entry.state === 'Completed') break;
-  }
-  const byVersion = new Map<string, string[]>();
-  for (const co of operators) {
-    const v = asArray(dig(co, 'status', 'versions')).find((x) => asObject(x)?.name === 'operator');
-    const version = asString(asObject(v)?.version);
-    if (version) byVersion.set(version, [...(byVersion.get(version) ?? []), co.metadata.name].sort());
-  }
-  const all = new Set<string>([...(desired ? [desired] : []), ...history.map((h) => h.version), ...byVersion.keys()]);
-  return { desired, history, operators: byVersion, all };
-}
-
-/** Versions listed in the FeatureGate's `status.featureGates[].version` (empty strings dropped). */
-export function presentVersions(featureGate: KubeObject | undefined): string[] {
-  return asArray(dig(featureGate, 'status', 'featureGates'))
-    .map((g) => asString(asObject(g)?.version))
-    .filter((v): v is string => !!v);
-}
-
-/** During an update (history[0] Partial or Progressing=True), the version being left: the newest older Completed one. */
-function outgoingVersion(cv: KubeObject | undefined): string | undefined {
-  const all = historyOf(cv);
-  const updating = all[0]?.state === 'Partial' || conditionOf(cv, 'Progressing')?.status === 'True';
-  if (!updating || all.length < 2) return undefined;
-  return (all.slice(1).find((h) => h.state === 'Completed') ?? all[1]).version;
-}
 
 const REMEDIATION: RemediationStep[] = [
   {
@@ -91,42 +33,64 @@ const REMEDIATION: RemediationStep[] = [
   },
 ];
 
-function missingFinding(
-  version: string, fgRef: ObjectRef, cvRef: ObjectRef | undefined, present: string[], req: RequiredVersions,
-  crashes: FeatureGateCrash[], outgoing: boolean,
-): Finding {
+/** The same checks from the management cluster: the rendered FeatureGate in the HCP namespace. */
+function hostedRemediation(input: CoverageInput): RemediationStep[] {
+  const ns = input.subject.namespace ?? '';
+  const hc = input.versionRef;
+  return [
+    {
+      title: 'List the versions the rendered FeatureGate of the hosted control plane covers',
+      command: `oc get configmap ${HCP_FEATURE_GATE_CONFIGMAP} -n ${ns} -o jsonpath='{.data.${HCP_FEATURE_GATE_KEY.replace('.', '\\.')}}' | grep 'version:'`,
+    },
+    {
+      title: 'Compare with the HostedCluster version history',
+      command: `oc get hostedcluster ${hc?.name ?? ''} -n ${hc?.namespace ?? ''} -o jsonpath='{range .status.version.history[*]}{.version}{" "}{.state}{"\\n"}{end}'`,
+    },
+    { title: 'See which control-plane components still run the missing version', command: `oc get controlplanecomponents -n ${ns}` },
+    { title: 'Find HCP operators that already crash-loop', command: `oc get pods -n ${ns} | grep CrashLoopBackOff` },
+    REMEDIATION[4],
+  ];
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}
+
+function missingFinding(version: string, input: CoverageInput, crashes: FeatureGateCrash[], outgoing: boolean): Finding {
+  const { subject: fgRef, versionRef: cvRef, present, required: req } = input;
   const operators = req.operators.get(version) ?? [];
   const historyEntry = req.history.find((h) => h.version === version);
   const evidence: Evidence[] = [
-    { kind: 'field', label: 'FeatureGate status versions', ref: fgRef, path: 'status.featureGates[].version', value: present },
+    { kind: 'field', label: 'FeatureGate status versions', ref: fgRef, path: input.listPath, value: present },
   ];
   if (cvRef && req.desired) {
-    evidence.push({ kind: 'field', label: 'Desired version', ref: cvRef, path: 'status.desired.version', value: req.desired });
+    evidence.push({ kind: 'field', label: 'Desired version', ref: cvRef, path: `${input.versionPath}.desired.version`, value: req.desired });
   }
   if (cvRef && req.history.length) {
     evidence.push({
-      kind: 'field', label: 'ClusterVersion history (back to the first Completed)', ref: cvRef,
-      path: 'status.history[].version', value: req.history.map((h) => `${h.version} (${h.state || 'unknown'})`),
+      kind: 'field', label: `${cvRef.kind} history (back to the first Completed)`, ref: cvRef,
+      path: `${input.versionPath}.history[].version`, value: req.history.map((h) => `${h.version} (${h.state || 'unknown'})`),
     });
   }
   if (operators.length) {
     evidence.push({
-      kind: 'field', label: `ClusterOperators at ${version}`, path: 'status.versions[name=operator].version',
-      value: operators,
+      kind: 'field', label: `${input.hosted ? 'Control-plane components' : 'ClusterOperators'} at ${version}`,
+      path: input.hosted ? 'status.version' : 'status.versions[name=operator].version', value: operators,
     });
   }
   for (const c of crashes) {
-    evidence.push({ kind: 'log', label: `${c.crashLooping ? 'Crash-looping' : 'Failed'} consumer`, ref: c.pod,
+    const restarts = c.restartCount !== undefined ? ` (${plural(c.restartCount, 'restart')})` : '';
+    evidence.push({ kind: 'log', label: `${c.crashLooping ? 'Crash-looping' : 'Failed'} consumer${restarts}`, ref: c.pod,
       container: c.container, lines: [c.line], ...(c.at ? { at: c.at } : {}) });
   }
   const looping = crashes.filter((c) => c.crashLooping).length;
   const who = [
-    operators.length ? `${operators.length} ClusterOperator${operators.length === 1 ? '' : 's'} (${operators.join(', ')})` : '',
+    operators.length ? `${plural(operators.length, input.componentNoun)} (${operators.join(', ')})` : '',
     req.desired === version ? 'the desired release' : '',
     historyEntry && !operators.length && req.desired !== version ? `history entry ${version} (${historyEntry.state})` : '',
   ].filter(Boolean).join(', ');
   const parts = [
-    `featuregates.config.openshift.io/cluster has no status entry for ${version}, still required by `
+    `${input.listName} has no status entry for ${version}, still required by `
       + `${who || 'running components'}.`,
     outgoing
       ? `The update is moving away from ${version}; every component still on ${version} that restarts now fails with `
@@ -145,51 +109,36 @@ function missingFinding(
       : `FeatureGate status lacks version ${version}`,
     summary: parts.filter(Boolean).join(' '),
     evidence,
-    remediation: REMEDIATION,
+    remediation: input.hosted ? hostedRemediation(input) : REMEDIATION,
     ...(since ? { since } : {}),
   };
 }
 
-function prunableFinding(fgRef: ObjectRef, prunable: string[]): Finding {
+function prunableFinding(fgRef: ObjectRef, prunable: string[], input: CoverageInput): Finding {
   return {
     id: findingId(ID, fgRef, 'prunable'),
     detector: ID,
     severity: 'info',
     subject: fgRef,
     title: `${prunable.length} FeatureGate status version${prunable.length === 1 ? '' : 's'} not in ClusterVersion history`,
-    summary: `status.featureGates[] lists ${prunable.length} version(s) the ClusterVersion history no longer mentions `
+    summary: `status.featureGates[] lists ${prunable.length} version(s) the ${input.versionRef?.kind ?? 'ClusterVersion'} history no longer mentions `
       + `(${prunable.join(', ')}). Nothing requires them; they are safe to prune and harmless to keep.`,
-    evidence: [{ kind: 'field', label: 'Versions not in history', ref: fgRef, path: 'status.featureGates[].version', value: prunable }],
-    remediation: [REMEDIATION[0], REMEDIATION[1]],
+    evidence: [{ kind: 'field', label: 'Versions not in history', ref: fgRef, path: input.listPath, value: prunable }],
+    remediation: input.hosted ? hostedRemediation(input).slice(0, 2) : [REMEDIATION[0], REMEDIATION[1]],
   };
 }
 
-/**
- * FeatureGate status lists versions only from 4.14 on; older clusters never populate `status.featureGates`, and
- * their components do not read it, so there is nothing to check there.
- */
-function recordsVersions(fg: KubeObject, cv: KubeObject): boolean {
-  if (Array.isArray(dig(fg, 'status', 'featureGates'))) return true;
-  const desired = asString(dig(cv, 'status', 'desired', 'version'));
-  const minor = desired ? parseVersion(desired) : undefined;
-  return minor !== undefined && (minor.major > 4 || (minor.major === 4 && minor.minor >= 14));
-}
-
 function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
-  const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
-  const fg = findObject(snapshot, 'featuregates', 'cluster');
-  if (!cv || !fg || !recordsVersions(fg, cv)) return { findings: [], samples: { required: null, present: null, missing: null } };
-  const req = requiredVersions(cv, objectsOf(snapshot, 'clusteroperators'));
-  const present = presentVersions(fg);
+  const input = standaloneCoverage(snapshot) ?? hostedCoverage(snapshot);
+  if (!input) return { findings: [], samples: { required: null, present: null, missing: null } };
+  const { required: req, present } = input;
   const crashes = featureGateCrashes(snapshot).filter((c) => !present.includes(c.version));
   const missing = new Set([...req.all, ...crashes.map((c) => c.version)].filter((v) => !present.includes(v)));
-  const outgoing = outgoingVersion(cv);
-  const fgRef = refOf(fg);
   const findings = [...missing].sort(compareVersions).reverse().map((v) =>
-    missingFinding(v, fgRef, refOf(cv), present, req, crashes.filter((c) => c.version === v), v === outgoing));
-  const known = new Set([...historyOf(cv).map((h) => h.version), ...req.all]);
+    missingFinding(v, input, crashes.filter((c) => c.version === v), v === input.outgoing));
+  const known = new Set([...input.historyVersions, ...req.all]);
   const prunable = [...new Set(present.filter((v) => !known.has(v)))].sort(compareVersions);
-  if (prunable.length) findings.push(prunableFinding(fgRef, prunable));
+  if (prunable.length) findings.push(prunableFinding(input.subject, prunable, input));
   return {
     findings,
     samples: { required: req.all.size, present: new Set(present).size, missing: missing.size },
@@ -197,7 +146,10 @@ function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
 }
 
 /**
- * Detector A. Emits, on subject FeatureGate `cluster`:
+ * Detector A, on a cluster's own FeatureGate or, for a hosted cluster seen from its management cluster, on the
+ * FeatureGate rendered into ConfigMap `<hcp-namespace>/feature-gate` (then the subject is that ConfigMap, the
+ * history is HostedCluster `status.version` and the components are ControlPlaneComponents). Emits, on subject
+ * FeatureGate `cluster`:
  * - `featuregate-coverage:FeatureGate//cluster:missing-<version>` (critical) per required version absent from
  *   `status.featureGates[]`, with the components at that version and any crash-looping consumers;
  * - `featuregate-coverage:FeatureGate//cluster:prunable` (info) when the list holds versions outside the history.
@@ -212,6 +164,10 @@ export const featureGateCoverage: Detector = {
     { resource: 'clusteroperators' },
     // Consumers of the FeatureGate run in many namespaces (every operator reads it).
     { resource: 'pods' },
+    // Seen from a HyperShift management cluster: the rendered FeatureGate of each hosted control plane.
+    { resource: 'hostedclusters' },
+    { resource: 'controlplanecomponents' },
+    { resource: 'configmaps', name: HCP_FEATURE_GATE_CONFIGMAP },
   ],
   detect,
 };

@@ -9,7 +9,16 @@ describe('DETECTORS', () => {
   it('lists every detector once', () => {
     expect(DETECTORS.map((d) => d.id)).toStrictEqual([
       'update-progress', 'featuregate-coverage', 'status-write-rejection', 'catalog-replicas', 'pod-setup-latency', 'install-settling',
+      'hosted-control-plane',
     ]);
+  });
+
+  it('watches the HyperShift objects and only the feature-gate ConfigMaps of hosted control planes', () => {
+    const needs = requiredResources(DETECTORS);
+    for (const resource of ['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents'] as const) {
+      expect(needs).toContainEqual({ resource });
+    }
+    expect(needs.filter((n) => n.resource === 'configmaps')).toStrictEqual([{ resource: 'configmaps', name: 'feature-gate' }]);
   });
 
   it('watches only the ClusterVersion CRD, never every CRD, and the catalog namespaces', () => {

@@ -9,6 +9,7 @@ import { catalogReplicas } from '@/lib/health/catalog-replicas';
 import { podSetupLatency } from '@/lib/health/pod-setup-latency';
 import { installSettling } from '@/lib/health/install-settling';
 import { updateProgress } from '@/lib/health/update-progress';
+import { hostedControlPlane } from '@/lib/health/hosted-control-plane';
 
 /** Every detector, in the order the dashboard shows their panels. */
 export const DETECTORS: readonly Detector[] = [
@@ -18,6 +19,7 @@ export const DETECTORS: readonly Detector[] = [
   catalogReplicas,
   podSetupLatency,
   installSettling,
+  hostedControlPlane,
 ];
 
 /**

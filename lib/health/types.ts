@@ -19,7 +19,8 @@ export type DetectorId =
   | 'catalog-replicas'
   | 'pod-setup-latency'
   | 'install-settling'
-  | 'update-progress';
+  | 'update-progress'
+  | 'hosted-control-plane';
 
 /**
  * One piece of evidence behind a finding. `kind` tells the UI how to render it:

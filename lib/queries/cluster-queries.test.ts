@@ -9,7 +9,7 @@ function reply(status: number, body: unknown): Response {
 
 const summary = {
   id: 'steady', name: 'steady', version: '4.16.3', desiredVersion: '4.16.3', updating: false,
-  worstSeverity: 'ok', sources: [],
+  worstSeverity: 'ok', sources: [], role: 'standalone',
 };
 
 afterEach(() => vi.unstubAllGlobals());

@@ -2,7 +2,8 @@
  * `npm run analyze -- <path...> [--json] [--now <RFC3339>] [--name NAME]`: analyzes a must-gather (directory or
  * .tar/.tar.gz), a resourcewatch tree, or loose `oc get -o yaml` dumps with the same detectors as the live
  * dashboard. Prints findings and update progress as text, or the health JSON (`{cluster, findings,
- * updateProgress, sources}`) with `--json`. Exit 0 when analyzed, 1 when the input could not be read, 2 on usage.
+ * updateProgress, sources}`, plus `hostedClusters` — one health per HostedCluster or NodePool group — when the
+ * input has HyperShift objects, v1alpha1 or v1beta1) with `--json`. Exit 0 when analyzed, 1 when the input could not be read, 2 on usage.
  */
 import { parseArgs } from 'node:util';
 import { analyzeOffline } from '@/server/offline/analyze-offline';
@@ -42,7 +43,8 @@ async function main(): Promise<void> {
   }
   try {
     const analysis = await analyzeOffline(positionals, { now, name: values.name });
-    process.stdout.write(values.json ? `${JSON.stringify(analysis.health, null, 2)}\n` : formatAnalysis(analysis));
+    const json = analysis.hosted.length ? { ...analysis.health, hostedClusters: analysis.hosted } : analysis.health;
+    process.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : formatAnalysis(analysis));
   } catch (error) {
     if (error instanceof OfflineInputError) fail(1, error.message);
     fail(1, `unexpected failure: ${error instanceof Error ? error.message : String(error)}`);

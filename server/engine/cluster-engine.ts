@@ -8,15 +8,18 @@ import type { ConditionTransition, Detector, HealthConfig, LatencySeries, Snapsh
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import type { Alert } from '@/lib/health/update-progress-types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
-import { clusterInfo, worstSeverity } from '@/lib/cluster/cluster-info';
+import { clusterInfo } from '@/lib/cluster/cluster-info';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
+import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/hosted-views';
+import { summaryOf } from '@/lib/cluster/join-hosted';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
 import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
 import type { ClusterConnection, SourceEvent, SourceHandle } from './connection';
+import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
-const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment']);
+const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
 const MAX_TRANSITIONS = 2_000;
 const SERIES_CAPACITY = 1_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
@@ -76,6 +79,8 @@ export class ClusterEngine {
   private lastSampleAt = 0;
   private pendingTransitions: TransitionDto[] = [];
   private running = false;
+  private readonly hosted = new Map<string, HostedClusterView>();
+  private ownClusterID: string | undefined;
 
   constructor(private readonly options: ClusterEngineOptions) {
     this.id = options.id;
@@ -84,7 +89,17 @@ export class ClusterEngine {
     this.detectors = options.detectors ?? DETECTORS;
     this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
     this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule());
-    this.current = { cluster: clusterInfo(this.id, this.name, undefined), findings: [], updateProgress: null, sources: [] };
+    this.current = { cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, sources: [] };
+  }
+
+  /** The HostedClusters found on this cluster (a management cluster), each a fleet member of its own. */
+  hostedViews(): HostedClusterView[] {
+    return [...this.hosted.values()];
+  }
+
+  /** `spec.clusterID` of the cluster's own ClusterVersion (joins it with its HostedCluster on a management cluster). */
+  clusterID(): string | undefined {
+    return this.ownClusterID;
   }
 
   /** Starts every watch and the periodic re-evaluation (time-based rules age even without events). */
@@ -119,16 +134,7 @@ export class ClusterEngine {
 
   /** One fleet row. */
   summary(): ClusterSummaryDto {
-    const { cluster, findings, updateProgress, sources } = this.current;
-    return {
-      id: this.id,
-      name: this.name,
-      version: cluster.version,
-      desiredVersion: cluster.desiredVersion,
-      updating: updateProgress?.updating ?? false,
-      worstSeverity: worstSeverity(findings),
-      sources,
-    };
+    return summaryOf(this.current);
   }
 
   /** The cluster's current time (epoch ms), as learnt from the API server. */
@@ -207,9 +213,12 @@ export class ClusterEngine {
   private evaluate(): void {
     const now = this.connection.now();
     const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
+    const split = splitSnapshot(this.snapshot());
     const { health: next, samples } = assessCluster({
-      id: this.id, name: this.name, snapshot: this.snapshot(), context: { now, config: this.config }, sources, detectors: this.detectors,
+      id: this.id, name: this.name, snapshot: split.own, context: { now, config: this.config }, sources, detectors: this.detectors,
+      hostedClusterCount: split.hosted.length,
     });
+    this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
     const nextJson = JSON.stringify(next);
     if (nextJson !== this.currentJson) {
       this.current = next;
@@ -220,7 +229,30 @@ export class ClusterEngine {
       this.emit({ type: 'transitions', clusterId: this.id, transitions: this.pendingTransitions });
       this.pendingTransitions = [];
     }
+    const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
     this.recordSamples(now, samples);
+    this.evaluateHosted(split.hosted, now, sources, sample);
+  }
+
+  /** Assesses every hosted part with the same detectors; hosted clusters that went away stop being members. */
+  private evaluateHosted(parts: HostedPart[], now: number, sources: SourceStateDto[], sample: boolean): void {
+    const seen = new Set<string>();
+    for (const part of parts) {
+      const id = hostedClusterId(this.id, part.namespace, part.name);
+      seen.add(id);
+      let view = this.hosted.get(id);
+      if (!view) {
+        view = new HostedClusterView(id, part.name, this.id, this, part.clusterID);
+        this.hosted.set(id, view);
+      }
+      view.clusterID = part.clusterID;
+      const assessment = assessCluster({
+        id, name: part.name, snapshot: part.snapshot, context: { now, config: this.config }, sources, detectors: this.detectors,
+        role: 'hosted', managedBy: this.id,
+      });
+      for (const message of view.apply(assessment, part.snapshot, now, sample)) this.emit(message);
+    }
+    for (const id of this.hosted.keys()) if (!seen.has(id)) this.hosted.delete(id);
   }
 
   private recordSamples(now: number, samples: Partial<Record<string, Record<string, number | null>>>): void {

@@ -1,13 +1,49 @@
 import 'server-only';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type { Snapshot } from '@/lib/health/types';
+import { joinHealth, summaryOf } from '@/lib/cluster/join-hosted';
 import { serverEnv } from '@/server/env';
 import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from './kube-connection';
+import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
 
-/** Every cluster the server watches, one engine per kubeconfig context. */
+/** A fleet member as routes, the stream and incidents read it: an engine, a hosted view, or both joined. */
+export interface FleetMember {
+  id: string;
+  name: string;
+  health(): ClusterHealthDto;
+  summary(): ClusterSummaryDto;
+  series(from?: number, to?: number, max?: number): ClusterSeriesDto;
+  snapshot(): Snapshot;
+  now(): number;
+  subscribe(listener: (message: StreamMessage) => void): () => void;
+}
+
+/**
+ * A hosted cluster configured twice (its own context, and a HostedCluster on a management cluster): one member
+ * under the context's id, with the management side's findings, NodePools and control plane joined in.
+ */
+function joinedMember(own: ClusterEngine, hosted: HostedClusterView): FleetMember {
+  const health = () => joinHealth(own.health(), hosted.health());
+  return {
+    id: own.id,
+    name: own.name,
+    health,
+    summary: () => summaryOf(health()),
+    series: (from, to, max) => own.series(from, to, max),
+    snapshot: () => own.snapshot(),
+    now: () => own.now(),
+    subscribe: (listener) => own.subscribe(listener),
+  };
+}
+
+/**
+ * Every cluster the server watches, one engine per kubeconfig context, plus every HostedCluster found on a
+ * management cluster (id `<management-id>.<namespace>.<name>`), joined with its own context by cluster id.
+ */
 export class Fleet {
   private readonly engines = new Map<string, ClusterEngine>();
 
@@ -19,23 +55,91 @@ export class Fleet {
     return [...this.engines.keys()];
   }
 
-  get(id: string): ClusterEngine | undefined {
-    return this.engines.get(id);
+  private joinCache: { at: number; joins: Map<string, HostedClusterView> } | undefined;
+
+  /**
+   * Own engines whose ClusterVersion has the cluster id of a HostedCluster on another engine, with that view.
+   * Recomputed at most once a second: it scans every engine's hosted clusters.
+   */
+  private joins(): Map<string, HostedClusterView> {
+    const now = Date.now();
+    if (this.joinCache && now - this.joinCache.at < 1_000) return this.joinCache.joins;
+    const joins = this.computeJoins();
+    this.joinCache = { at: now, joins };
+    return joins;
+  }
+
+  private computeJoins(): Map<string, HostedClusterView> {
+    const byClusterId = new Map<string, ClusterEngine>();
+    for (const engine of this.engines.values()) {
+      const clusterID = engine.clusterID();
+      if (clusterID) byClusterId.set(clusterID, engine);
+    }
+    const joined = new Map<string, HostedClusterView>();
+    for (const engine of this.engines.values()) {
+      for (const view of engine.hostedViews()) {
+        const own = view.clusterID ? byClusterId.get(view.clusterID) : undefined;
+        if (own && own !== engine) joined.set(own.id, view);
+      }
+    }
+    return joined;
+  }
+
+  /** Every member: engines (joined where configured twice) and the hosted clusters only a management cluster sees. */
+  members(): FleetMember[] {
+    const joins = this.joins();
+    const hidden = new Set([...joins.values()].map((view) => view.id));
+    const out: FleetMember[] = [];
+    for (const engine of this.engines.values()) {
+      const view = joins.get(engine.id);
+      out.push(view ? joinedMember(engine, view) : engine);
+      for (const hosted of engine.hostedViews()) if (!hidden.has(hosted.id)) out.push(hosted);
+    }
+    return out;
+  }
+
+  get(id: string): FleetMember | undefined {
+    const engine = this.engines.get(id);
+    if (engine) {
+      const view = this.joins().get(id);
+      return view ? joinedMember(engine, view) : engine;
+    }
+    for (const owner of this.engines.values()) {
+      const view = owner.hostedViews().find((candidate) => candidate.id === id);
+      if (view) return view;
+    }
+    return undefined;
   }
 
   summaries(): ClusterSummaryDto[] {
-    return [...this.engines.values()].map((engine) => engine.summary());
+    return this.members().map((member) => member.summary());
   }
 
   /** Stream source over the given clusters (all when empty). */
   streamSource(ids: readonly string[]): StreamSource {
-    const engines = (ids.length > 0 ? ids : this.ids()).map((id) => this.engines.get(id)).filter((engine) => engine !== undefined);
+    const wanted = ids.length > 0 ? new Set(ids) : undefined;
+    const members = () => this.members().filter((member) => !wanted || wanted.has(member.id));
     return {
-      snapshot: (): StreamMessage[] => engines.map((engine) => ({
-        type: 'health', clusterId: engine.id, health: engine.health(), summary: engine.summary(),
+      snapshot: (): StreamMessage[] => members().map((member) => ({
+        type: 'health', clusterId: member.id, health: member.health(), summary: member.summary(),
       })),
       subscribe: (listener) => {
-        const unsubscribers = engines.map((engine) => engine.subscribe(listener));
+        // One subscription per engine: hosted views publish through the engine of their management cluster.
+        const unsubscribers = [...this.engines.values()].map((engine) => engine.subscribe((message) => {
+          const joins = this.joins();
+          // A hosted view joined with its own context speaks through the joined member.
+          const own = [...joins].find(([, view]) => view.id === message.clusterId)?.[0];
+          const id = own ?? message.clusterId;
+          if (wanted && !wanted.has(id)) return;
+          if (!joins.has(id)) {
+            listener(message);
+          } else if (message.type === 'health') {
+            const member = this.get(id)!;
+            listener({ type: 'health', clusterId: id, health: member.health(), summary: member.summary() });
+          } else if (!own) {
+            listener(message);
+          }
+        }));
         return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
       },
     };

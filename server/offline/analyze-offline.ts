@@ -3,6 +3,7 @@ import { basename } from 'node:path';
 import type { ClusterHealthDto, SourceStateDto } from '@/lib/api/dto';
 import { DEFAULT_HEALTH_CONFIG, type HealthConfig } from '@/lib/health/types';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
+import { hostedClusterId, splitSnapshot } from '@/lib/cluster/hosted-views';
 import { DETECTORS, requiredLogs } from '@/lib/health/registry';
 import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
 import { asObject, asString } from '@/lib/health/objects';
@@ -23,6 +24,11 @@ export interface AnalyzeOfflineOptions {
 /** The served health of an offline cluster, plus what was read to compute it. */
 export interface OfflineAnalysis {
   health: ClusterHealthDto;
+  /**
+   * One health per HostedCluster (or group of NodePools) in the input, as its management cluster shows it; the
+   * input's own health then covers only what is outside their control-plane namespaces.
+   */
+  hosted: ClusterHealthDto[];
   offline: OfflineSnapshot;
 }
 
@@ -45,12 +51,18 @@ function sourcesOf(offline: OfflineSnapshot): SourceStateDto[] {
 function assess(offline: OfflineSnapshot, defaultNameOf: string, options: AnalyzeOfflineOptions): OfflineAnalysis {
   const name = options.name ?? defaultName(offline, defaultNameOf);
   const context = { now: offline.now, config: options.config ?? DEFAULT_HEALTH_CONFIG };
-  const { health } = assessCluster({ id: options.id ?? slug(name), name, snapshot: offline.snapshot, context, sources: sourcesOf(offline) });
+  const id = options.id ?? slug(name);
+  const sources = sourcesOf(offline);
+  const split = splitSnapshot(offline.snapshot);
+  const { health } = assessCluster({ id, name, snapshot: split.own, context, sources, hostedClusterCount: split.hosted.length });
+  const hosted = split.hosted.map((part) => assessCluster({
+    id: hostedClusterId(id, part.namespace, part.name), name: part.name, snapshot: part.snapshot, context, sources, role: 'hosted', managedBy: id,
+  }).health);
   if (health.updateProgress && offline.alerts.length > 0) {
     const input = { ...updateProgressInputFromSnapshot(offline.snapshot), alerts: offline.alerts };
     health.updateProgress = computeUpdateProgress(input, offline.now);
   }
-  return { health, offline };
+  return { health, hosted, offline };
 }
 
 /**

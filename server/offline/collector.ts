@@ -1,5 +1,6 @@
 import 'server-only';
 import { RESOURCES, resourceForKind, type ResourceName } from '@/lib/k8s/resources';
+import { DETECTORS, requiredResources } from '@/lib/health/registry';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ConditionTransition, LogExcerpt, LogNeed, Snapshot } from '@/lib/health/types';
 import type { Alert } from '@/lib/health/update-progress-types';
@@ -176,7 +177,7 @@ export class OfflineCollector {
 
   private addObject(raw: Record<string, unknown>): void {
     const object = this.asKnownObject(raw);
-    if (!object) return;
+    if (!object || !wantedByName(object)) return;
     const resource = resourceForKind(object.kind)!;
     this.newestObject = Math.max(this.newestObject, newestTime(object));
     // The round trip copies every string: parser strings are slices of the whole source text, and keeping one
@@ -232,4 +233,21 @@ export class OfflineCollector {
     }
     return [];
   }
+}
+
+/** Resources the detectors read only by name (e.g. the `feature-gate` ConfigMaps): the names they read. */
+const NAMED_ONLY: ReadonlyMap<string, ReadonlySet<string>> = (() => {
+  const needs = requiredResources(DETECTORS);
+  const out = new Map<string, Set<string>>();
+  for (const need of needs) {
+    if (need.name === undefined || needs.some((other) => other.resource === need.resource && other.name === undefined)) continue;
+    out.set(need.resource, (out.get(need.resource) ?? new Set<string>()).add(need.name));
+  }
+  return out;
+})();
+
+/** Every ConfigMap of a must-gather is of no use: keep objects of name-narrowed resources only when named so. */
+function wantedByName(object: KubeObject): boolean {
+  const names = NAMED_ONLY.get(resourceForKind(object.kind) ?? '');
+  return !names || names.has(object.metadata.name);
 }

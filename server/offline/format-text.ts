@@ -1,5 +1,5 @@
 import 'server-only';
-import type { FindingDto, UpdateProgressDto } from '@/lib/api/dto';
+import type { ClusterHealthDto, FindingDto, UpdateProgressDto } from '@/lib/api/dto';
 import type { ObjectRef } from '@/lib/k8s/types';
 import type { OfflineAnalysis } from './analyze-offline';
 
@@ -44,7 +44,22 @@ function findingLines(findings: FindingDto[]): string[] {
 }
 
 /** The analysis as plain text for a terminal: cluster facts, update progress, then findings worst first. */
-export function formatAnalysis({ health, offline }: OfflineAnalysis): string {
+function hostedLines(health: ClusterHealthDto): string[] {
+  const { cluster, hosted } = health;
+  const history = cluster.history.map((entry) => `${entry.version || '?'} ${entry.state}`).join(', ');
+  const lines = [
+    `Hosted cluster ${hosted ? `${hosted.namespace}/${hosted.name}` : cluster.name}: version ${cluster.version ?? '?'}, `
+      + `desired ${cluster.desiredVersion ?? '?'}${history ? `; history ${history}` : ''}`,
+  ];
+  for (const pool of hosted?.nodePools ?? []) {
+    lines.push(`  NodePool ${pool.name}: ${pool.currentNodes ?? '?'}/${pool.desiredNodes ?? '?'} nodes, version ${pool.version ?? '?'}`
+      + `${pool.updating ? `, updating to ${pool.targetVersion ?? '?'}` : ''}${pool.message ? ` (${pool.message})` : ''}`);
+  }
+  lines.push(...progressLines(health.updateProgress).map((line) => `  ${line}`), ...findingLines(health.findings).map((line) => `  ${line}`));
+  return lines;
+}
+
+export function formatAnalysis({ health, hosted, offline }: OfflineAnalysis): string {
   const { cluster } = health;
   const lines = [
     `Cluster ${cluster.name}: version ${cluster.version ?? '?'}, desired ${cluster.desiredVersion ?? '?'}, channel ${cluster.channel ?? '-'}`,
@@ -52,6 +67,11 @@ export function formatAnalysis({ health, offline }: OfflineAnalysis): string {
       + `of ${offline.resources.length} kinds, ${offline.snapshot.logs.length} log excerpts, ${offline.alerts.length} alerts`,
   ];
   for (const warning of offline.warnings) lines.push(`  skipped: ${warning}`);
-  lines.push('', ...progressLines(health.updateProgress), '', ...findingLines(health.findings), '');
+  // Loose HostedCluster/NodePool dumps have nothing of the management cluster itself to report.
+  const onlyHosted = hosted.length > 0 && !offline.snapshot.objects.clusterversions?.length;
+  if (onlyHosted) lines.splice(0, 1);
+  else lines.push('', ...progressLines(health.updateProgress), '', ...findingLines(health.findings));
+  lines.push('');
+  for (const entry of hosted) lines.push(...hostedLines(entry), '');
   return lines.join('\n');
 }

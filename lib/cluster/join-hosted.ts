@@ -1,0 +1,48 @@
+/**
+ * One hosted cluster, two views: its own kubeconfig context (ClusterVersion, FeatureGate, pods inside) and its
+ * management cluster (HostedCluster, NodePools, the HCP namespace). When both are configured they are the same
+ * fleet member: the HostedCluster's `spec.clusterID` is the hosted ClusterVersion's `spec.clusterID`.
+ */
+import type { ClusterHealthDto, ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
+import { SEVERITY_ORDER } from '@/lib/health/types';
+import { worstSeverity } from './cluster-info';
+
+function worstFirst(a: FindingDto, b: FindingDto): number {
+  return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/** Health of the joined member: the own view, plus the management view's findings, control plane and worker pools. */
+export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthDto): ClusterHealthDto {
+  const ids = new Set(own.findings.map((finding) => finding.id));
+  const findings = [...own.findings, ...fromManagement.findings.filter((finding) => !ids.has(finding.id))].sort(worstFirst);
+  const updateProgress = own.updateProgress
+    ? {
+      ...own.updateProgress,
+      // The hosted cluster has no MachineConfigPools of its own: its workers are the NodePools.
+      workerPools: own.updateProgress.workerPools.length ? own.updateProgress.workerPools : fromManagement.updateProgress?.workerPools ?? [],
+    }
+    : fromManagement.updateProgress;
+  return {
+    ...own,
+    cluster: { ...own.cluster, role: 'hosted', ...(fromManagement.cluster.managedBy ? { managedBy: fromManagement.cluster.managedBy } : {}) },
+    findings,
+    updateProgress,
+    ...(fromManagement.hosted ? { hosted: fromManagement.hosted } : {}),
+  };
+}
+
+/** A fleet row from a cluster's health. */
+export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
+  const { cluster, findings, updateProgress, sources } = health;
+  return {
+    id: cluster.id,
+    name: cluster.name,
+    version: cluster.version,
+    desiredVersion: cluster.desiredVersion,
+    updating: updateProgress?.updating ?? false,
+    worstSeverity: worstSeverity(findings),
+    sources,
+    role: cluster.role ?? 'standalone',
+    ...(cluster.managedBy ? { managedBy: cluster.managedBy } : {}),
+  };
+}

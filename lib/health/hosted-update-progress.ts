@@ -1,0 +1,138 @@
+/**
+ * Update progress of a hosted cluster from its management cluster, in the shape `oc adm upgrade status` gives a
+ * standalone one: the control plane from HostedCluster `status.version` and the ControlPlaneComponents (the
+ * management-side "operators"), worker pools from NodePools (updated/total nodes from `status.nodesInfo`, or
+ * from `status.version` and `status.replicas` when an older HyperShift does not report per-version counts).
+ */
+import type { KubeObject } from '@/lib/k8s/types';
+import type { UpdateInsight, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
+import { asArray, asNumber, asObject, asString, conditionOf, dig, refOf, timeOf } from '@/lib/health/objects';
+
+/** `quay.io/...:4.14.38-x86_64` → `4.14.38` (undefined for digests). */
+export function versionOfReleaseImage(image: string | undefined): string | undefined {
+  return image ? /:(\d+\.\d+\.\d+[^@-]*)(?:-[a-z0-9_]+)?$/.exec(image)?.[1] : undefined;
+}
+
+interface Entry {
+  version: string;
+  state: string;
+  startedTime?: string;
+  completionTime?: string;
+}
+
+function historyOf(hc: KubeObject | undefined): Entry[] {
+  return asArray(dig(hc, 'status', 'version', 'history')).map((h) => {
+    const o = asObject(h) ?? {};
+    return {
+      version: asString(o.version) || versionOfReleaseImage(asString(o.image)) || '',
+      state: asString(o.state) ?? '',
+      startedTime: asString(o.startedTime) || undefined,
+      completionTime: asString(o.completionTime) || undefined,
+    };
+  });
+}
+
+/** The release a NodePool is asked to run. */
+export function nodePoolTarget(pool: KubeObject): string | undefined {
+  return versionOfReleaseImage(asString(dig(pool, 'spec', 'release', 'image')));
+}
+
+/** One NodePool as a worker pool. */
+export function nodePoolProgress(pool: KubeObject): WorkerPoolProgress {
+  const target = nodePoolTarget(pool) ?? asString(dig(pool, 'status', 'version')) ?? '';
+  const versions = asArray(dig(pool, 'status', 'nodesInfo', 'nodeVersions')).map((v) => asObject(v) ?? {});
+  const count = (v: Record<string, unknown>) => (asNumber(v.readyNodeCount) ?? 0) + (asNumber(v.unreadyNodeCount) ?? 0);
+  const current = asString(dig(pool, 'status', 'version'));
+  const available = asNumber(dig(pool, 'status', 'replicas')) ?? 0;
+  const updatingVersion = conditionOf(pool, 'UpdatingVersion');
+  const updating = updatingVersion?.status === 'True';
+  const total = asNumber(dig(pool, 'spec', 'replicas')) ?? (versions.length ? versions.reduce((sum, v) => sum + count(v), 0) : available);
+  const updated = versions.length
+    ? Math.min(total, versions.filter((v) => asString(v.ocpVersion) === target).reduce((sum, v) => sum + (asNumber(v.readyNodeCount) ?? 0), 0))
+    : (current === target && !updating ? Math.min(total, available) : 0);
+  const failed = updatingVersion?.status === 'False' && updatingVersion.reason === 'InplaceUpgradeFailed';
+  const assessment: WorkerPoolProgress['assessment'] = total === 0 ? 'Empty'
+    : failed || conditionOf(pool, 'Ready')?.status === 'False' ? 'Degraded'
+      : updated >= total && !updating ? 'Completed'
+        : updating ? 'Progressing' : 'Pending';
+  return {
+    name: pool.metadata.name,
+    assessment,
+    completionPercent: total ? Math.round((updated / total) * 100) : 100,
+    updatedNodes: updated,
+    totalNodes: total,
+    availableNodes: available,
+    outdatedNodes: Math.max(0, total - updated),
+    nodes: [],
+    ...(updatingVersion?.message ? { message: updatingVersion.message } : {}),
+  } as WorkerPoolProgress;
+}
+
+function insight(hc: KubeObject | undefined, type: string, level: UpdateInsight['level'], impact: string): UpdateInsight | undefined {
+  if (!hc) return undefined;
+  const condition = conditionOf(hc, type);
+  const bad = type === 'Degraded' ? condition?.status === 'True' : condition?.status === 'False';
+  if (!condition || !bad) return undefined;
+  const ref = refOf(hc);
+  return {
+    id: `hosted-${type.toLowerCase()}`,
+    level,
+    impact,
+    message: `HostedCluster ${ref.namespace}/${ref.name} ${type}=${condition.status}${condition.reason ? ` (${condition.reason})` : ''}`,
+    description: condition.message ?? '',
+    since: condition.lastTransitionTime ?? null,
+    scope: 'ControlPlane',
+    condition: { type, status: condition.status, reason: condition.reason, message: condition.message, lastTransitionTime: condition.lastTransitionTime },
+  };
+}
+
+/** Update progress of the hosted cluster of `hostedCluster`, its ControlPlaneComponents and NodePools, at `now`. */
+export function computeHostedUpdateProgress(hostedCluster: KubeObject | undefined, components: KubeObject[], nodePools: KubeObject[], now: number): UpdateProgress {
+  const history = historyOf(hostedCluster);
+  const desired = asString(dig(hostedCluster, 'status', 'version', 'desired', 'version'))
+    || versionOfReleaseImage(asString(dig(hostedCluster, 'status', 'version', 'desired', 'image')))
+    || history[0]?.version || null;
+  const partial = history[0]?.state === 'Partial';
+  const previous = partial ? (history.slice(1).find((h) => h.state === 'Completed') ?? history[1])?.version ?? null : history[1]?.version ?? null;
+  const available = (cpc: KubeObject) => conditionOf(cpc, 'Available')?.status === 'True';
+  const updated = components.filter((cpc) => asString(dig(cpc, 'status', 'version')) === desired && available(cpc));
+  const unavailable = components.filter((cpc) => conditionOf(cpc, 'Available')?.status === 'False');
+  const rolling = components.filter((cpc) => !updated.includes(cpc) && conditionOf(cpc, 'RolloutComplete')?.status === 'False');
+  const total = components.length;
+  const stalled = partial && (conditionOf(hostedCluster, 'ClusterVersionSucceeding')?.status === 'False' || conditionOf(hostedCluster, 'Available')?.status === 'False');
+  const started = partial ? history[0]?.startedTime ?? null : null;
+  const completed = !partial ? history[0]?.completionTime ?? null : null;
+  const startMs = timeOf(started);
+  const workerPools = nodePools.map(nodePoolProgress);
+  const insights = [
+    insight(hostedCluster, 'ClusterVersionSucceeding', 'Error', 'Update Stalled'),
+    insight(hostedCluster, 'Available', 'Error', 'API Availability'),
+    insight(hostedCluster, 'Degraded', 'Warning', 'Update Speed'),
+  ].filter((entry): entry is UpdateInsight => entry !== undefined);
+  return {
+    updating: partial || workerPools.some((pool) => pool.assessment === 'Progressing'),
+    evaluatedAt: new Date(now).toISOString(),
+    controlPlane: {
+      assessment: !history.length ? 'Unknown' : !partial ? 'Completed' : stalled ? 'Stalled' : 'Progressing',
+      targetVersion: desired,
+      previousVersion: previous,
+      previousPartial: false,
+      targetIsInstall: partial && history.length === 1,
+      completionPercent: !partial ? 100 : total ? Math.round((updated.length / total) * 100) : 0,
+      operators: { updated: updated.length, updating: rolling.length, waiting: Math.max(0, total - updated.length - rolling.length), total },
+      health: { healthy: total - unavailable.length, unavailable: unavailable.length, degraded: 0 },
+      startedAt: started,
+      completedAt: completed,
+      durationSeconds: startMs !== undefined ? Math.max(0, Math.round((now - startMs) / 1000)) : null,
+      estimatedRemainingSeconds: null,
+      estimatedDurationSeconds: null,
+      estimateLabel: null,
+      updatingOperators: [...new Set([...unavailable, ...rolling].map((cpc) => cpc.metadata.name))],
+      updatingOperatorDetails: [],
+      nodes: [],
+      nodesCompletionPercent: null,
+    },
+    workerPools,
+    insights,
+  };
+}
