@@ -18,12 +18,28 @@ test.describe('fleet', () => {
     await fleet.goto();
     await fleet.sortButton('Cluster').click();
     await expect(page).toHaveURL(/sort=name/);
-    const asc = await fleet.rowIds();
+    const asc = await fleet.topLevelNames();
     expect(asc).toEqual([...asc].sort());
     await fleet.sortButton('Cluster').click();
     await expect(page).toHaveURL(/dir=desc/);
-    expect(await fleet.rowIds()).toEqual([...asc].reverse());
+    expect(await fleet.topLevelNames()).toEqual([...asc].reverse());
     await expect(page.getByRole('columnheader', { name: /Cluster/ })).toHaveAttribute('aria-sort', 'descending');
+  });
+
+  test('groups hosted clusters under their management cluster, collapsible, with counts by severity', async ({ fleet }) => {
+    await fleet.goto();
+    const ids = await fleet.rowIds();
+    const at = ids.indexOf('hypershift-management');
+    expect(ids.slice(at + 1, at + 4).sort()).toEqual(FLEET.filter((id) => id.startsWith('hypershift-management.')).sort());
+    const toggle = fleet.row('hypershift-management').getByTestId('hosted-toggle');
+    await expect(toggle).toHaveText(/3 hosted/);
+    await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+    await expect(fleet.row('hypershift-management.clusters.zstream-stalled')).toHaveAttribute('data-depth', '1');
+    await toggle.click();
+    await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    await expect(fleet.rows).toHaveCount(FLEET.length - 3);
+    await toggle.click();
+    await expect(fleet.rows).toHaveCount(FLEET.length);
   });
 
   test('filters by text', async ({ fleet, page }) => {

@@ -21,6 +21,7 @@ import { FindingsList } from './FindingsList';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RangePicker } from './RangePicker';
 import { UpdateProgressSection } from './UpdateProgressSection';
+import { HostedControlPlaneSection } from './HostedControlPlaneSection';
 import { useClusterUrlState } from './use-cluster-url-state';
 import styles from './cluster.module.css';
 
@@ -132,8 +133,14 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           <h2 id="progress-title">Update progress</h2>
           <UpdateProgressSection progress={h.updateProgress} />
         </section>
+        {h.hosted ? (
+          <section aria-labelledby="hosted-title" className={styles.section}>
+            <h2 id="hosted-title">Hosted control plane</h2>
+            <HostedControlPlaneSection hosted={h.hosted} managedBy={h.cluster.managedBy} />
+          </section>
+        ) : null}
         <section aria-labelledby="history-title" className={styles.section}>
-          <h2 id="history-title">ClusterVersion history</h2>
+          <h2 id="history-title">{h.cluster.role === 'hosted' && h.hosted && !h.cluster.channel ? 'HostedCluster version history' : 'ClusterVersion history'}</h2>
           <HistoryTimeline entries={history} />
         </section>
         {data?.appendix}

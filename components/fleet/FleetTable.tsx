@@ -1,7 +1,10 @@
+'use client';
 import Link from 'next/link';
-import type { ClusterSummaryDto } from '@/lib/api/dto';
+import { useState } from 'react';
+import type { ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import type { FleetSparkline } from '@/lib/charts/pick-sparkline';
 import { unhealthySources, updateStateLabel, type FleetSortKey, type FleetView } from '@/lib/view/fleet-rows';
+import { groupFleetRows } from '@/lib/view/fleet-groups';
 import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import styles from './fleet.module.css';
@@ -14,13 +17,31 @@ const COLUMNS: { key: FleetSortKey; label: string }[] = [
   { key: 'severity', label: 'Worst finding' },
 ];
 
-/** The fleet table: sortable headers are real buttons; `aria-sort` marks the sorted column. */
+const SEVERITIES: SeverityDto[] = ['critical', 'warning', 'info', 'ok'];
+
+/** "3 hosted: 1 critical, 2 ok" for a management row. */
+function hostedCounts(total: number, bySeverity: Record<SeverityDto, number>): string {
+  const parts = SEVERITIES.filter((severity) => bySeverity[severity] > 0).map((severity) => `${bySeverity[severity]} ${severity}`);
+  return `${total} hosted${parts.length ? `: ${parts.join(', ')}` : ''}`;
+}
+
+/**
+ * The fleet table: sortable headers are real buttons; `aria-sort` marks the sorted column. Hosted clusters sit
+ * under their management cluster, whose row collapses them and counts them by worst severity.
+ */
 export function FleetTable({ rows, view, onSort, sparklines }: {
   rows: readonly ClusterSummaryDto[];
   view: FleetView;
   onSort: (key: FleetSortKey) => void;
   sparklines: Record<string, FleetSparkline | null | undefined>;
 }) {
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
+  const toggle = (id: string): void => setCollapsed((previous) => {
+    const next = new Set(previous);
+    if (!next.delete(id)) next.add(id);
+    return next;
+  });
+  const entries = groupFleetRows(rows, collapsed);
   return (
     <table className={`table ${styles.table}`} data-testid="fleet-table">
       <caption className="visually-hidden">Clusters, {rows.length} shown. Column headers sort the table.</caption>
@@ -41,12 +62,24 @@ export function FleetTable({ rows, view, onSort, sparklines }: {
         </tr>
       </thead>
       <tbody>
-        {rows.map((c) => {
+        {entries.map(({ row: c, depth, hosted }) => {
           const bad = unhealthySources(c);
           const spark = sparklines[c.id];
+          const open = !collapsed.has(c.id);
           return (
-            <tr key={c.id} data-testid="cluster-row" data-cluster-id={c.id}>
-              <th scope="row"><Link href={`/clusters/${encodeURIComponent(c.id)}`}>{c.name}</Link></th>
+            <tr key={c.id} data-testid="cluster-row" data-cluster-id={c.id} data-cluster-name={c.name} data-role={c.role} data-depth={depth}
+              className={depth ? styles.hostedRow : undefined}>
+              <th scope="row">
+                {depth ? <span className={styles.branch} aria-hidden="true">└ </span> : null}
+                <Link href={`/clusters/${encodeURIComponent(c.id)}`}>{c.name}</Link>
+                {depth && c.managedBy ? <span className="visually-hidden"> (hosted on {c.managedBy})</span> : null}
+                {hosted ? (
+                  <button type="button" className={styles.groupToggle} aria-expanded={open} data-testid="hosted-toggle"
+                    onClick={() => toggle(c.id)} aria-label={`${open ? 'Collapse' : 'Expand'} ${hostedCounts(hosted.total, hosted.bySeverity)} clusters of ${c.name}`}>
+                    <span aria-hidden="true">{open ? '▾' : '▸'} </span>{hostedCounts(hosted.total, hosted.bySeverity)}
+                  </button>
+                ) : null}
+              </th>
               <td>{c.version ?? 'unknown'}</td>
               <td>{c.desiredVersion ?? 'unknown'}</td>
               <td>{updateStateLabel(c)}</td>

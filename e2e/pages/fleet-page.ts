@@ -26,6 +26,11 @@ export class FleetPage {
     return this.rows.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-cluster-id') ?? ''));
   }
 
+  /** Names of the top-level rows (management clusters group their hosted clusters under them). */
+  async topLevelNames(): Promise<string[]> {
+    return this.rows.evaluateAll((rows) => rows.filter((r) => r.getAttribute('data-depth') === '0').map((r) => r.getAttribute('data-cluster-name') ?? ''));
+  }
+
   sortButton(column: string): Locator {
     return this.table.getByRole('button', { name: new RegExp(`^${column}`) });
   }
