@@ -1,5 +1,6 @@
 import 'server-only';
 import { RESOURCES, type ResourceName } from '@/lib/k8s/resources';
+import { DETECTORS, requiredResources } from '@/lib/health/registry';
 import { OfflineInputError } from './errors';
 
 /** What an entry of a must-gather (directory or archive) is, judged from its path alone. */
@@ -63,10 +64,20 @@ function namespaced(rest: string[]): EntryClass | undefined {
     return { kind: 'skip' };
   }
   if (first === 'pods') return { kind: 'skip' };
+  // ConfigMaps are read one object at a time and only when a detector reads that name (HyperShift's rendered
+  // `feature-gate`): a namespace's whole configmaps.yaml list is large and of no use.
+  if (second === 'configmaps' || stripExt(second ?? '') === 'configmaps') {
+    return rest.length === 4 && DATA_FILE.test(third) && NAMED_CONFIGMAPS.has(stripExt(third)) ? resourceEntry(first, second) : { kind: 'skip' };
+  }
   if (rest.length === 3 && DATA_FILE.test(second)) return resourceEntry(first, stripExt(second));
   if (rest.length === 4 && DATA_FILE.test(third)) return resourceEntry(first, second);
   return rest.length >= 2 ? { kind: 'skip' } : undefined;
 }
+
+/** ConfigMap names the detectors read. */
+const NAMED_CONFIGMAPS: ReadonlySet<string> = new Set(
+  requiredResources(DETECTORS).flatMap((need) => (need.resource === 'configmaps' && need.name ? [need.name] : [])),
+);
 
 function historyTime(file: string): number | undefined {
   const m = HISTORY_FILE.exec(file);

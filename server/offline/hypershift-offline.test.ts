@@ -1,9 +1,14 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import { hostedControlPlane } from '@/lib/health/hosted-control-plane';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
+import { createSimulatedCluster, runScenario } from '@/server/simulator/core';
+import { writeMustGather } from '@/server/simulator/must-gather-writer';
+import { HCP_STALLED_BY_MS, hypershiftManagementScenario } from '@/server/simulator/scenarios/hypershift-management';
 import { analyzeOffline } from './analyze-offline';
 import { formatAnalysis } from './format-text';
 
@@ -60,5 +65,33 @@ describe('offline HostedCluster / NodePool analysis on real objects', () => {
     const text = formatAnalysis(analysis);
     expect(text).toContain('Hosted cluster kni21/kni21: version 4.10.26, desired 4.10.26; history 4.10.26 Partial');
     expect(text).toContain('NodePool hosted-cluster1-nodepool: 2/2 nodes, version 4.15.10');
+  });
+});
+
+describe('offline analysis of a management cluster must-gather', () => {
+  it('gives each hosted cluster its version, NodePools and findings, and keeps them off the management cluster', async () => {
+    const cluster = createSimulatedCluster({ seed: 2 });
+    runScenario(cluster, hypershiftManagementScenario);
+    cluster.clock.advance(HCP_STALLED_BY_MS);
+    const dir = mkdtempSync(join(tmpdir(), 'hs-mg-'));
+    try {
+      await writeMustGather(cluster, dir);
+      const analysis = await analyzeOffline([dir], { now: cluster.clock.now(), id: 'mgmt' });
+      expect(analysis.health.cluster.role).toBe('management');
+      expect(analysis.health.findings.filter((f) => urgent(f.severity))).toEqual([]);
+      const stalled = analysis.hosted.find((h) => h.cluster.name === 'zstream-stalled')!;
+      expect(stalled.cluster).toMatchObject({ id: 'mgmt.clusters.zstream-stalled', version: '4.14.38', desiredVersion: '4.14.39' });
+      expect(stalled.findings.filter((f) => urgent(f.severity)).map((f) => f.id).sort()).toEqual([
+        'featuregate-coverage:ConfigMap/clusters-zstream-stalled/feature-gate:missing-4.14.38',
+        'hosted-control-plane:HostedCluster/clusters/zstream-stalled:available',
+        'hosted-control-plane:HostedCluster/clusters/zstream-stalled:clusterversionsucceeding',
+        'hosted-control-plane:HostedCluster/clusters/zstream-stalled:degraded',
+      ]);
+      expect(stalled.hosted?.nodePools.map((p) => [p.name, p.currentNodes, p.version])).toEqual([['zstream-stalled-us-east-1a', 3, '4.14.38']]);
+      const healthy = analysis.hosted.find((h) => h.cluster.name === 'healthy')!;
+      expect(healthy.findings.filter((f) => urgent(f.severity))).toEqual([]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

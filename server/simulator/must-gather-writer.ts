@@ -101,6 +101,9 @@ export async function writeMustGather(cluster: SimulatedCluster, dir: string): P
       result.objects++;
       if (resource === 'namespaces') {
         await write(['namespaces', segment(object.metadata.name), `${segment(object.metadata.name)}.yaml`], yaml(object));
+      } else if (resource === 'configmaps') {
+        // One file per ConfigMap (HyperShift's dump layout): readers pick the few they need by name.
+        await write(['namespaces', segment(object.metadata.namespace ?? 'default'), groupDir(info), resource, `${segment(object.metadata.name)}.yaml`], yaml(object));
       } else if (!info.namespaced) {
         await write(['cluster-scoped-resources', groupDir(info), resource, `${segment(object.metadata.name)}.yaml`], yaml(object));
       } else {
