@@ -23,6 +23,8 @@ const HCCO = 'hosted-cluster-config-operator';
 const PAYLOAD_MANIFESTS = 616;
 /** How long the guest CVO waits on unavailable ClusterOperators before it reports Failing. */
 const FAILING_AFTER_MS = 5 * MINUTE;
+/** How long a read of the rendered FeatureGate is reused (the operators' own resync is about this long). */
+const FG_REREAD_MS = 5 * SECOND;
 
 /** One entry of HostedControlPlane status.versionStatus.history. */
 export interface HcpHistoryEntry {
@@ -78,7 +80,8 @@ export class HostedControlPlaneController {
   private readonly consumers = new Map<string, FeatureGateConsumerPods>();
   private readonly writer: FeatureGateWriter;
   private unavailableSince: number | undefined;
-  private parsedFg: { rv: string; versions: string[] } | undefined;
+  private reconciles = 0;
+  private parsedFg: { rv: string; versions: string[]; readAt: number } | undefined;
 
   constructor(
     private readonly context: ScenarioContext,
@@ -90,14 +93,18 @@ export class HostedControlPlaneController {
 
   /** Versions the rendered FeatureGate in the `feature-gate` ConfigMap lists (what the hosted operators see). */
   listedVersions(): string[] {
+    const now = this.context.clock.now();
+    // The four operators check at the same instants: one read of the (large) ConfigMap serves them all.
+    if (this.parsedFg && now - this.parsedFg.readAt < FG_REREAD_MS) return this.parsedFg.versions;
     const cm = this.context.client.get('configmaps', FEATURE_GATE_CONFIGMAP, this.namespace);
     if (!cm) return [];
     const rv = cm.metadata.resourceVersion ?? '';
     if (this.parsedFg?.rv !== rv) {
       const text = (cm as { data?: Record<string, string> }).data?.[FEATURE_GATE_KEY] ?? '';
       const rendered = load(text) as { status?: { featureGates?: { version?: string }[] } } | undefined;
-      this.parsedFg = { rv, versions: (rendered?.status?.featureGates ?? []).flatMap((entry) => (entry.version ? [entry.version] : [])) };
+      this.parsedFg = { rv, readAt: now, versions: (rendered?.status?.featureGates ?? []).flatMap((entry) => (entry.version ? [entry.version] : [])) };
     }
+    this.parsedFg.readAt = now;
     return this.parsedFg.versions;
   }
 
@@ -111,6 +118,7 @@ export class HostedControlPlaneController {
       },
       present: () => this.listedVersions(),
       write: (manager, featureGates) => {
+        this.parsedFg = undefined;
         const client = this.context.as(manager);
         const next = buildFeatureGateConfigMap(this.namespace, featureGates);
         const live = client.get('configmaps', FEATURE_GATE_CONFIGMAP, this.namespace);
@@ -182,8 +190,14 @@ export class HostedControlPlaneController {
     return versionOfTagImage((hcp?.spec as { releaseImage?: string } | undefined)?.releaseImage);
   }
 
+  /**
+   * Reads pod readiness back from the API: every reconcile for the FeatureGate consumers (the only pods whose
+   * readiness the story changes), every fourth for the rest (a pod deleted by hand is noticed within a minute).
+   */
   private refreshReadiness(): void {
-    for (const state of this.workloads.values()) {
+    const all = this.reconciles++ % 4 === 0;
+    for (const [name, state] of this.workloads) {
+      if (!all && !(name in FEATURE_GATE_CONSUMERS)) continue;
       const pod = this.context.client.get('pods', state.pod, this.namespace);
       const statuses = (pod?.status as { containerStatuses?: { ready?: boolean }[] } | undefined)?.containerStatuses ?? [];
       state.ready = statuses.length > 0 && statuses.every((status) => status.ready);

@@ -69,10 +69,13 @@ export class HyperShiftOperator {
       const name = hc.metadata.name;
       const namespace = hcpNamespace(name, hc.metadata.namespace);
       const image = (hc.spec as { release?: { image?: string } }).release?.image;
-      const hcp = mutateObject(this.context.as(HO), 'hostedcontrolplanes', name, namespace, (object) => {
-        (object.spec as Record<string, unknown>).releaseImage = image;
-        return object;
-      });
+      let hcp = this.context.client.get('hostedcontrolplanes', name, namespace);
+      if (hcp && (hcp.spec as { releaseImage?: string }).releaseImage !== image) {
+        hcp = mutateObject(this.context.as(HO), 'hostedcontrolplanes', name, namespace, (object) => {
+          (object.spec as Record<string, unknown>).releaseImage = image;
+          return object;
+        });
+      }
       if (!hcp) continue;
       mutateStatus(this.context.as(HO), 'hostedclusters', name, hc.metadata.namespace, (status: Record<string, unknown>) =>
         this.clusterStatus(status, hc, hcp, now));
