@@ -23,6 +23,7 @@ test.describe('HyperShift management cluster', () => {
     await fleet.goto();
     await fleet.openCluster(STALLED);
     await cluster.expectLoaded();
+    await expect(page.getByTestId('cluster-role')).toHaveText(`Hosted cluster on ${MANAGEMENT}`);
     const finding = await cluster.waitForFinding('featuregate-coverage', ['critical']);
     await cluster.openEvidence(finding);
     await expect(cluster.drawer).toContainText('4.14.38');

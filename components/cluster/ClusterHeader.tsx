@@ -1,3 +1,4 @@
+import Link from 'next/link';
 import type { ReactNode } from 'react';
 import type { ClusterInfoDto, SourceStateDto, UpdateProgressDto } from '@/lib/api/dto';
 import { CopyButton } from '@/components/common/CopyButton';
@@ -27,6 +28,13 @@ export function ClusterHeader({ cluster, progress, sources, now, actions }: {
         <div><dt>Current version</dt><dd data-testid="current-version">{cluster.version ?? 'unknown'}</dd></div>
         <div><dt>Desired version</dt><dd data-testid="desired-version">{cluster.desiredVersion ?? 'unknown'}</dd></div>
         <div><dt>Channel</dt><dd>{cluster.channel ?? 'none'}</dd></div>
+        {cluster.role && cluster.role !== 'standalone' ? (
+          <div>
+            <dt>Role</dt>
+            <dd data-testid="cluster-role">{cluster.role === 'management' ? 'HyperShift management cluster' : 'Hosted cluster'}
+              {cluster.managedBy ? <> on <Link href={`/clusters/${encodeURIComponent(cluster.managedBy)}`}>{cluster.managedBy}</Link></> : null}</dd>
+          </div>
+        ) : null}
         <div>
           <dt>Update</dt>
           <dd>

@@ -51,7 +51,10 @@ export function assessCluster(input: AssessmentInput): Assessment {
     const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
     return { health: { cluster, findings, updateProgress, sources: input.sources, ...(details ? { hosted: details } : {}) }, samples };
   }
-  const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : 'standalone');
+  // A hosted cluster seen from inside runs its control plane elsewhere: its Infrastructure says so.
+  const infrastructure = snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
+  const external = (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
+  const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
   const updateProgress = clusterVersion
     ? computeUpdateProgress({
       clusterVersion,

@@ -126,6 +126,8 @@ export const hostedControlPlane: Detector = {
     { resource: 'nodepools' },
     { resource: 'hostedcontrolplanes' },
     { resource: 'controlplanecomponents' },
+    // A hosted cluster's own context: Infrastructure status.controlPlaneTopology External makes its role "hosted".
+    { resource: 'infrastructures', name: 'cluster' },
   ],
   detect,
 };

@@ -105,7 +105,9 @@ describe('a HyperShift management cluster in the fleet', () => {
     for (const engine of engines) engine.start();
     await advanceGradually(management.server, HCP_CRASHLOOP_BY_MS + 60_000);
     await advanceGradually(own.server, HCP_CRASHLOOP_BY_MS + 60_000);
-    const rows = await until(() => fleet!.summaries(), (list) => list.find((row) => row.id === 'hypershift-featuregate-drop')?.role === 'hosted');
+    const alone = await until(() => own.engine.summary(), (row) => row.role === 'hosted');
+    expect(alone.managedBy).toBeUndefined();
+    const rows = await until(() => fleet!.summaries(), (list) => list.find((row) => row.id === 'hypershift-featuregate-drop')?.managedBy !== undefined);
     expect(rows.map((row) => row.id).sort()).toEqual([
       'hypershift-featuregate-drop', 'hypershift-management',
       `hypershift-management.clusters.${HC_HEALTHY}`, `hypershift-management.clusters.${HC_ROLLING}`,
