@@ -28,7 +28,7 @@ class FakeEventSource {
 }
 
 const summary = { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok' as const, sources: [], role: 'standalone' as const };
-const health = { cluster: { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', channel: null, history: [] }, findings: [], updateProgress: null, sources: [] };
+const health = { cluster: { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', channel: null, history: [] }, findings: [], updateProgress: null, updateRecommendations: null, sources: [] };
 
 let client: QueryClient;
 const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;

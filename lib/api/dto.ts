@@ -3,6 +3,7 @@
  * the browser parses them with the same schemas, and incidents store them as-is. Only plain JSON.
  */
 import { z } from 'zod';
+import { updateRecommendationsSchema } from './recommend-dto';
 
 /** Severity, worst first. */
 export const severitySchema = z.enum(['critical', 'warning', 'info', 'ok']);
@@ -143,6 +144,8 @@ export const clusterHealthSchema = z.object({
   cluster: clusterInfoSchema,
   findings: z.array(findingSchema),
   updateProgress: updateProgressSchema.nullable(),
+  /** `oc adm upgrade recommend` as JSON plus our per-target predictions; null without a ClusterVersion (or stored before). */
+  updateRecommendations: updateRecommendationsSchema.nullable().default(null),
   sources: z.array(sourceStateSchema),
   /** Present for hosted clusters seen from their management cluster. */
   hosted: hostedDetailsSchema.optional(),

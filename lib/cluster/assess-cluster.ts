@@ -8,6 +8,8 @@ import { DETECTORS } from '@/lib/health/registry';
 import { evaluate } from '@/lib/health/evaluate';
 import { computeUpdateProgress } from '@/lib/health/update-progress';
 import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
+import { computeRecommendations } from '@/lib/recommend/recommend';
+import type { AlertEvidence } from '@/lib/recommend/alert-prechecks';
 import { clusterInfo } from './cluster-info';
 import { hostedClusterInfo, hostedDetails } from './hosted-details';
 
@@ -27,6 +29,15 @@ export interface AssessmentInput {
   managedBy?: string;
   /** HostedClusters found on the cluster (its own snapshot has them split off). */
   hostedClusterCount?: number;
+  /** What is known about alerts for the recommend prechecks; default: the snapshot's alerts, else "could not read". */
+  alertEvidence?: AlertEvidence;
+}
+
+/** No alerts in a live snapshot means the alerts source did not answer. */
+function alertEvidenceOf(snapshot: Snapshot): AlertEvidence {
+  return snapshot.alerts
+    ? { kind: 'alerts', alerts: snapshot.alerts }
+    : { kind: 'error', message: 'no alerts source answered (thanos-querier in openshift-monitoring)' };
 }
 
 /** The served health plus the detectors' numeric samples at `context.now`. */
@@ -49,7 +60,7 @@ export function assessCluster(input: AssessmentInput): Assessment {
       hostedCluster, (snapshot.objects.controlplanecomponents ?? []).filter((cpc) => cpc.metadata.namespace === details?.hcpNamespace),
       snapshot.objects.nodepools ?? [], context.now);
     const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
-    return { health: { cluster, findings, updateProgress, sources: input.sources, ...(details ? { hosted: details } : {}) }, samples };
+    return { health: { cluster, findings, updateProgress, updateRecommendations: null, sources: input.sources, ...(details ? { hosted: details } : {}) }, samples };
   }
   // A hosted cluster seen from inside runs its control plane elsewhere: its Infrastructure says so.
   const infrastructure = snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
@@ -65,10 +76,13 @@ export function assessCluster(input: AssessmentInput): Assessment {
       alerts: snapshot.alerts,
     }, context.now)
     : null;
+  const updateRecommendations = clusterVersion
+    ? computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot))
+    : null;
   return {
     health: {
       cluster: { ...clusterInfo(input.id, input.name, clusterVersion), role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
-      findings, updateProgress, sources: input.sources,
+      findings, updateProgress, updateRecommendations, sources: input.sources,
     },
     samples,
   };

@@ -9,6 +9,7 @@ const health = (id: string, title = 'x'): ClusterHealthDto => ({
   cluster: { id, name: id, version: '4.16.3', desiredVersion: '4.16.3', channel: 'stable-4.16', history: [] },
   findings: [{ id: `f-${title}`, detector: 'catalog-replicas', severity: 'warning', subject: { kind: 'Deployment', name: 'd' }, title, summary: '', evidence: [], remediation: [] }],
   updateProgress: null,
+  updateRecommendations: null,
   sources: [],
 });
 const list: ClusterListDto = { clusters: [summary('a'), summary('b')] };

@@ -89,7 +89,7 @@ export class ClusterEngine {
     this.detectors = options.detectors ?? DETECTORS;
     this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
     this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule());
-    this.current = { cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, sources: [] };
+    this.current = { cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, updateRecommendations: null, sources: [] };
   }
 
   /** The HostedClusters found on this cluster (a management cluster), each a fleet member of its own. */

@@ -34,7 +34,7 @@ export class HostedClusterView {
   ) {
     this.current = {
       cluster: { id, name, role: 'hosted', managedBy, version: null, desiredVersion: null, channel: null, history: [] },
-      findings: [], updateProgress: null, sources: [],
+      findings: [], updateProgress: null, updateRecommendations: null, sources: [],
     };
   }
 

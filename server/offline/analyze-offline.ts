@@ -7,6 +7,7 @@ import { hostedClusterId, splitSnapshot } from '@/lib/cluster/hosted-views';
 import { DETECTORS, requiredLogs } from '@/lib/health/registry';
 import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
 import { asObject, asString } from '@/lib/health/objects';
+import type { AlertEvidence } from '@/lib/recommend/alert-prechecks';
 import type { OfflineSnapshot } from './collector';
 import { readOffline, readOfflineStream, type ReadOfflineOptions } from './read-offline';
 
@@ -48,13 +49,25 @@ function sourcesOf(offline: OfflineSnapshot): SourceStateDto[] {
   return offline.resources.map((resource) => ({ resource, status: 'synced' as const, since: at, lastSyncAt: at }));
 }
 
+/**
+ * Alerts for the recommend prechecks. Without an alerts file the answer is oc's own for a file-based run
+ * (`recommended/Alert=Unknown`, `NoTestData`), naming where oc looks: `<name>-alerts.json` beside `<name>-cv.yaml`.
+ */
+function alertEvidence(offline: OfflineSnapshot, input: string): AlertEvidence {
+  if (offline.alertsRead) return { kind: 'alerts', alerts: offline.alerts };
+  const where = input.endsWith('-cv.yaml') ? input.replace('-cv.yaml', '-alerts.json') : input;
+  return { kind: 'missing', reason: 'NoTestData', message: `This --mock-clusterversion run did not have alert data available at ${where}` };
+}
+
 function assess(offline: OfflineSnapshot, defaultNameOf: string, options: AnalyzeOfflineOptions): OfflineAnalysis {
   const name = options.name ?? defaultName(offline, defaultNameOf);
   const context = { now: offline.now, config: options.config ?? DEFAULT_HEALTH_CONFIG };
   const id = options.id ?? slug(name);
   const sources = sourcesOf(offline);
   const split = splitSnapshot(offline.snapshot);
-  const { health } = assessCluster({ id, name, snapshot: split.own, context, sources, hostedClusterCount: split.hosted.length });
+  const { health } = assessCluster({
+    id, name, snapshot: split.own, context, sources, hostedClusterCount: split.hosted.length, alertEvidence: alertEvidence(offline, defaultNameOf),
+  });
   const hosted = split.hosted.map((part) => assessCluster({
     id: hostedClusterId(id, part.namespace, part.name), name: part.name, snapshot: part.snapshot, context, sources, role: 'hosted', managedBy: id,
   }).health);

@@ -22,6 +22,8 @@ export interface OfflineSnapshot {
   now: number;
   nowSource: 'option' | 'timestamp' | 'objects' | 'clock';
   alerts: Alert[];
+  /** Whether any alerts file was read (an empty one means "nothing firing", no file means "unknown"). */
+  alertsRead: boolean;
   /** Resources with at least one object, in RESOURCES order. */
   resources: ResourceName[];
   /** Files skipped because they did not parse. */
@@ -55,6 +57,7 @@ export class OfflineCollector {
   private readonly logs = new Map<string, { current?: LogSource; previous?: LogSource }>();
   private readonly timestamps: number[] = [];
   private readonly alerts: Alert[] = [];
+  private alertsRead = false;
   private readonly warnings: string[] = [];
   private newestObject = Number.NEGATIVE_INFINITY;
   private entries = 0;
@@ -94,6 +97,7 @@ export class OfflineCollector {
   }
 
   addAlerts(documents: unknown[]): void {
+    this.alertsRead = true;
     for (const document of documents) this.alerts.push(...parseAlerts(document));
   }
 
@@ -135,7 +139,7 @@ export class OfflineCollector {
     const snapshot: Snapshot = { objects, transitions, logs: await this.readLogs(objects.pods ?? []), probes: [] };
     const [clock, nowSource] = this.clock(now);
     return {
-      snapshot, now: clock, nowSource, alerts: this.alerts, resources, warnings: this.warnings,
+      snapshot, now: clock, nowSource, alerts: this.alerts, alertsRead: this.alertsRead, resources, warnings: this.warnings,
       stats: { entries: this.entries, parsedBytes: this.parsedBytes, objects: count },
     };
   }
