@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clusterListSchema, clusterHealthSchema } from '@/lib/api/dto';
+import { clusterListSchema, clusterHealthSchema, type StreamMessage } from '@/lib/api/dto';
 import { runScenario } from '@/server/simulator/core';
 import { HCP_CRASHLOOP_BY_MS, HC_HEALTHY, HC_ROLLING, HC_STALLED, NODEPOOL_UPDATE_AT_MS } from '@/server/simulator/scenarios/hypershift-management';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
@@ -102,6 +102,8 @@ describe('a HyperShift management cluster in the fleet', () => {
     management.server.cluster.client.update('hostedclusters', { ...hc, spec: { ...(hc.spec as object), clusterID } });
     engines = [management.engine, own.engine];
     fleet = new Fleet(engines);
+    const streamed: StreamMessage[] = [];
+    const unsubscribe = fleet.streamSource(['hypershift-featuregate-drop']).subscribe((message) => streamed.push(message));
     for (const engine of engines) engine.start();
     await advanceGradually(management.server, HCP_CRASHLOOP_BY_MS + 60_000);
     await advanceGradually(own.server, HCP_CRASHLOOP_BY_MS + 60_000);
@@ -118,5 +120,11 @@ describe('a HyperShift management cluster in the fleet', () => {
     expect(joined.findings.some((finding) => finding.subject.kind === 'FeatureGate')).toBe(true);
     expect(joined.findings.some((finding) => finding.subject.kind === 'ConfigMap' && finding.subject.namespace === `clusters-${HC_STALLED}`)).toBe(true);
     expect(joined.hosted?.name).toBe(HC_STALLED);
+    // The stream carries the joined member under its own id only: the management side's view of it is folded in.
+    const joinedHealth = await until(() => streamed.filter((m) => m.type === 'health').at(-1),
+      (m) => m?.type === 'health' && m.health.cluster.managedBy === 'hypershift-management' && m.health.findings.some((f) => f.subject.kind === 'ConfigMap'));
+    expect(joinedHealth).toMatchObject({ clusterId: 'hypershift-featuregate-drop', summary: { role: 'hosted', managedBy: 'hypershift-management' } });
+    expect(new Set(streamed.map((m) => m.clusterId))).toEqual(new Set(['hypershift-featuregate-drop']));
+    unsubscribe();
   }, 60_000);
 });
