@@ -28,5 +28,13 @@ for (const theme of ['light', 'dark'] as const) {
       await cluster.openEvidence(finding);
       expect(await seriousViolations(page)).toEqual([]);
     });
+
+    test('hosted cluster page (control plane, NodePools, HCP pods) has no serious or critical axe violations', async ({ cluster, page }) => {
+      test.setTimeout(180_000);
+      await cluster.goto('hypershift-management.clusters.zstream-stalled');
+      await cluster.waitForFinding('featuregate-coverage', ['critical']);
+      await expect(page.getByTestId('hcp-pods')).toBeVisible();
+      expect(await seriousViolations(page)).toEqual([]);
+    });
   });
 }
