@@ -4,13 +4,14 @@ import type { ScenarioContext } from '../types';
 import { randomSuffix } from '../random';
 import { findCondition, setCondition } from '../objects/conditions';
 import {
-  FEATURE_GATE_CONFIGMAP, FEATURE_GATE_CONSUMERS, FEATURE_GATE_KEY, HCP_WORKLOADS, buildControlPlaneComponent,
-  buildFeatureGateConfigMap, buildHcpDeployment, hcpNamespace, hsCondition, releaseTagImage, versionOfTagImage,
-  type HcpWorkload,
+  FEATURE_GATE_CONFIGMAP, FEATURE_GATE_KEY, buildControlPlaneComponent, buildFeatureGateConfigMap, buildHcpDeployment, hcpNamespace,
+  hsCondition, versionOfTagImage,
 } from '../objects/hypershift';
+import { FEATURE_GATE_CONSUMERS, HCP_WORKLOADS, type HcpWorkload } from '../objects/hcp-workloads';
+import { hostedControlPlaneStatus, type HcpHistoryEntry } from './hosted-control-plane-status';
 import { templateHash } from '../objects/ids';
 import { buildPod, ownerRef, podStatus } from '../objects/pods';
-import { HOUR, MINUTE, SECOND, iso } from '../objects/time';
+import { HOUR, SECOND, iso } from '../objects/time';
 import { createWithStatus, mutateStatus } from '../objects/write';
 import { FeatureGateConsumerPods } from './crash-loop';
 import { FeatureGateWriter, type FeatureGateTarget, type FeatureGateWriterMode } from './feature-gate-writer';
@@ -19,20 +20,10 @@ import { FeatureGateWriter, type FeatureGateTarget, type FeatureGateWriterMode }
 const CPO = 'control-plane-operator';
 const HCCO = 'hosted-cluster-config-operator';
 
-/** Guest CVO manifests a payload has (progress messages count them). */
-const PAYLOAD_MANIFESTS = 616;
-/** How long the guest CVO waits on unavailable ClusterOperators before it reports Failing. */
-const FAILING_AFTER_MS = 5 * MINUTE;
 /** How long a read of the rendered FeatureGate is reused (the operators' own resync is about this long). */
 const FG_REREAD_MS = 5 * SECOND;
 
-/** One entry of HostedControlPlane status.versionStatus.history. */
-export interface HcpHistoryEntry {
-  version: string;
-  state: 'Completed' | 'Partial';
-  startedMs: number;
-  completedMs?: number;
-}
+export type { HcpHistoryEntry };
 
 /** Options of one simulated hosted control plane. */
 export interface HostedControlPlaneOptions {
@@ -58,13 +49,6 @@ interface WorkloadState {
 interface VersionStatusView {
   desired?: { version?: string };
   history?: { version: string; state: string; startedTime: string; completionTime?: string | null; image: string; verified: boolean }[];
-}
-
-function historyItem(entry: HcpHistoryEntry): Record<string, unknown> {
-  return {
-    version: entry.version, image: releaseTagImage(entry.version), state: entry.state, verified: false,
-    startedTime: iso(entry.startedMs), completionTime: entry.completedMs !== undefined ? iso(entry.completedMs) : null,
-  };
 }
 
 /**
@@ -276,65 +260,10 @@ export class HostedControlPlaneController {
     this.unavailableSince = unavailable.length ? (this.unavailableSince ?? now) : undefined;
     const updated = HCP_WORKLOADS.filter((workload) => this.workloads.get(workload.name)?.version === target && this.workloads.get(workload.name)?.ready).length;
     mutateStatus(this.context.as(HCCO), 'hostedcontrolplanes', this.options.name, this.namespace, (status: Record<string, unknown>) =>
-      this.hcpStatus(status, target, unavailable, updated, now));
-  }
-
-  private hcpStatus(status: Record<string, unknown>, target: string, unavailable: string[], updated: number, now: number): Record<string, unknown> {
-    const versionStatus = (status.versionStatus as { history?: Record<string, unknown>[] } | undefined) ?? {};
-    let history = versionStatus.history ?? this.options.history.map(historyItem);
-    if (history[0]?.version !== target) history = [historyItem({ version: target, state: 'Partial', startedMs: now }), ...history];
-    const done = updated === HCP_WORKLOADS.length;
-    if (done && history[0].state === 'Partial') history = [{ ...history[0], state: 'Completed', completionTime: iso(now) }, ...history.slice(1)];
-    const partial = history[0].state === 'Partial';
-    const running = (history.find((entry) => entry.state === 'Completed')?.version as string | undefined) ?? target;
-    const components = unavailable.filter((name) => HCP_WORKLOADS.find((workload) => workload.name === name)?.component);
-    const operators = [...new Set(unavailable.flatMap((name) => (FEATURE_GATE_CONSUMERS[name] ? [FEATURE_GATE_CONSUMERS[name]] : [])))].sort();
-    const failing = operators.length > 0 && this.unavailableSince !== undefined && now - this.unavailableSince >= FAILING_AFTER_MS;
-    const percent = Math.floor((updated / HCP_WORKLOADS.length) * 100);
-    const manifests = Math.floor((updated / HCP_WORKLOADS.length) * PAYLOAD_MANIFESTS);
-    const unavailableMessages = unavailable.map((name) => `${name} deployment has 1 unavailable replicas`);
-    let conditions = (status.conditions as Condition[] | undefined) ?? [];
-    const set = (condition: Condition) => {
-      conditions = setCondition(conditions, condition, now);
-    };
-    set(hsCondition('ValidHostedControlPlaneConfiguration', 'True', 'AsExpected', 'Configuration passes validation', now));
-    set(hsCondition('EtcdAvailable', 'True', 'QuorumAvailable', '', now));
-    set(hsCondition('KubeAPIServerAvailable', 'True', 'AsExpected', 'Kube APIServer deployment is available', now));
-    set(hsCondition('InfrastructureReady', 'True', 'AsExpected', 'All is well', now));
-    set(unavailable.length
-      ? hsCondition('Degraded', 'True', 'UnavailableReplicas', unavailableMessages.length === 1 ? unavailableMessages[0] : `[${unavailableMessages.join(', ')}]`, now)
-      : hsCondition('Degraded', 'False', 'AsExpected', '', now));
-    set(components.length
-      ? hsCondition('Available', 'False', 'ComponentsNotAvailable', `Waiting for components to be available: ${components.join(', ')}`, now)
-      : hsCondition('Available', 'True', 'AsExpected', '', now));
-    set(hsCondition('ClusterVersionAvailable', 'True', 'FromClusterVersion', `Done applying ${running}`, now));
-    set(partial
-      ? hsCondition('ClusterVersionProgressing', 'True', 'FromClusterVersion',
-        `Working towards ${target}: ${manifests} of ${PAYLOAD_MANIFESTS} done (${percent}% complete)${operators.length ? `, waiting on ${operators.join(', ')}` : ''}`, now)
-      : hsCondition('ClusterVersionProgressing', 'False', 'FromClusterVersion', `Cluster version is ${running}`, now));
-    set(failing
-      ? hsCondition('ClusterVersionFailing', 'True', operators.length === 1 ? 'ClusterOperatorNotAvailable' : 'ClusterOperatorsNotAvailable',
-        operators.length === 1 ? `Cluster operator ${operators[0]} is not available` : `Cluster operators ${operators.join(', ')} are not available`, now)
-      : hsCondition('ClusterVersionFailing', 'False', 'AsExpected', '', now));
-    set(hsCondition('ClusterVersionUpgradeable', 'True', 'FromClusterVersion', '', now));
-    set(hsCondition('ClusterVersionReleaseAccepted', 'True', 'PayloadLoaded',
-      `Payload loaded version="${target}" image="${releaseTagImage(target)}" architecture="amd64"`, now));
-    return {
-      ...status,
-      ready: true,
-      initialized: true,
-      version: running,
-      releaseImage: releaseTagImage(target),
-      controlPlaneEndpoint: { host: `a${this.options.name.replace(/[^a-z0-9]/g, '')}.elb.us-east-1.amazonaws.com`, port: 6443 },
-      versionStatus: { desired: { image: releaseTagImage(target), version: target }, history, observedGeneration: 1, availableUpdates: null },
-      // Management-side component versions; the simulated CPO rolls exactly what the payload lists, so they match.
-      controlPlaneVersion: {
-        desired: { image: releaseTagImage(target), version: target },
-        history: history.map(({ version, image, state, startedTime, completionTime }) => ({ version, image, state, startedTime, ...(completionTime ? { completionTime } : {}) })),
-        observedGeneration: 1,
-      },
-      conditions,
-    };
+      hostedControlPlaneStatus(status, {
+        name: this.options.name, history: this.options.history, target, unavailable, updated, now,
+        unavailableSince: this.unavailableSince,
+      }));
   }
 
   /** Whether a workload's pod is crash-looping on the FeatureGate. */

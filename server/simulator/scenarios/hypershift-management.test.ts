@@ -3,7 +3,8 @@ import { load } from 'js-yaml';
 import type { KubeObject } from '@/lib/k8s/types';
 import { createSimulatedCluster, runScenario } from '../core';
 import { MINUTE } from '../objects/time';
-import { FEATURE_GATE_CONFIGMAP, FEATURE_GATE_KEY, HCP_WORKLOADS, hcpNamespace } from '../objects/hypershift';
+import { FEATURE_GATE_CONFIGMAP, FEATURE_GATE_KEY, hcpNamespace } from '../objects/hypershift';
+import { HCP_WORKLOADS } from '../objects/hcp-workloads';
 import {
   HCP_CRASHLOOP_BY_MS, HCP_STALLED_BY_MS, HC_HEALTHY, HC_ROLLING, HC_STALLED, NODEPOOL_UPDATE_AT_MS, ROLLING_TO_VERSION,
   hypershiftManagementScenario,
