@@ -45,11 +45,13 @@ export function nodePoolProgress(pool: KubeObject): WorkerPoolProgress {
   const current = asString(dig(pool, 'status', 'version'));
   const available = asNumber(dig(pool, 'status', 'replicas')) ?? 0;
   const updatingVersion = conditionOf(pool, 'UpdatingVersion');
-  const updating = updatingVersion?.status === 'True';
+  const updatingConfig = conditionOf(pool, 'UpdatingConfig');
+  // nodesInfo counts nodes per release only: a config-only replace shows as progressing, not in the counts.
+  const updating = updatingVersion?.status === 'True' || updatingConfig?.status === 'True';
   const total = asNumber(dig(pool, 'spec', 'replicas')) ?? (versions.length ? versions.reduce((sum, v) => sum + count(v), 0) : available);
   const updated = versions.length
     ? Math.min(total, versions.filter((v) => asString(v.ocpVersion) === target).reduce((sum, v) => sum + (asNumber(v.readyNodeCount) ?? 0), 0))
-    : (current === target && !updating ? Math.min(total, available) : 0);
+    : (current === target && updatingVersion?.status !== 'True' ? Math.min(total, available) : 0);
   const failed = updatingVersion?.status === 'False' && updatingVersion.reason === 'InplaceUpgradeFailed';
   const assessment: WorkerPoolProgress['assessment'] = total === 0 ? 'Empty'
     : failed || conditionOf(pool, 'Ready')?.status === 'False' ? 'Degraded'
@@ -64,7 +66,7 @@ export function nodePoolProgress(pool: KubeObject): WorkerPoolProgress {
     availableNodes: available,
     outdatedNodes: Math.max(0, total - updated),
     nodes: [],
-    ...(updatingVersion?.message ? { message: updatingVersion.message } : {}),
+    ...(updatingVersion?.message || updatingConfig?.message ? { message: updatingVersion?.message || updatingConfig?.message } : {}),
   } as WorkerPoolProgress;
 }
 

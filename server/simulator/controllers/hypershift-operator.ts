@@ -5,6 +5,7 @@ import {
   HOSTED_CLUSTERS_NAMESPACE, healthyNodePoolConditions, hcpNamespace, hsCondition, nodeVersions, releaseTagImage,
   versionOfTagImage,
 } from '../objects/hypershift';
+import { shortHash } from '../objects/ids';
 import { MINUTE, SECOND } from '../objects/time';
 import { mutateObject, mutateStatus } from '../objects/write';
 
@@ -18,7 +19,14 @@ const BUBBLED = [
 
 interface NodeState {
   version: string;
+  /** Hash of the NodePool `spec.config` the machine was created with. */
+  config: string;
   ready: boolean;
+}
+
+/** The config hash HyperShift tracks per NodePool (8 hex characters, like its nodePoolCurrentConfig annotation). */
+export function nodePoolConfigHash(pool: KubeObject | undefined): string {
+  return shortHash(JSON.stringify((pool?.spec as { config?: unknown } | undefined)?.config ?? []), 8);
 }
 
 interface PoolState {
@@ -51,7 +59,8 @@ export class HyperShiftOperator {
 
   /** Registers a NodePool's existing machines at its current version and writes its status. */
   adoptNodePool(name: string, version: string, replicas: number): void {
-    this.pools.set(name, { name, nodes: Array.from({ length: replicas }, () => ({ version, ready: true })) });
+    const config = nodePoolConfigHash(this.context.client.get('nodepools', name, HOSTED_CLUSTERS_NAMESPACE));
+    this.pools.set(name, { name, nodes: Array.from({ length: replicas }, () => ({ version, config, ready: true })) });
     this.writePool(this.pools.get(name)!, this.context.clock.now());
   }
 
@@ -133,13 +142,15 @@ export class HyperShiftOperator {
       const live = this.context.client.get('nodepools', pool.name, HOSTED_CLUSTERS_NAMESPACE);
       const target = versionOfTagImage((live?.spec as { release?: { image?: string } } | undefined)?.release?.image);
       if (!target) continue;
+      const config = nodePoolConfigHash(live);
+      const outdated = (node: NodeState) => node.version !== target || node.config !== config;
       const surge = pool.nodes.find((node) => !node.ready);
       if (surge) {
         surge.ready = true;
-        const old = pool.nodes.findIndex((node) => node.version !== target);
+        const old = pool.nodes.findIndex(outdated);
         if (old >= 0) pool.nodes.splice(old, 1);
-      } else if (pool.nodes.some((node) => node.version !== target)) {
-        pool.nodes.push({ version: target, ready: false });
+      } else if (pool.nodes.some(outdated)) {
+        pool.nodes.push({ version: target, config, ready: false });
       }
       this.writePool(pool, now);
     }
@@ -148,7 +159,9 @@ export class HyperShiftOperator {
   private writePool(pool: PoolState, now: number): void {
     mutateStatus(this.context.as(HO), 'nodepools', pool.name, HOSTED_CLUSTERS_NAMESPACE, (status: Record<string, unknown>, live) => {
       const target = versionOfTagImage((live.spec as { release?: { image?: string } }).release?.image) ?? pool.nodes[0]?.version ?? '';
-      const updating = pool.nodes.some((node) => node.version !== target || !node.ready);
+      const config = nodePoolConfigHash(live);
+      const updating = pool.nodes.some((node) => node.version !== target);
+      const updatingConfig = pool.nodes.some((node) => node.config !== config);
       const current = (status.version as string | undefined) ?? pool.nodes[0]?.version ?? target;
       const version = updating ? current : target;
       let conditions = (status.conditions as Condition[] | undefined) ?? healthyNodePoolConditions(version, now);
@@ -158,6 +171,9 @@ export class HyperShiftOperator {
       set(updating
         ? hsCondition('UpdatingVersion', 'True', 'AsExpected', `Updating version in progress. Target version: ${target}`, now, live.metadata.generation ?? 1)
         : hsCondition('UpdatingVersion', 'False', 'AsExpected', '', now, live.metadata.generation ?? 1));
+      set(updatingConfig
+        ? hsCondition('UpdatingConfig', 'True', 'AsExpected', `Updating config in progress. Target config: ${config}`, now, live.metadata.generation ?? 1)
+        : hsCondition('UpdatingConfig', 'False', 'AsExpected', '', now, live.metadata.generation ?? 1));
       set(hsCondition('ValidReleaseImage', 'True', 'AsExpected', `Using release image: ${releaseTagImage(target)}`, now, live.metadata.generation ?? 1));
       return {
         ...status,

@@ -99,7 +99,11 @@ describe('hypershift-management scenario', () => {
     expect(condition(pool, 'UpdatingVersion')).toMatchObject({ status: 'True', message: `Updating version in progress. Target version: ${ROLLING_TO_VERSION}` });
     expect(status.version).toBe('4.16.7');
     expect(status.nodesInfo.nodeVersions.map((v) => v.ocpVersion)).toContain(ROLLING_TO_VERSION);
+    const second = cluster.client.get('nodepools', `${HC_ROLLING}-us-east-1b`, 'clusters')!;
+    expect(condition(second, 'UpdatingVersion')?.status).toBe('True');
+    expect(condition(second, 'UpdatingConfig')?.message).toMatch(/^Updating config in progress\. Target config: [0-9a-f]{8}$/);
     cluster.clock.advance(30 * MINUTE);
+    expect(condition(cluster.client.get('nodepools', `${HC_ROLLING}-us-east-1b`, 'clusters')!, 'UpdatingConfig')?.status).toBe('False');
     const done = cluster.client.get('nodepools', `${HC_ROLLING}-us-east-1a`, 'clusters')!;
     expect((done.status as { version: string; replicas: number }).version).toBe(ROLLING_TO_VERSION);
     expect((done.status as { replicas: number }).replicas).toBe(3);

@@ -33,6 +33,8 @@ export const HCP_UPDATE_REQUESTED_AT_MS = 1 * MINUTE;
 export const HCP_CRASHLOOP_BY_MS = 3 * MINUTE;
 /** By then the hosted CVO reports the unavailable operators (ClusterVersionSucceeding=False). */
 export const HCP_STALLED_BY_MS = 9 * MINUTE;
+/** ConfigMap (in `clusters`) with the KubeletConfig the rolling cluster's second NodePool starts using. */
+export const ROLLING_KUBELET_CONFIG = 'kubeletconfig-max-pods';
 /** When the rolling cluster's NodePools get the new release. */
 export const NODEPOOL_UPDATE_AT_MS = 1 * MINUTE;
 
@@ -112,6 +114,10 @@ export const hypershiftManagementScenario: Scenario = {
       operatorController: { replicas: 2, pdb: { minAvailable: 1 } },
     });
     installHyperShiftCrds(context.as('hypershift-operator'));
+    context.as('cluster-admin').create('configmaps', {
+      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ROLLING_KUBELET_CONFIG, namespace: HOSTED_CLUSTERS_NAMESPACE },
+      data: { config: 'apiVersion: machineconfiguration.openshift.io/v1\nkind: KubeletConfig\nmetadata:\n  name: max-pods\nspec:\n  kubeletConfig:\n    maxPods: 350\n' },
+    });
     const operator = new HyperShiftOperator(context, { nodeStepMs: 3 * MINUTE });
     const nodes = base.nodes.worker;
     createHostedCluster(context, {
@@ -146,6 +152,8 @@ export const hypershiftManagementScenario: Scenario = {
       for (const suffix of ['us-east-1a', 'us-east-1b']) {
         mutateObject(admin, 'nodepools', `${HC_ROLLING}-${suffix}`, HOSTED_CLUSTERS_NAMESPACE, (pool) => {
           (pool.spec as { release: { image: string } }).release.image = releaseTagImage(ROLLING_TO_VERSION);
+          // The second pool also gets a KubeletConfig: one replace rolls both the release and the config.
+          if (suffix === 'us-east-1b') (pool.spec as { config?: { name: string }[] }).config = [{ name: ROLLING_KUBELET_CONFIG }];
           return pool;
         });
       }
