@@ -94,6 +94,20 @@ describe('a HyperShift management cluster in the fleet', () => {
     ]);
   }, 60_000);
 
+  it('shows hosted rows stale with their management cluster when it stops answering (R13)', async () => {
+    const { server, engine } = await boot('hypershift-management', 3);
+    engines = [engine];
+    fleet = new Fleet(engines);
+    engine.start();
+    const synced = (rows: { sources: { status: string }[] }[]) => rows.length === 4 && rows.every((row) => row.sources.length > 0 && row.sources.every((s) => s.status === 'synced'));
+    expect(synced(await until(() => fleet!.summaries(), synced))).toBe(true);
+    servers.splice(servers.indexOf(server), 1);
+    await server.close();
+    const rows = await until(() => fleet!.summaries(), (list) => list.every((row) => row.sources.some((s) => s.status !== 'synced')), 30_000);
+    for (const row of rows) expect(row.sources.some((s) => s.status === 'stale' || s.status === 'unreachable'), row.id).toBe(true);
+    expect(rows.filter((row) => row.role === 'hosted')).toHaveLength(3);
+  }, 60_000);
+
   it('joins a hosted cluster configured twice into one row, by cluster id', async () => {
     const management = await boot('hypershift-management', 2);
     const own = await boot('hypershift-featuregate-drop', 4);
