@@ -21,6 +21,7 @@ import { FindingsList } from './FindingsList';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RangePicker } from './RangePicker';
 import { UpdateProgressSection } from './UpdateProgressSection';
+import { BeforeUpdateSection } from './BeforeUpdateSection';
 import { HostedControlPlaneSection } from './HostedControlPlaneSection';
 import { useClusterUrlState } from './use-cluster-url-state';
 import styles from './cluster.module.css';
@@ -133,6 +134,12 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           <h2 id="progress-title">Update progress</h2>
           <UpdateProgressSection progress={h.updateProgress} />
         </section>
+        {h.updateRecommendations ? (
+          <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
+            <h2 id="before-update-title">Before you update</h2>
+            <BeforeUpdateSection recommendations={h.updateRecommendations} selected={url.target} onSelect={(target) => setUrl({ target })} />
+          </section>
+        ) : null}
         {h.hosted ? (
           <section aria-labelledby="hosted-title" className={styles.section}>
             <h2 id="hosted-title">Hosted control plane</h2>

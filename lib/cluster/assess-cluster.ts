@@ -9,6 +9,7 @@ import { evaluate } from '@/lib/health/evaluate';
 import { computeUpdateProgress } from '@/lib/health/update-progress';
 import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
 import { computeRecommendations } from '@/lib/recommend/recommend';
+import { withPredictions } from '@/lib/recommend/predict-targets';
 import type { AlertEvidence } from '@/lib/recommend/alert-prechecks';
 import { clusterInfo } from './cluster-info';
 import { hostedClusterInfo, hostedDetails } from './hosted-details';
@@ -77,7 +78,7 @@ export function assessCluster(input: AssessmentInput): Assessment {
     }, context.now)
     : null;
   const updateRecommendations = clusterVersion
-    ? computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot))
+    ? withPredictions(computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot)
     : null;
   return {
     health: {

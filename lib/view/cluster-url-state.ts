@@ -1,17 +1,19 @@
 import { parseTimeRange, DEFAULT_RANGE, type TimeRange } from '@/lib/charts/time-range';
 
-/** The cluster view's URL state beyond the path: `?range=&panel=&finding=`. */
+/** The cluster view's URL state beyond the path: `?range=&panel=&finding=&target=`. */
 export interface ClusterUrlState {
   range: TimeRange;
   /** Focused detector panel id, or null. */
   panel: string | null;
   /** Finding whose evidence drawer is open, or null. */
   finding: string | null;
+  /** Update target whose details "Before you update" shows, or null (the newest). */
+  target: string | null;
 }
 
 /** Reads the cluster view state from search params; unknown ranges fall back to the default range. */
 export function parseClusterUrlState(params: URLSearchParams): ClusterUrlState {
-  return { range: parseTimeRange(params.get('range')), panel: params.get('panel') || null, finding: params.get('finding') || null };
+  return { range: parseTimeRange(params.get('range')), panel: params.get('panel') || null, finding: params.get('finding') || null, target: params.get('target') || null };
 }
 
 /**
@@ -27,6 +29,7 @@ export function withClusterUrlState(current: URLSearchParams, patch: Partial<Clu
   if ('range' in patch) set('range', patch.range === DEFAULT_RANGE ? null : patch.range);
   if ('panel' in patch) set('panel', patch.panel);
   if ('finding' in patch) set('finding', patch.finding);
+  if ('target' in patch) set('target', patch.target);
   const s = next.toString();
   return s ? `?${s}` : '';
 }

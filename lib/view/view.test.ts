@@ -50,14 +50,15 @@ describe('fleet rows', () => {
 
 describe('cluster URL state', () => {
   it('parses and defaults', () => {
-    expect(parseClusterUrlState(new URLSearchParams('range=6h&panel=catalog-replicas&finding=f1')))
-      .toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1' });
-    expect(parseClusterUrlState(new URLSearchParams('range=2d'))).toEqual({ range: '1h', panel: null, finding: null });
+    expect(parseClusterUrlState(new URLSearchParams('range=6h&panel=catalog-replicas&finding=f1&target=4.19.4')))
+      .toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1', target: '4.19.4' });
+    expect(parseClusterUrlState(new URLSearchParams('range=2d'))).toEqual({ range: '1h', panel: null, finding: null, target: null });
   });
   it('merges patches, dropping defaults and cleared values', () => {
     const cur = new URLSearchParams('range=6h&finding=f1&other=1');
     expect(withClusterUrlState(cur, { panel: 'pod-setup-latency' })).toBe('?range=6h&finding=f1&other=1&panel=pod-setup-latency');
     expect(withClusterUrlState(cur, { finding: null, range: '1h' })).toBe('?other=1');
+    expect(withClusterUrlState(cur, { target: '4.19.4' })).toBe('?range=6h&finding=f1&other=1&target=4.19.4');
     expect(withClusterUrlState(new URLSearchParams(), { finding: 'a b&c' })).toBe('?finding=a+b%26c');
   });
 });

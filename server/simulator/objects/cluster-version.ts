@@ -1,6 +1,7 @@
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import { iso } from './time';
 import { capabilitiesFor, channelsFor, errataUrl, releaseImage } from './releases';
+import { updateGraphFor } from './update-graph';
 
 /** One ClusterVersion status.history entry, newest first in the list. */
 export interface HistoryEntry {
@@ -66,11 +67,17 @@ export interface ClusterVersionStatusInput {
   versionHash: string;
 }
 
-/** status of the `version` ClusterVersion as the cluster-version operator writes it. */
+/**
+ * status of the `version` ClusterVersion as the cluster-version operator writes it. Once updates were retrieved
+ * (RetrievedUpdates=True), available and conditional updates of the desired version, evaluated when retrieved.
+ */
 export function clusterVersionStatus(input: ClusterVersionStatusInput): Record<string, unknown> {
   const capabilities = capabilitiesFor(input.capabilitiesVersion);
+  const retrieved = input.conditions.find((c) => c.type === 'RetrievedUpdates' && c.status === 'True');
+  const graph = retrieved ? updateGraphFor(input.desiredVersion, retrieved.lastTransitionTime ?? '') : undefined;
   return {
-    availableUpdates: null,
+    availableUpdates: graph?.availableUpdates ?? null,
+    ...(graph ? { conditionalUpdates: graph.conditionalUpdates } : {}),
     capabilities: { enabledCapabilities: capabilities, knownCapabilities: capabilities },
     conditions: input.conditions,
     desired: releaseDescriptor(input.desiredVersion),

@@ -1,0 +1,66 @@
+/**
+ * The embedded clusters answer "is it safe to update?" with real-shaped data: the CVO lists available and
+ * conditional updates (risks and matching rules as in real ClusterVersions), monitoring serves the alerts oc's
+ * prechecks read, and our predictions block a target when a catalog PodDisruptionBudget would refuse the drains.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ClusterHealthDto } from '@/lib/api/dto';
+import { RESOURCE_NAMES } from '@/lib/k8s/resources';
+import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
+import { makeSnapshot } from '@/lib/health/testing/builders';
+import { assessCluster } from '@/lib/cluster/assess-cluster';
+import { updateCommand } from '@/lib/recommend/update-command';
+import { formatRecommend } from '@/lib/recommend/format-recommend';
+import { parseAlerts } from '@/server/offline/alerts';
+import { createSimulatedCluster, runScenario } from '../core';
+import { MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT } from '../monitoring/thanos-querier';
+import { MINUTE } from '../objects/time';
+import { SCENARIOS } from './registry';
+import type { ScenarioName } from '../types';
+
+/** Health of a scenario at `minutes`, with the alerts its thanos-querier answers, as the live engine assesses it. */
+function healthAt(name: ScenarioName, minutes: number): ClusterHealthDto {
+  const cluster = createSimulatedCluster({ seed: 3 });
+  const t0 = cluster.clock.now();
+  runScenario(cluster, SCENARIOS[name]!);
+  while (cluster.clock.now() < t0 + minutes * MINUTE) cluster.clock.advance(10_000);
+  const answer = cluster.proxy.handle('services', MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, '/api/v1/alerts')!;
+  const objects = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, cluster.store.list(r).map((e) => structuredClone(e.object))]).filter(([, l]) => l.length));
+  const snapshot = makeSnapshot(objects, { alerts: parseAlerts(JSON.parse(answer.body)) });
+  return assessCluster({ id: name, name, snapshot, context: { now: cluster.clock.now(), config: DEFAULT_HEALTH_CONFIG }, sources: [] }).health;
+}
+
+describe('update recommendations of the embedded clusters', () => {
+  it('steady: patch targets recommended, next-minor targets at risk, every precheck AsExpected, commands offered', () => {
+    const rec = healthAt('steady', 2).updateRecommendations!;
+    expect(rec.channel).toBe('stable-4.16');
+    expect(rec.updates.map((u) => `${u.version}:${u.recommended ? 'ok' : u.reason}`)).toEqual([
+      '4.17.4:HighNodeStatusReportFrequency', '4.17.3:HighNodeStatusReportFrequency', '4.16.11:ok', '4.16.10:ok', '4.16.9:ok',
+    ]);
+    expect(rec.updates.find((u) => u.version === '4.16.10')).toMatchObject({ conditional: true, risks: [{ name: 'AMD19hFirmware', matchingRules: ['PromQL'] }] });
+    expect(rec.prechecks.every((p) => p.status === 'True' && p.reason === 'AsExpected')).toBe(true);
+    expect(rec.updates.flatMap((u) => u.predictions ?? []).filter((p) => p.status === 'block')).toEqual([]);
+    expect(updateCommand(rec.updates[2])).toBe('oc adm upgrade --to 4.16.11');
+    expect(formatRecommend(rec).stdout).toContain('  Reason: HighNodeStatusReportFrequency\n  Message: An unintended reversion to the default kubelet nodeStatusReportFrequency');
+  });
+
+  it('extension-install-flap after an hour: PodDisruptionBudgetAtLimit fails a precheck, and we block on the same PDB', () => {
+    const rec = healthAt('extension-install-flap', 61).updateRecommendations!;
+    const failing = rec.prechecks.filter((p) => p.status === 'False');
+    expect(failing.map((p) => p.name)).toEqual(['recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/0']);
+    expect(failing[0].message).toContain('Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.');
+    for (const target of rec.updates) {
+      expect(target.predictions?.find((p) => p.check === 'catalog-drain')).toMatchObject({
+        status: 'block', title: 'Node drains will block on openshift-operator-controller/operator-controller-controller-manager',
+      });
+      expect(updateCommand(target)).toBeNull();
+    }
+  });
+
+  it('update-in-progress: every target waits for the running update', () => {
+    const rec = healthAt('update-in-progress', 3).updateRecommendations!;
+    expect(rec.clusterConditions.find((c) => c.type === 'Progressing')?.status).toBe('True');
+    expect(rec.updates.length).toBeGreaterThan(0);
+    expect(rec.updates.every((u) => u.predictions?.some((p) => p.check === 'update-in-progress' && p.status === 'block'))).toBe(true);
+  });
+});
