@@ -25,6 +25,8 @@ test.describe('HyperShift management cluster', () => {
     await cluster.expectLoaded();
     await expect(page.getByTestId('cluster-role')).toHaveText(`Hosted cluster on ${MANAGEMENT}`);
     const finding = await cluster.waitForFinding('featuregate-coverage', ['critical']);
+    // The hosted cluster has sample series of its own (required vs present versions from the management side).
+    await cluster.expectChartDrawn('featuregate-coverage');
     await cluster.openEvidence(finding);
     await expect(cluster.drawer).toContainText('4.14.38');
     await expect(cluster.drawer).toContainText(/clusters-zstream-stalled/);
