@@ -58,7 +58,8 @@ export function UpdateTargetDetails({ target, command }: { target: UpdateTargetD
           </ul>
         </>
       ) : null}
-      {!target.recommended && target.message ? <p className={styles.message} data-testid="oc-message">{target.message}</p> : null}
+      {/* With risks, oc's message only repeats their texts and links. */}
+      {!target.recommended && target.message && target.risks.length === 0 ? <p className={styles.message} data-testid="oc-message">{target.message}</p> : null}
       <h5>Our predictions</h5>
       <ul className={styles.predictions}>
         {(target.predictions ?? []).map((p) => (

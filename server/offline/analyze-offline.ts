@@ -50,13 +50,15 @@ function sourcesOf(offline: OfflineSnapshot): SourceStateDto[] {
 }
 
 /**
- * Alerts for the recommend prechecks. Without an alerts file the answer is oc's own for a file-based run
- * (`recommended/Alert=Unknown`, `NoTestData`), naming where oc looks: `<name>-alerts.json` beside `<name>-cv.yaml`.
+ * Alerts for the recommend prechecks. Without an alerts file: `recommended/Alert=Unknown`, `NoTestData`, in oc's own
+ * words for its file mode when the input is a `<name>-cv.yaml` (naming the `<name>-alerts.json` oc looks for).
  */
 function alertEvidence(offline: OfflineSnapshot, input: string): AlertEvidence {
   if (offline.alertsRead) return { kind: 'alerts', alerts: offline.alerts };
-  const where = input.endsWith('-cv.yaml') ? input.replace('-cv.yaml', '-alerts.json') : input;
-  return { kind: 'missing', reason: 'NoTestData', message: `This --mock-clusterversion run did not have alert data available at ${where}` };
+  if (input.endsWith('-cv.yaml')) {
+    return { kind: 'missing', reason: 'NoTestData', message: `This --mock-clusterversion run did not have alert data available at ${input.replace(/-cv\.yaml$/, '-alerts.json')}` };
+  }
+  return { kind: 'missing', reason: 'NoTestData', message: `${input} has no alert data (no monitoring/alerts.json or *alerts.json file)` };
 }
 
 function assess(offline: OfflineSnapshot, defaultNameOf: string, options: AnalyzeOfflineOptions): OfflineAnalysis {

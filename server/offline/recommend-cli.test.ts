@@ -54,6 +54,14 @@ describe('npm run analyze --recommend', () => {
     expect(json.updates.map((u) => u.version).slice(0, 2)).toEqual(['4.16.32', '4.16.30']);
   });
 
+  it('reads a must-gather (its monitoring alerts included) and warns on stderr like oc', async () => {
+    const { code, stdout, stderr } = await analyze(join(ROOT, 'server/fixtures/must-gather/azure-4.8.11'), '--recommend');
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^The following conditions found no cause for concern in updating this cluster to later releases: recommended\/CriticalAlerts \(AsExpected\)/);
+    expect(stdout).toContain('No updates available. You may still upgrade to a specific release image with --to-image');
+    expect(stderr).toBe('warning: Cannot refresh available updates:\n  Reason: NoChannel\n  Message: The update channel has not been configured.\n\n');
+  });
+
   it('refuses --version with --show-outdated-releases as oc does (usage, exit 2)', async () => {
     const { code, stderr } = await analyze('examples/4.14.1-all-recommended-cv.yaml', '--recommend', '--version', '4.14.2', '--show-outdated-releases');
     expect(code).toBe(2);
