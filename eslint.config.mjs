@@ -24,6 +24,12 @@ export default defineConfig([
     files: ['server/**/*.{ts,tsx}'],
     rules: restrict(['@/components/*', '@/app/*'], 'server/ must not import UI code.'),
   },
+  {
+    // Rooms below the engine: the connection (server/kube), the watch layer and the metric sources never reach up.
+    files: ['server/kube/**/*.ts', 'server/watch/**/*.ts', 'server/metrics/**/*.ts'],
+    rules: restrict(['@/components/*', '@/app/*', '@/server/engine/*', '@/server/engine'],
+      'server/kube, server/watch and server/metrics sit below server/engine: they must not import it.'),
+  },
   globalIgnores(['.next/**', '.next-*/**', 'out/**', 'build/**', 'next-env.d.ts', '.pw-browsers/**', 'test-results/**',
     'playwright-report/**', 'demo-output/**', 'data/**', 'server/fixtures/**']),
 ]);

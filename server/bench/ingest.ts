@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
-import { createKubeConnection } from '@/server/engine/kube-connection';
+import { createKubeConnection } from '@/server/kube/kube-connection';
 import { KubeTransport } from '@/server/watch/kube-transport';
 import { Reflector } from '@/server/watch/reflector';
 

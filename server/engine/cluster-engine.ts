@@ -14,7 +14,7 @@ import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/h
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
 import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
-import type { ClusterConnection, SourceEvent, SourceHandle } from './connection';
+import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
 

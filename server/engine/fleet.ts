@@ -6,7 +6,7 @@ import { joinHealth, summaryOf } from '@/lib/cluster/join-hosted';
 import { serverEnv } from '@/server/env';
 import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
-import { createKubeConnection } from './kube-connection';
+import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
 

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '@/server/simulator/test-harnes
 import type { ScenarioName } from '@/server/simulator/types';
 import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
-import { createKubeConnection } from './kube-connection';
+import { createKubeConnection } from '@/server/kube/kube-connection';
 
 const servers: TestServer[] = [];
 let fleet: Fleet | undefined;

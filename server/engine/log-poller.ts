@@ -1,7 +1,7 @@
 import 'server-only';
 import type { KubeList } from '@/lib/k8s/types';
 import type { LogExcerpt, LogNeed } from '@/lib/health/types';
-import type { ClusterConnection } from './connection';
+import type { ClusterConnection } from '@/server/kube/connection';
 
 const POLL_MS = 10_000;
 const MAX_PODS_PER_NEED = 3;

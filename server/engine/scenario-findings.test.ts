@@ -8,7 +8,7 @@ import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import type { ScenarioName } from '@/server/simulator/types';
 import { ClusterEngine } from './cluster-engine';
-import { createKubeConnection } from './kube-connection';
+import { createKubeConnection } from '@/server/kube/kube-connection';
 
 /** What each story must show once it reached its failure, through the real watch layer. */
 const EXPECTED: { scenario: ScenarioName; detector: string; severities: SeverityDto[] }[] = [

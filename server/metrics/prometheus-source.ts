@@ -7,7 +7,7 @@ import { POD_CREATION_LATENCY_BUCKETS } from '@/lib/metrics/ovnkube-buckets';
 import { parseQueryResponse, type PromSeries } from '@/lib/metrics/prometheus-api';
 import { MAX_POINTS_PER_SERIES, pointsPerSeries, queryStepSeconds, rateWindowSeconds } from '@/lib/metrics/query-step';
 import { clusterToLocal, localToCluster, type TimeAnchor } from '@/lib/metrics/time-map';
-import type { ClusterConnection } from '@/server/engine/connection';
+import type { ClusterConnection } from '@/server/kube/connection';
 import { AlertsPoller, alertsFromQueryBodies, type AlertsPoll } from './alerts-poller';
 import type { PrometheusTarget } from './config';
 import { getMetricsJson, type MetricsGetResult } from './http-client';

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LatencyPointDto } from '@/lib/api/latency-dto';
-import { createKubeConnection } from '@/server/engine/kube-connection';
+import { createKubeConnection } from '@/server/kube/kube-connection';
 import { startClockDriver, type ClockDriver } from '@/server/simulator/clock';
 import { runScenario } from '@/server/simulator/core';
 import { HD_BATCHING_AT_MS, HD_DRAIN_AT_MS, highDensityDrainScenario } from '@/server/simulator/scenarios/high-density-drain';

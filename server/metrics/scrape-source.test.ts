@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { DEFAULT_HEALTH_CONFIG, type Snapshot } from '@/lib/health/types';
 import { podSetupLatency } from '@/lib/health/pod-setup-latency';
-import { createKubeConnection } from '@/server/engine/kube-connection';
+import { createKubeConnection } from '@/server/kube/kube-connection';
 import { runScenario } from '@/server/simulator/core';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { HD_BATCH_CONFIG, HD_DRAIN_AT_MS, highDensityDrainScenario } from '@/server/simulator/scenarios/high-density-drain';

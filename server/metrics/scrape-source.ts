@@ -4,7 +4,7 @@ import type { LatencySeries, SeriesPoint } from '@/lib/health/types';
 import type { Bucket } from '@/lib/metrics/histogram-quantile';
 import { histogramsOf, parseExposition } from '@/lib/metrics/exposition';
 import { extrapolatedRate, quantileEstimate, sumByLe, targetBucketRates, type CounterSample, type QuantileEstimate, type TargetScrape } from '@/lib/metrics/histogram-window';
-import type { ClusterConnection } from '@/server/engine/connection';
+import type { ClusterConnection } from '@/server/kube/connection';
 import { AlertsPoller, inClusterAlerts } from './alerts-poller';
 import {
   emptyLatencyDto, latencyPoint, POD_BATCH_CONFIG, POD_BATCH_SIZE, POD_CREATION_LATENCY, QUANTILES, thinToStep,

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { ClusterConnection } from '@/server/engine/connection';
+import type { ClusterConnection } from '@/server/kube/connection';
 import { metricsEnv } from '@/server/env';
 import { parsePrometheusConfig, prometheusFor } from './config';
 import type { MetricsSource } from './metrics-source';
