@@ -6,8 +6,8 @@
  * group — when the input has HyperShift objects, v1alpha1 or v1beta1) with `--json`. Exit 0 when analyzed, 1 when
  * the input could not be read, 2 on usage.
  *
- * `--recommend [--version V | --show-outdated-releases]` prints what `oc adm upgrade recommend` prints instead
- * (its JSON with `--json`); like oc's file mode, `<name>-alerts.json` beside a `<name>-cv.yaml` input is read too.
+ * Like oc's file mode, `<name>-alerts.json` beside a `<name>-cv.yaml` input is read too. `--recommend [--version V
+ * | --show-outdated-releases]` prints what `oc adm upgrade recommend` prints instead (its JSON with `--json`).
  * Exit 1 when oc would fail (e.g. unaccepted issues for `--version`), with oc's `error: ...` on stderr.
  */
 import { existsSync } from 'node:fs';
@@ -57,7 +57,7 @@ async function main(): Promise<void> {
     return;
   }
   try {
-    const analysis = await analyzeOffline(positionals, { now, name: values.name });
+    const analysis = await analyzeOffline(withSiblingAlerts(positionals), { now, name: values.name });
     const json = analysis.hosted.length ? { ...analysis.health, hostedClusters: analysis.hosted } : analysis.health;
     process.stdout.write(values.json ? `${JSON.stringify(json, null, 2)}\n` : formatAnalysis(analysis));
   } catch (error) {
@@ -66,7 +66,7 @@ async function main(): Promise<void> {
   }
 }
 
-/** oc's file mode reads `<name>-alerts.json` beside `<name>-cv.yaml`. */
+/** oc's file mode reads `<name>-alerts.json` beside `<name>-cv.yaml` (when it exists and is not given already). */
 function withSiblingAlerts(paths: string[]): string[] {
   const siblings = paths.filter((path) => path.endsWith('-cv.yaml')).map((path) => path.replace(/-cv\.yaml$/, '-alerts.json'));
   return [...paths, ...siblings.filter((path) => !paths.includes(path) && existsSync(path))];

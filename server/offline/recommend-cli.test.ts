@@ -8,6 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { clusterHealthSchema } from '@/lib/api/dto';
 import { updateRecommendationsSchema } from '@/lib/api/recommend-dto';
 
 const run = promisify(execFile);
@@ -52,6 +53,14 @@ describe('npm run analyze --recommend', () => {
       'recommended/CriticalAlerts/ClusterOperatorDown/0', 'recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/1',
     ]);
     expect(json.updates.map((u) => u.version).slice(0, 2)).toEqual(['4.16.32', '4.16.30']);
+  });
+
+  it('plain --json reads the sibling alerts too: updateRecommendations in the health', async () => {
+    const { code, stdout } = await analyze('examples/4.16.27-degraded-monitoring-cv.yaml', '--json');
+    expect(code).toBe(0);
+    const health = clusterHealthSchema.parse(JSON.parse(stdout));
+    expect(health.updateRecommendations?.prechecks.map((p) => `${p.name}=${p.status}`)).toContain('recommended/CriticalAlerts/ClusterOperatorDown/0=False');
+    expect(health.updateRecommendations?.clusterConditions.find((c) => c.type === 'Failing')).toMatchObject({ status: 'True', reason: 'ClusterOperatorNotAvailable' });
   });
 
   it('reads a must-gather (its monitoring alerts included) and warns on stderr like oc', async () => {
