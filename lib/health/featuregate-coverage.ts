@@ -165,8 +165,8 @@ export const featureGateCoverage: Detector = {
     // Consumers of the FeatureGate run in many namespaces (every operator reads it).
     { resource: 'pods' },
     // Seen from a HyperShift management cluster: the rendered FeatureGate of each hosted control plane.
-    { resource: 'hostedclusters' },
-    { resource: 'controlplanecomponents' },
+    { resource: 'hostedclusters', optional: true },
+    { resource: 'controlplanecomponents', optional: true },
     { resource: 'configmaps', name: HCP_FEATURE_GATE_CONFIGMAP },
   ],
   detect,

@@ -122,10 +122,10 @@ export const hostedControlPlane: Detector = {
   id: ID,
   title: 'Hosted control plane',
   needs: [
-    { resource: 'hostedclusters' },
-    { resource: 'nodepools' },
-    { resource: 'hostedcontrolplanes' },
-    { resource: 'controlplanecomponents' },
+    { resource: 'hostedclusters', optional: true },
+    { resource: 'nodepools', optional: true },
+    { resource: 'hostedcontrolplanes', optional: true },
+    { resource: 'controlplanecomponents', optional: true },
     // A hosted cluster's own context: Infrastructure status.controlPlaneTopology External makes its role "hosted".
     { resource: 'infrastructures', name: 'cluster' },
   ],

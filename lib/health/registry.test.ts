@@ -16,7 +16,7 @@ describe('DETECTORS', () => {
   it('watches the HyperShift objects and only the feature-gate ConfigMaps of hosted control planes', () => {
     const needs = requiredResources(DETECTORS);
     for (const resource of ['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents'] as const) {
-      expect(needs).toContainEqual({ resource });
+      expect(needs).toContainEqual({ resource, optional: true });
     }
     expect(needs.filter((n) => n.resource === 'configmaps')).toStrictEqual([{ resource: 'configmaps', name: 'feature-gate' }]);
   });
@@ -54,6 +54,14 @@ describe('requiredResources / requiredLogs', () => {
       { resource: 'pods' },
       { resource: 'leases', namespace: 'b' },
     ]);
+  });
+
+  it('keeps a need optional only when every detector needing the resource says so', () => {
+    const detectors = [
+      fake('featuregate-coverage', [{ resource: 'hostedclusters', optional: true }, { resource: 'pods', optional: true }]),
+      fake('catalog-replicas', [{ resource: 'hostedclusters', optional: true }, { resource: 'pods' }]),
+    ];
+    expect(requiredResources(detectors)).toStrictEqual([{ resource: 'hostedclusters', optional: true }, { resource: 'pods' }]);
   });
 
   it('merges identical log needs, keeping the largest tail', () => {

@@ -37,7 +37,11 @@ export function requiredResources(detectors: readonly Detector[]): ResourceNeed[
   for (const need of all) {
     if (out.some((kept) => covers(kept, need))) continue;
     if (all.some((other) => other !== need && covers(other, need) && !covers(need, other))) continue;
-    out.push({ ...need });
+    // Optional only when every need of the resource is (a core need must be watched everywhere).
+    const optional = all.filter((other) => other.resource === need.resource).every((other) => other.optional);
+    const { optional: _ignored, ...rest } = need;
+    void _ignored;
+    out.push(optional ? { ...rest, optional: true } : rest);
   }
   return out;
 }

@@ -156,6 +156,11 @@ export interface ResourceNeed {
    * hundreds of CRDs. Absent: every object of the resource (in `namespace` when given).
    */
   name?: string;
+  /**
+   * An API only some clusters serve (HyperShift's, on management clusters): watched once discovery lists it, and
+   * not a pending source where it is absent.
+   */
+  optional?: boolean;
 }
 
 /** Log lines a detector needs: containers of pods matching a label selector in a namespace. */

@@ -4,7 +4,7 @@ import type { ResourceName } from '@/lib/k8s/resources';
 import type {
   ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SamplePointDto, SourceStateDto, StreamMessage, TransitionDto,
 } from '@/lib/api/dto';
-import type { ConditionTransition, Detector, HealthConfig, LatencySeries, Snapshot } from '@/lib/health/types';
+import type { ConditionTransition, Detector, HealthConfig, LatencySeries, ResourceNeed, Snapshot } from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import type { Alert } from '@/lib/health/update-progress-types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
@@ -17,6 +17,7 @@ import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
+import { OptionalSources } from './optional-sources';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
@@ -39,6 +40,8 @@ export interface ClusterEngineOptions {
   latency?: () => LatencySeries | undefined;
   /** Firing and pending alerts (metrics source); absent or `undefined` means "no alerts source". */
   alerts?: () => Alert[] | undefined;
+  /** How often APIs a cluster did not serve are looked for again (default 5 min). */
+  optionalProbeMs?: number;
 }
 
 type Listener = (message: StreamMessage) => void;
@@ -71,6 +74,7 @@ export class ClusterEngine {
   private readonly samples = new Map<string, SamplePointDto[]>();
   private readonly listeners = new Set<Listener>();
   private readonly logs: LogPoller;
+  private optional: OptionalSources | undefined;
   private current: ClusterHealthDto;
   private currentJson = '';
   private scheduled: NodeJS.Timeout | undefined;
@@ -106,19 +110,29 @@ export class ClusterEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
-    for (const need of requiredResources(this.detectors)) {
-      const handle = this.connection.watch(need, (event) => this.onEvent(event));
-      this.sources.push({ resource: need.resource, handle });
-      handle.start();
-    }
+    const needs = requiredResources(this.detectors);
+    for (const need of needs.filter((candidate) => !candidate.optional)) this.startSource(need);
+    this.optional = new OptionalSources(this.connection, needs.filter((need) => need.optional), (need) => {
+      if (this.running) this.startSource(need);
+    }, this.options.optionalProbeMs);
+    this.optional.start();
     this.logs.start();
     this.periodic = setInterval(() => this.schedule(), PERIODIC_EVALUATION_MS);
     this.periodic.unref?.();
   }
 
+  private startSource(need: ResourceNeed): void {
+    const { optional: _optional, ...watched } = need;
+    void _optional;
+    const handle = this.connection.watch(watched, (event) => this.onEvent(event));
+    this.sources.push({ resource: need.resource, handle });
+    handle.start();
+  }
+
   /** Stops watches and timers; the last state stays readable. */
   stop(): void {
     this.running = false;
+    this.optional?.stop();
     for (const { handle } of this.sources) handle.stop();
     this.sources.length = 0;
     this.logs.stop();

@@ -7,6 +7,7 @@ import { startTestServer, type TestServer } from '@/server/simulator/test-harnes
 import type { ScenarioName } from '@/server/simulator/types';
 import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
+import type { ClusterConnection } from '@/server/kube/connection';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 
 const servers: TestServer[] = [];
@@ -92,6 +93,37 @@ describe('a HyperShift management cluster in the fleet', () => {
     expect(rolling.updateProgress?.workerPools.map((pool) => [pool.name, pool.assessment, pool.totalNodes])).toEqual([
       [`${HC_ROLLING}-us-east-1a`, 'Progressing', 3], [`${HC_ROLLING}-us-east-1b`, 'Progressing', 2],
     ]);
+  }, 60_000);
+
+  it('watches the HyperShift APIs only where discovery serves them, and picks them up when they appear', async () => {
+    const server = await startTestServer({ seed: 2 });
+    servers.push(server);
+    runScenario(server.cluster, SCENARIOS['hypershift-management']!);
+    const real = createKubeConnection(server.kubeconfigPath('reader'), 'sim');
+    let served = false;
+    const probes: string[] = [];
+    const connection: ClusterConnection = {
+      ...real,
+      watch: (need, onEvent) => real.watch(need, onEvent),
+      getText: async (path, options) => {
+        probes.push(path);
+        return path.startsWith('/apis/hypershift.openshift.io/') && !served ? { status: 404, body: '{"kind":"Status","code":404}' } : real.getText(path, options);
+      },
+      now: () => real.now(),
+      close: () => real.close(),
+    };
+    const engine = new ClusterEngine({ id: 'mgmt', name: 'mgmt', connection, optionalProbeMs: 200 });
+    engines = [engine];
+    fleet = new Fleet(engines);
+    engine.start();
+    const alone = await until(() => engine.health(), (h) => h.sources.length > 0 && h.sources.every((s) => s.status === 'synced') && probes.length >= 2);
+    expect(alone.sources.map((s) => s.resource)).not.toContain('hostedclusters');
+    expect(alone.sources.every((s) => s.status === 'synced')).toBe(true);
+    expect(fleet.summaries().map((row) => row.id)).toEqual(['mgmt']);
+    served = true;
+    const rows = await until(() => fleet!.summaries(), (list) => list.length === 4);
+    expect(rows.filter((row) => row.role === 'hosted')).toHaveLength(3);
+    expect(engine.health().sources.map((s) => s.resource)).toEqual(expect.arrayContaining(['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents']));
   }, 60_000);
 
   it('shows hosted rows stale with their management cluster when it stops answering (R13)', async () => {
