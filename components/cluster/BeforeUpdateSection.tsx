@@ -1,6 +1,6 @@
 'use client';
-import type { PrecheckDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
-import { updateCommand } from '@/lib/recommend/update-command';
+import type { PrecheckDto, TargetPredictionDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
+import { predictionsFor } from '@/lib/recommend/update-command';
 import { UpdateTargetDetails, VerdictBadge, verdictOf } from './UpdateTargetDetails';
 import styles from './before-update.module.css';
 
@@ -23,7 +23,9 @@ function PrecheckRow({ precheck }: { precheck: PrecheckDto }) {
   );
 }
 
-function TargetRow({ target, selected, onSelect }: { target: UpdateTargetDto; selected: boolean; onSelect: () => void }) {
+function TargetRow({ target, predictions, selected, onSelect }: {
+  target: UpdateTargetDto; predictions: TargetPredictionDto[]; selected: boolean; onSelect: () => void;
+}) {
   return (
     <tr data-testid="update-target" data-version={target.version} data-selected={selected || undefined}>
       <th scope="row">
@@ -31,7 +33,7 @@ function TargetRow({ target, selected, onSelect }: { target: UpdateTargetDto; se
       </th>
       <td>{target.recommended ? 'Recommended' : <>{`Recommended=${target.recommendedStatus}`} <span className="muted">{target.reason}</span></>}</td>
       <td>{target.risks.map((r) => r.name).join(', ') || <span className="muted">none</span>}</td>
-      <td><VerdictBadge verdict={verdictOf(target)} /></td>
+      <td><VerdictBadge verdict={verdictOf(predictions)} /></td>
     </tr>
   );
 }
@@ -69,10 +71,12 @@ export function BeforeUpdateSection({ recommendations, selected, onSelect }: {
           <table className={styles.targets}>
             <thead><tr><th scope="col">Version</th><th scope="col">oc says</th><th scope="col">Risks</th><th scope="col">We predict</th></tr></thead>
             <tbody>
-              {updates.map((u) => <TargetRow key={u.version} target={u} selected={u === target} onSelect={() => onSelect(u.version)} />)}
+              {updates.map((u) => (
+                <TargetRow key={u.version} target={u} predictions={predictionsFor(recommendations, u)} selected={u === target} onSelect={() => onSelect(u.version)} />
+              ))}
             </tbody>
           </table>
-          {target ? <UpdateTargetDetails target={target} command={updateCommand(target)} /> : null}
+          {target ? <UpdateTargetDetails target={target} predictions={predictionsFor(recommendations, target)} /> : null}
         </div>
       )}
     </div>

@@ -1,5 +1,6 @@
 'use client';
 import type { TargetPredictionDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
+import { updateCommand } from '@/lib/recommend/update-command';
 import { safeHttpUrl } from '@/lib/view/safe-url';
 import { CopyButton } from '@/components/common/CopyButton';
 import styles from './before-update.module.css';
@@ -8,8 +9,8 @@ import styles from './before-update.module.css';
 export type Verdict = 'block' | 'warn' | 'pass';
 
 /** The worst of a target's predictions (an `unknown` counts as a warning). */
-export function verdictOf(target: UpdateTargetDto): Verdict {
-  const statuses = (target.predictions ?? []).map((p) => p.status);
+export function verdictOf(predictions: readonly TargetPredictionDto[]): Verdict {
+  const statuses = predictions.map((p) => p.status);
   if (statuses.includes('block')) return 'block';
   return statuses.some((s) => s === 'warn' || s === 'unknown') ? 'warn' : 'pass';
 }
@@ -33,8 +34,9 @@ function ExternalLink({ url, children }: { url: string; children: string }) {
 }
 
 /** One target: oc's judgement, each risk with its message and link, our predictions, and the command if clear. */
-export function UpdateTargetDetails({ target, command }: { target: UpdateTargetDto; command: string | null }) {
-  const blocking = (target.predictions ?? []).filter((p) => p.status === 'block');
+export function UpdateTargetDetails({ target, predictions }: { target: UpdateTargetDto; predictions: TargetPredictionDto[] }) {
+  const blocking = predictions.filter((p) => p.status === 'block');
+  const command = updateCommand(target, predictions);
   return (
     <article className={styles.details} data-testid="update-target-details" aria-labelledby="target-details-title">
       <h4 id="target-details-title">Update to {target.version}</h4>
@@ -62,7 +64,7 @@ export function UpdateTargetDetails({ target, command }: { target: UpdateTargetD
       {!target.recommended && target.message && target.risks.length === 0 ? <p className={styles.message} data-testid="oc-message">{target.message}</p> : null}
       <h5>Our predictions</h5>
       <ul className={styles.predictions}>
-        {(target.predictions ?? []).map((p) => (
+        {predictions.map((p) => (
           <li key={p.check} data-testid="prediction" data-check={p.check} data-status={p.status}>
             <VerdictBadge verdict={p.status} /> <strong>{p.title}</strong>
             <p className={styles.message}>{p.detail}</p>

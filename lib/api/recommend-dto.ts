@@ -52,7 +52,7 @@ export const updateTargetSchema = z.object({
   /** Listed in `status.conditionalUpdates` (else only in `availableUpdates`). */
   conditional: z.boolean(),
   risks: z.array(updateRiskSchema),
-  /** Filled by the server from our own checks; absent offline when the inputs cannot tell. */
+  /** Our own predictions about this target only (those holding for every target are in the top-level list). */
   predictions: z.array(targetPredictionSchema).optional(),
 });
 
@@ -67,6 +67,8 @@ export const updateRecommendationsSchema = z.object({
   /** Why some prechecks could not run (oc: "Failed to check for at least some preconditions: ..."). */
   precheckError: z.string().optional(),
   clusterConditions: z.array(recommendConditionSchema),
+  /** Our own predictions that hold for every target (sent once, not per target). */
+  predictions: z.array(targetPredictionSchema).optional(),
 });
 
 export type RecommendConditionDto = z.infer<typeof recommendConditionSchema>;

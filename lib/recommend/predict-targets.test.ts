@@ -4,7 +4,7 @@ import { makeSnapshot, withDeploymentStatus, withPdbStatus } from '@/lib/health/
 import { fixture, fixtureDocs } from '@/server/testing/rollback-fixtures';
 import { computeRecommendations } from './recommend';
 import { withPredictions } from './predict-targets';
-import { updateCommand } from './update-command';
+import { predictionsFor, updateCommand } from './update-command';
 
 const cv = fixture('oc-upgrade/recommend/examples/4.16.27-degraded-monitoring-cv.yaml');
 const updating = fixture('oc-upgrade/recommend/examples/4.14.1-all-recommended-cv.yaml');
@@ -28,32 +28,35 @@ describe('withPredictions', () => {
   it('blocks every target while a catalog PDB refuses drains (real upstream OLMv1 layout: 1 replica, minAvailable 1)', () => {
     const result = predict({ deployments: deployments(1), poddisruptionbudgets: pdbs(0), featuregates: [featureGate(['4.16.27'])] });
     for (const target of result.updates) {
-      const drain = target.predictions?.find((p) => p.check === 'catalog-drain');
+      const drain = predictionsFor(result, target).find((p) => p.check === 'catalog-drain');
       expect(drain).toMatchObject({ status: 'block' });
       expect(drain?.title).toContain('Node drains will block on olmv1-system/catalogd-controller-manager');
-      expect(updateCommand(target)).toBeNull();
+      expect(updateCommand(target, predictionsFor(result, target))).toBeNull();
     }
   });
 
   it('passes two replicas whose PDBs allow a disruption, and offers the oc command', () => {
     const result = predict({ deployments: deployments(2), poddisruptionbudgets: pdbs(1), featuregates: [featureGate(['4.16.27', '4.16.20'])] });
     const newest = result.updates[0];
-    expect(newest.predictions?.map((p) => `${p.check}=${p.status}`)).toEqual(['update-in-progress=pass', 'catalog-drain=pass', 'featuregate=pass', 'capabilities=pass']);
-    expect(updateCommand(newest)).toBe('oc adm upgrade --to 4.16.32');
+    expect(predictionsFor(result, newest).map((p) => `${p.check}=${p.status}`)).toEqual(['update-in-progress=pass', 'catalog-drain=pass', 'featuregate=pass', 'capabilities=pass']);
+    expect(updateCommand(newest, predictionsFor(result, newest))).toBe('oc adm upgrade --to 4.16.32');
+    // Predictions holding for every target are sent once; each target carries only its own.
+    expect(result.predictions?.map((p) => p.check)).toEqual(['update-in-progress', 'catalog-drain', 'featuregate']);
+    expect(newest.predictions?.map((p) => p.check)).toEqual(['capabilities']);
   });
 
   it('blocks when FeatureGate status lacks the running version', () => {
     const result = predict({ featuregates: [featureGate(['4.16.20'])] });
-    expect(result.updates[0].predictions?.find((p) => p.check === 'featuregate')).toMatchObject({ status: 'block', title: 'FeatureGate status lacks 4.16.27' });
+    expect(result.predictions?.find((p) => p.check === 'featuregate')).toMatchObject({ status: 'block', title: 'FeatureGate status lacks 4.16.27' });
   });
 
   it('blocks while an update is in progress (Progressing=True)', () => {
     const result = predict({}, updating);
-    expect(result.updates[0].predictions?.find((p) => p.check === 'update-in-progress')?.detail).toContain('Working towards 4.14.1');
+    expect(result.predictions?.find((p) => p.check === 'update-in-progress')?.detail).toContain('Working towards 4.14.1');
   });
 
   it('adds --allow-not-recommended for a target oc has concerns about', () => {
-    expect(updateCommand({ version: '4.19.4', image: 'x', recommended: false, recommendedStatus: 'False', conditional: true, risks: [], predictions: [] }))
+    expect(updateCommand({ version: '4.19.4', image: 'x', recommended: false, recommendedStatus: 'False', conditional: true, risks: [], predictions: [] }, []))
       .toBe('oc adm upgrade --to 4.19.4 --allow-not-recommended');
   });
 });

@@ -72,12 +72,13 @@ function capabilities(snapshot: Snapshot, target: UpdateTargetDto): TargetPredic
     `All ${enabled.length} enabled capabilities are in the target release's ClusterVersion CRD enum${result.newerThanKnown ? ' (newest known release standing in)' : ''}.`);
 }
 
-/** The recommendations with our predictions attached to every target. */
+/** The recommendations with our predictions: those holding for every target once, the target's own on each. */
 export function withPredictions(recommendations: UpdateRecommendationsDto, snapshot: Snapshot): UpdateRecommendationsDto {
   const shared = [updateInFlight(recommendations), catalogDrains(snapshot), featureGateVersions(snapshot, recommendations.currentVersion)]
     .filter((p): p is TargetPredictionDto => p !== undefined);
   return {
     ...recommendations,
-    updates: recommendations.updates.map((target) => ({ ...target, predictions: [...shared, capabilities(snapshot, target)] })),
+    predictions: shared,
+    updates: recommendations.updates.map((target) => ({ ...target, predictions: [capabilities(snapshot, target)] })),
   };
 }

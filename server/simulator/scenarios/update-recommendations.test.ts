@@ -9,7 +9,7 @@ import { RESOURCE_NAMES } from '@/lib/k8s/resources';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import { makeSnapshot } from '@/lib/health/testing/builders';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
-import { updateCommand } from '@/lib/recommend/update-command';
+import { predictionsFor, updateCommand } from '@/lib/recommend/update-command';
 import { formatRecommend } from '@/lib/recommend/format-recommend';
 import { parseAlerts } from '@/server/offline/alerts';
 import { createSimulatedCluster, runScenario } from '../core';
@@ -39,8 +39,8 @@ describe('update recommendations of the embedded clusters', () => {
     ]);
     expect(rec.updates.find((u) => u.version === '4.16.10')).toMatchObject({ conditional: true, risks: [{ name: 'AMD19hFirmware', matchingRules: ['PromQL'] }] });
     expect(rec.prechecks.every((p) => p.status === 'True' && p.reason === 'AsExpected')).toBe(true);
-    expect(rec.updates.flatMap((u) => u.predictions ?? []).filter((p) => p.status === 'block')).toEqual([]);
-    expect(updateCommand(rec.updates[2])).toBe('oc adm upgrade --to 4.16.11');
+    expect(rec.updates.flatMap((u) => predictionsFor(rec, u)).filter((p) => p.status === 'block')).toEqual([]);
+    expect(updateCommand(rec.updates[2], predictionsFor(rec, rec.updates[2]))).toBe('oc adm upgrade --to 4.16.11');
     expect(formatRecommend(rec).stdout).toContain('  Reason: HighNodeStatusReportFrequency\n  Message: An unintended reversion to the default kubelet nodeStatusReportFrequency');
   });
 
@@ -50,10 +50,10 @@ describe('update recommendations of the embedded clusters', () => {
     expect(failing.map((p) => p.name)).toEqual(['recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/0']);
     expect(failing[0].message).toContain('Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.');
     for (const target of rec.updates) {
-      expect(target.predictions?.find((p) => p.check === 'catalog-drain')).toMatchObject({
+      expect(predictionsFor(rec, target).find((p) => p.check === 'catalog-drain')).toMatchObject({
         status: 'block', title: 'Node drains will block on openshift-operator-controller/operator-controller-controller-manager',
       });
-      expect(updateCommand(target)).toBeNull();
+      expect(updateCommand(target, predictionsFor(rec, target))).toBeNull();
     }
   });
 
@@ -61,6 +61,6 @@ describe('update recommendations of the embedded clusters', () => {
     const rec = healthAt('update-in-progress', 3).updateRecommendations!;
     expect(rec.clusterConditions.find((c) => c.type === 'Progressing')?.status).toBe('True');
     expect(rec.updates.length).toBeGreaterThan(0);
-    expect(rec.updates.every((u) => u.predictions?.some((p) => p.check === 'update-in-progress' && p.status === 'block'))).toBe(true);
+    expect(rec.updates.every((u) => predictionsFor(rec, u).some((p) => p.check === 'update-in-progress' && p.status === 'block'))).toBe(true);
   });
 });
