@@ -1,8 +1,9 @@
 import type { SourceStateDto } from '@/lib/api/dto';
-import { formatSince } from '@/lib/view/format-time';
+import { formatSince, formatUntil } from '@/lib/view/format-time';
 
 /**
- * Live/stale indicator per watched source: status word, since when, and the error reason when there is one.
+ * Live/stale indicator per watched source: status word, since when, the error reason when there is one and the
+ * next attempt while retrying.
  * A source that is not synced means findings that depend on it may be incomplete.
  */
 export function SourceStatusList({ sources, now }: { sources: readonly SourceStateDto[]; now: number }) {
@@ -19,7 +20,12 @@ export function SourceStatusList({ sources, now }: { sources: readonly SourceSta
             <span className={`source-status source-${s.status}`}>{s.status}</span>{' '}
             <code>{s.namespace ? `${s.namespace}/` : ''}{s.resource}</code>{' '}
             <span className="muted">since {formatSince(s.since, now)}</span>
-            {s.error ? <span className="muted"> — {s.error.reason ? `${s.error.reason}: ` : ''}{s.error.message}</span> : null}
+            {s.error ? (
+              <span className="muted">
+                {' — '}{s.status === 'synced' ? 'retrying on fresh data after ' : ''}{s.error.reason ? `${s.error.reason}: ` : ''}{s.error.message}
+                {s.retryAt ? `; next attempt ${formatUntil(s.retryAt, now)}` : ''}
+              </span>
+            ) : null}
           </li>
         ))}
       </ul>

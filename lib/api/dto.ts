@@ -51,7 +51,10 @@ export const sourceStateSchema = z.object({
   since: z.string(),
   lastSyncAt: z.string().optional(),
   lastEventAt: z.string().optional(),
+  /** The last failure not yet recovered from; on a `synced` source: a re-watch is being retried on fresh data. */
   error: z.object({ code: z.number().optional(), reason: z.string().optional(), message: z.string() }).optional(),
+  /** When the next attempt is scheduled while waiting after a failure. */
+  retryAt: z.string().optional(),
 });
 
 /** One ClusterVersion history entry. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatClock, formatDateTime, formatDuration, formatNumber, formatSince } from './format-time';
+import { formatClock, formatDateTime, formatDuration, formatNumber, formatSince, formatUntil } from './format-time';
 
 describe('time formatting', () => {
   it.each([[5, '5s'], [125, '2m'], [3600, '1h'], [3 * 3600 + 300, '3h 5m'], [2 * 86400 + 4 * 3600, '2d 4h']])('%ss → %s', (s, out) => {
@@ -19,5 +19,15 @@ describe('time formatting', () => {
 describe('formatNumber', () => {
   it.each([[3, '3'], [0.4567, '0.46'], [12.345, '12.3'], [null, '—'], [Number.NaN, '—']])('%s → %s', (v, out) => {
     expect(formatNumber(v)).toBe(out);
+  });
+});
+
+describe('formatUntil', () => {
+  const now = Date.parse('2026-11-24T10:00:00Z');
+  it('counts down to a future instant and says now once it has passed', () => {
+    expect(formatUntil('2026-11-24T10:00:12Z', now)).toBe('in 12s');
+    expect(formatUntil('2026-11-24T10:03:00Z', now)).toBe('in 3m');
+    expect(formatUntil('2026-11-24T09:59:00Z', now)).toBe('now');
+    expect(formatUntil('not a time', now)).toBe('not a time');
   });
 });

@@ -6,6 +6,13 @@ export function formatSince(iso: string | null | undefined, now: number): string
   return `${formatDuration(Math.max(0, now - t) / 1000)} ago`;
 }
 
+/** "in 12s" style time until an RFC 3339 instant ("now" once it has passed); the raw string if unparseable. */
+export function formatUntil(iso: string, now: number): string {
+  const t = Date.parse(iso);
+  if (Number.isNaN(t)) return iso;
+  return t <= now ? 'now' : `in ${formatDuration((t - now) / 1000)}`;
+}
+
 /** Compact duration: 45s, 12m, 3h 5m, 2d 4h. */
 export function formatDuration(seconds: number): string {
   const s = Math.round(seconds);

@@ -15,6 +15,7 @@ function toDto(state: SourceState): SourceStateDto {
   if (state.lastSyncAt) dto.lastSyncAt = state.lastSyncAt;
   if (state.lastEventAt) dto.lastEventAt = state.lastEventAt;
   if (state.error) dto.error = state.error;
+  if (state.retryAt) dto.retryAt = state.retryAt;
   return dto;
 }
 

@@ -9,7 +9,7 @@ import { servingCertificate } from '@/server/simulator/tls';
 import { testPod } from '@/server/simulator/test-objects';
 import { KubeTransport } from './kube-transport';
 import type { ReflectorDiagnostic } from './reflector-types';
-import { observe, sleep, startSim, trackUnhandledRejections, until, type SimHarness } from './test-harness';
+import { observe, sleep, startSim, traceStatus, trackUnhandledRejections, until, type SimHarness } from './test-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {
@@ -40,19 +40,24 @@ describe('throttling and auth', () => {
     o.reflector.stop();
   });
 
-  it('R6: 429 with Retry-After on the watch retries from the same RV after the wait, without a relist', async () => {
+  it('R6: 429 with Retry-After on the watch retries from the same RV after the wait, without a relist, and stays synced while its data is fresh', async () => {
     sim.fault({ resource: 'pods', verb: 'watch', kind: 'status', status: 429, retryAfterSeconds: 1, count: 2 });
-    const o = observe(sim.transport);
+    const o = observe(sim.transport, { staleAfterMs: 10_000 });
+    const trace = traceStatus(o.reflector);
     o.reflector.start();
     expect(await o.reflector.waitForSync(3_000)).toBe(true);
     await until('the 429 to show', () => o.reflector.state().error?.code === 429);
-    expect(o.reflector.state().status).toBe('stale');
+    // the cache is as good as its last LIST: the wait is shown (error, next retry), the source is not stale
+    expect(o.reflector.state()).toMatchObject({ status: 'synced', error: { code: 429 } });
+    expect(o.reflector.state().retryAt).toBeDefined();
     await until('a third watch', () => o.watches().length >= 3, 4_000);
     const [a, b, c] = o.watches();
     expect(b.at - a.at).toBeGreaterThanOrEqual(1_000);
     expect(c.at - b.at).toBeGreaterThanOrEqual(1_000);
     expect(new Set([a, b, c].map((w) => w.query.resourceVersion)).size).toBe(1);
-    await until('synced', () => o.reflector.state().status === 'synced');
+    await until('recovered', () => o.reflector.state().status === 'synced' && o.reflector.state().error === undefined);
+    trace.stop();
+    expect(trace.statuses).toEqual(['pending', 'synced']);
     expect(o.reflector.state().counters).toMatchObject({ lists: 1, relists: 0 });
     o.reflector.stop();
   });

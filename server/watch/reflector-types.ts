@@ -33,8 +33,21 @@ export interface ReflectorOptions {
   transform?: (object: KubeObject) => KubeObject;
   /** LIST page size. Default 500. */
   pageSize?: number;
-  /** Abort a watch (or list body) after this long without a byte, bookmarks included. Default 60 s. */
+  /**
+   * How often the server sends BOOKMARK events on a quiet watch (kube-apiserver: about once a minute). The
+   * inactivity timeout and the staleness threshold derive from it. Default 60 s.
+   */
+  bookmarkIntervalMs?: number;
+  /**
+   * Abort a watch (or list body) after this long without a byte, bookmarks included: catches a black-holed
+   * connection. Default three bookmark intervals, so a watch quiet for its expected interval is never cut.
+   */
   inactivityTimeoutMs?: number;
+  /**
+   * A source whose re-watch or relist failed turns `stale` only once its data is older than this (time since the
+   * last LIST, event or bookmark). Default two bookmark intervals plus the backoff cap.
+   */
+  staleAfterMs?: number;
   /** Connect + response-header timeout. Default 30 s. */
   headerTimeoutMs?: number;
   /** Range of the server-side `timeoutSeconds` drawn for each watch. Default 300–600. */

@@ -3,12 +3,12 @@ import { collectionPath } from '@/lib/k8s/resources';
 import type { KubeObject } from '@/lib/k8s/types';
 import { Backoff, systemClock, type ReflectorClock } from './backoff';
 import { classifyFailure } from './failure-policy';
-import { apiErrorFromStatus, type KubeApiError } from './kube-errors';
+import { KubeTransportError, apiErrorFromStatus, type KubeApiError } from './kube-errors';
 import type { Query } from './kube-transport';
 import { ObjectCache, cacheKey } from './object-cache';
 import { listAllPages } from './paged-list';
 import { projectObject } from './projections';
-import { SourceStateTracker, type SourceState } from './source-state';
+import { SourceStateTracker, type SourceError, type SourceState } from './source-state';
 import { decodeWatchLine } from './watch-decoder';
 import type { ReflectorDiagnostic, ReflectorEvent, ReflectorOptions } from './reflector-types';
 
@@ -40,6 +40,11 @@ export class Reflector {
   private authFailures = 0;
   private streamError: KubeApiError | undefined;
   private watchEvents = 0;
+  /** Last proof that the cache is current: a completed LIST or any watch line (bookmarks included). */
+  private freshAt = 0;
+  private cancelStale: (() => void) | undefined;
+  private readonly inactivityMs: number;
+  private readonly staleAfterMs: number;
   private syncWaiters = new Set<(synced: boolean) => void>();
   private readonly diagnosticCounts = new Map<string, number>();
 
@@ -50,6 +55,9 @@ export class Reflector {
     this.tracker = new SourceStateTracker(this.clock, options.resource, options.namespace);
     this.path = collectionPath(options.resource, options.namespace);
     this.transform = options.transform ?? ((object) => projectObject(options.resource, object));
+    const bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
+    this.inactivityMs = options.inactivityTimeoutMs ?? 3 * bookmarkMs;
+    this.staleAfterMs = options.staleAfterMs ?? 2 * bookmarkMs + this.backoff.maxMs;
   }
 
   /** Starts listing and watching. Calling it again, or after `stop()`, does nothing. */
@@ -68,6 +76,7 @@ export class Reflector {
     this.live?.abort();
     this.cancelTimer?.();
     this.cancelHealthy?.();
+    this.cancelStale?.();
     this.wake?.();
     for (const waiter of [...this.syncWaiters]) waiter(false);
   }
@@ -118,7 +127,8 @@ export class Reflector {
       this.needList = true;
       this.rv = '';
     }
-    this.tracker.set(action.status, action.error);
+    if (this.hasSynced && (action.status === 'stale' || action.status === 'unreachable')) this.failedWhileSynced(action.status, action.error);
+    else this.tracker.set(action.status, action.error);
     let delay: number;
     if (action.delay.kind === 'retry-after') delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
     else if (action.delay.kind === 'slow') delay = this.backoff.slow();
@@ -127,6 +137,37 @@ export class Reflector {
     await this.sleep(delay);
     // after the wait, so a kubeconfig rewritten meanwhile (token rotation) is used by the very next attempt
     if (action.reloadCredentials && !this.stopped) this.o.transport.reloadCredentials();
+  }
+
+  /**
+   * A re-watch or relist of a synced source failed. The cache stays as good as its last proof of freshness, so the
+   * source keeps its status (with the error and next retry shown) until that proof is older than `staleAfterMs`;
+   * only then does it turn `stale` (or `unreachable`). Retries go on meanwhile.
+   */
+  private failedWhileSynced(status: 'stale' | 'unreachable', error: SourceError): void {
+    this.tracker.noteError(error);
+    if (this.tracker.status !== 'synced') {
+      this.tracker.set(status, error);
+      return;
+    }
+    const age = this.clock.now() - this.freshAt;
+    if (age >= this.staleAfterMs) {
+      this.tracker.set(status, error);
+      return;
+    }
+    if (this.cancelStale) return;
+    this.cancelStale = this.clock.setTimeout(() => {
+      this.cancelStale = undefined;
+      if (this.stopped || this.clock.now() - this.freshAt < this.staleAfterMs) return;
+      if (this.tracker.status === 'synced') this.tracker.set(status, this.tracker.error ?? error);
+    }, this.staleAfterMs - age);
+  }
+
+  /** The cache was just proven current. */
+  private fresh(): void {
+    this.freshAt = this.clock.now();
+    this.cancelStale?.();
+    this.cancelStale = undefined;
   }
 
   private async list(): Promise<void> {
@@ -139,7 +180,7 @@ export class Reflector {
         path: this.path,
         query: { labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
         pageSize: this.o.pageSize ?? 500,
-        controls: { signal: controller.signal, headerTimeoutMs: this.o.headerTimeoutMs, idleTimeoutMs: this.o.inactivityTimeoutMs },
+        controls: { signal: controller.signal, headerTimeoutMs: this.o.headerTimeoutMs, idleTimeoutMs: this.inactivityMs },
         transform: (item) => this.project(item),
         onRestart: () => (this.tracker.counters.listRestarts += 1),
         onRequest: (query) => this.o.onRequest?.({ verb: 'list', query }),
@@ -156,6 +197,7 @@ export class Reflector {
     this.watchesSinceList = 0;
     this.authFailures = 0;
     this.tracker.counters.lists += 1;
+    this.fresh();
     this.tracker.synced();
     for (const object of diff.deleted) this.emit({ type: 'deleted', object, synthetic: true });
     for (const object of diff.added) this.emit(initial ? { type: 'added', object } : { type: 'added', object, synthetic: true });
@@ -188,10 +230,15 @@ export class Reflector {
       await this.o.transport.stream(this.path, query, {
         signal: controller.signal,
         headerTimeoutMs: this.o.headerTimeoutMs,
-        idleTimeoutMs: this.o.inactivityTimeoutMs ?? 60_000,
+        idleTimeoutMs: this.inactivityMs,
         onOpen: () => this.watchOpened(),
         onLine: (line) => this.onLine(line),
       });
+    } catch (error) {
+      // A watch that delivered lines and then went quiet is replaced by a normal re-watch (as when the server ends
+      // it at timeoutSeconds); one that never delivered a byte is a failure.
+      const quiet = error instanceof KubeTransportError && error.failure === 'idle-timeout' && this.watchEvents > 0;
+      if (!quiet) throw error;
     } finally {
       this.cancelHealthy?.();
       this.cancelHealthy = undefined;
@@ -200,7 +247,9 @@ export class Reflector {
     if (this.streamError) throw this.streamError;
     const lasted = this.clock.now() - startedAt;
     if (lasted < (this.o.shortWatchMs ?? 1000) && this.watchEvents === 0 && !this.stopped) {
-      this.tracker.set('stale', { reason: 'VeryShortWatch', message: `watch ended after ${lasted} ms with no events` });
+      const error = { reason: 'VeryShortWatch', message: `watch ended after ${lasted} ms with no events` };
+      if (this.hasSynced) this.failedWhileSynced('stale', error);
+      else this.tracker.set('pending', error);
       return false;
     }
     return true;
@@ -214,7 +263,10 @@ export class Reflector {
 
   private markHealthy(): void {
     if (this.stopped || this.needList) return;
+    // an open watch that has not delivered a byte proves nothing about a cache that is already too old
+    if (this.clock.now() - this.freshAt >= this.staleAfterMs) return;
     if (this.tracker.status !== 'synced') this.tracker.set('synced');
+    else this.tracker.noteError(undefined);
   }
 
   private onLine(line: string): boolean {
@@ -227,6 +279,7 @@ export class Reflector {
     }
     const { type, object } = decoded.event;
     this.tracker.eventSeen();
+    this.fresh();
     this.watchEvents += 1;
     if (type === 'ERROR') {
       this.streamError = apiErrorFromStatus(object);

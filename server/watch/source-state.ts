@@ -6,7 +6,8 @@ import type { ReflectorClock } from './backoff';
  * Health of one watched source:
  * - `pending`: never synced yet (possibly retrying, see `error`);
  * - `synced`: listed and watching;
- * - `stale`: lost its watch and not yet recovered (the cache shows the state as of `since`);
+ * - `stale`: re-watching/relisting has failed and the cache's last proof of freshness (LIST, event or bookmark) is
+ *   older than the staleness threshold; `since` is when it crossed it, `error` why, `retryAt` the next attempt;
  * - `forbidden` / `unauthorized`: RBAC or credentials refuse the request; retried slowly;
  * - `unreachable`: connection, DNS, TLS or header timeout failures.
  */
@@ -106,6 +107,16 @@ export class SourceStateTracker {
   synced(): void {
     this.lastSyncMs = this.clock.now();
     this.set('synced');
+  }
+
+  /** The last failure, if the source has not recovered from it. */
+  get error(): SourceError | undefined {
+    return this.lastError;
+  }
+
+  /** Records (or clears) the last failure without changing the status. */
+  noteError(error: SourceError | undefined): void {
+    this.lastError = error;
   }
 
   /** Any watch event arrived. */

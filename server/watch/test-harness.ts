@@ -61,6 +61,7 @@ export interface Observed {
 
 /** Small timeouts and backoff so failure paths run in test time. */
 export const FAST: Partial<ReflectorOptions> = {
+  bookmarkIntervalMs: 200,
   inactivityTimeoutMs: 1_000,
   headerTimeoutMs: 1_000,
   shortWatchMs: 300,
