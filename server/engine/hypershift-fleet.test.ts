@@ -8,7 +8,7 @@ import type { ScenarioName } from '@/server/simulator/types';
 import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
 import type { ClusterConnection } from '@/server/kube/connection';
-import { createKubeConnection } from '@/server/kube/kube-connection';
+import { createKubeConnection, type WatchTiming } from '@/server/kube/kube-connection';
 
 const servers: TestServer[] = [];
 let fleet: Fleet | undefined;
@@ -19,11 +19,11 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function boot(name: ScenarioName, seed: number): Promise<{ server: TestServer; engine: ClusterEngine }> {
+async function boot(name: ScenarioName, seed: number, timing?: WatchTiming): Promise<{ server: TestServer; engine: ClusterEngine }> {
   const server = await startTestServer({ seed });
   servers.push(server);
   runScenario(server.cluster, SCENARIOS[name]!);
-  const engine = new ClusterEngine({ id: name, name, connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim') });
+  const engine = new ClusterEngine({ id: name, name, connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim', timing) });
   return { server, engine };
 }
 
@@ -127,7 +127,8 @@ describe('a HyperShift management cluster in the fleet', () => {
   }, 60_000);
 
   it('shows hosted rows stale with their management cluster when it stops answering (R13)', async () => {
-    const { server, engine } = await boot('hypershift-management', 3);
+    // the test server bookmarks every 200 ms; a lost server turns sources stale once their data is 2 s old
+    const { server, engine } = await boot('hypershift-management', 3, { bookmarkIntervalMs: 200, staleAfterMs: 2_000 });
     engines = [engine];
     fleet = new Fleet(engines);
     engine.start();

@@ -4,6 +4,7 @@ import type { ResourceNeed } from '@/lib/health/types';
 import { KubeTransport } from '@/server/watch/kube-transport';
 import { KubeApiError } from '@/server/watch/kube-errors';
 import { Reflector } from '@/server/watch/reflector';
+import type { ReflectorOptions } from '@/server/watch/reflector-types';
 import type { SourceState } from '@/server/watch/source-state';
 import { ClusterClock } from './cluster-clock';
 import type { ClusterConnection, SourceEvent, SourceHandle, TextResponse } from './connection';
@@ -19,11 +20,14 @@ function toDto(state: SourceState): SourceStateDto {
   return dto;
 }
 
+/** The server's bookmark cadence and the timeouts derived from it (defaults: kube-apiserver's, see Reflector). */
+export type WatchTiming = Pick<ReflectorOptions, 'bookmarkIntervalMs' | 'inactivityTimeoutMs' | 'staleAfterMs'>;
+
 /**
  * A {@link ClusterConnection} to a real API server (or the embedded one) through one kubeconfig context: one
  * reflector per need, read-only GETs for logs and proxies, and a cluster clock learnt from response `Date` headers.
  */
-export function createKubeConnection(kubeconfigPath: string, context: string): ClusterConnection {
+export function createKubeConnection(kubeconfigPath: string, context: string, timing: WatchTiming = {}): ClusterConnection {
   const clock = new ClusterClock();
   // From the file (not a shared KubeConfig object) so a rotated token is re-read on 401.
   const transport = KubeTransport.fromFile(kubeconfigPath, {
@@ -50,6 +54,7 @@ export function createKubeConnection(kubeconfigPath: string, context: string): C
         namespace: need.namespace,
         fieldSelector: need.name ? `metadata.name=${need.name}` : undefined,
         handler: onEvent,
+        ...timing,
       });
       return {
         start: () => reflector.start(),
