@@ -14,6 +14,18 @@ test.describe('fleet', () => {
     await expect(page.locator('[data-testid^="sparkline-"] svg').first()).toBeVisible({ timeout: 30_000 });
   });
 
+  test('a row names its worst finding with its failure mode, counts findings by severity, and labels its sparkline', async ({ fleet, page }) => {
+    await fleet.goto();
+    const worst = fleet.row('hypershift-featuregate-drop').getByTestId('row-worst');
+    await expect(worst.getByTitle('Failure mode A')).toBeVisible({ timeout: 120_000 });
+    await expect(worst.getByTestId('severity-badge')).toHaveText(/critical/i);
+    await expect(worst.getByTestId('row-counts')).toHaveText(/\b\d+ critical\b/);
+    await expect(fleet.row('steady').getByTestId('row-counts')).toHaveCount(0);
+    const spark = page.locator('[data-testid^="sparkline-"]').first();
+    await expect(spark).toHaveAttribute('role', 'img', { timeout: 30_000 });
+    await expect(spark).toHaveAttribute('aria-label', /·.+, in (count|seconds|percent), over the last \d+ samples: latest /);
+  });
+
   test('sorts by column and keeps the sort in the URL', async ({ fleet, page }) => {
     await fleet.goto();
     await fleet.sortButton('Cluster').click();

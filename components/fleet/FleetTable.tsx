@@ -5,6 +5,7 @@ import type { ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import type { FleetSparkline } from '@/lib/charts/pick-sparkline';
 import { unhealthySources, updateStateLabel, type FleetSortKey, type FleetView } from '@/lib/view/fleet-rows';
 import { groupFleetRows } from '@/lib/view/fleet-groups';
+import { failureModeOf } from '@/lib/charts/detectors';
 import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import styles from './fleet.module.css';
@@ -24,6 +25,26 @@ function hostedCounts(total: number, bySeverity: Record<SeverityDto, number>): s
   const parts = SEVERITIES.filter((severity) => bySeverity[severity] > 0).map((severity) => `${bySeverity[severity]} ${severity}`);
   return `${total} hosted${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
+
+/** Severity, the worst finding's failure-mode letter and title, and the count of findings by severity. */
+function WorstFindingCell({ row }: { row: ClusterSummaryDto }) {
+  const { worstFinding, findingCounts } = row;
+  const letter = worstFinding ? failureModeOf(worstFinding.detector) : undefined;
+  const counts = COUNTED.filter((severity) => findingCounts[severity] > 0).map((severity) => `${findingCounts[severity]} ${severity}`);
+  return (
+    <div className={styles.worst}>
+      <SeverityBadge severity={row.worstSeverity} />
+      {worstFinding ? (
+        <span className={styles.worstTitle} title={worstFinding.title}>
+          {letter ? <abbr className={styles.mode} title={`Failure mode ${letter}`}>{letter}</abbr> : null}{worstFinding.title}
+        </span>
+      ) : null}
+      {counts.length ? <span className={`muted ${styles.counts}`} data-testid="row-counts">{counts.join(' · ')}</span> : null}
+    </div>
+  );
+}
+
+const COUNTED = ['critical', 'warning', 'info'] as const;
 
 /**
  * The fleet table: sortable headers are real buttons; `aria-sort` marks the sorted column. Hosted clusters sit
@@ -83,7 +104,7 @@ export function FleetTable({ rows, view, onSort, sparklines }: {
               <td>{c.version ?? 'unknown'}</td>
               <td>{c.desiredVersion ?? 'unknown'}</td>
               <td>{updateStateLabel(c)}</td>
-              <td><SeverityBadge severity={c.worstSeverity} /></td>
+              <td data-testid="row-worst"><WorstFindingCell row={c} /></td>
               <td data-testid="row-sources">
                 {c.sources.length === 0 ? <span className="muted">—</span>
                   : bad.length === 0 ? <span><span aria-hidden="true">● </span>all synced</span>
@@ -92,7 +113,7 @@ export function FleetTable({ rows, view, onSort, sparklines }: {
               <td className={styles.trend}>
                 {spark === undefined ? <span className="muted">…</span>
                   : spark === null ? <span className="muted">no data</span>
-                    : <Sparkline points={spark.points} label={spark.label} testId={`sparkline-${c.id}`} />}
+                    : <Sparkline points={spark.points} label={spark.label} caption={spark.caption} testId={`sparkline-${c.id}`} />}
               </td>
             </tr>
           );

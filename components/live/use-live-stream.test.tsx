@@ -27,7 +27,7 @@ class FakeEventSource {
   }
 }
 
-const summary = { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok' as const, sources: [], role: 'standalone' as const };
+const summary = { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok' as const, findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone' as const };
 const health = { cluster: { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', channel: null, history: [] }, findings: [], updateProgress: null, updateRecommendations: null, sources: [] };
 
 let client: QueryClient;

@@ -162,6 +162,10 @@ export const clusterSummarySchema = z.object({
   desiredVersion: z.string().nullable(),
   updating: z.boolean(),
   worstSeverity: severitySchema,
+  /** The most severe finding (ties: by id), so a row says what is wrong without opening the cluster. */
+  worstFinding: z.object({ id: z.string(), detector: z.string(), severity: severitySchema, title: z.string() }).optional(),
+  /** Findings by severity. */
+  findingCounts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
   sources: z.array(sourceStateSchema),
   role: clusterRoleSchema,
   /** Fleet id of the management cluster, on hosted rows seen from one. */

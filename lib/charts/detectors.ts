@@ -8,6 +8,8 @@ export interface ChannelSpec {
 /** Chart metadata of a detector: panel title, the sample channels it charts and the one a sparkline shows. */
 export interface DetectorSpec {
   id: string;
+  /** The failure mode (A–E of the product's five) the detector catches; none for context detectors. */
+  failureMode?: 'A' | 'B' | 'C' | 'D' | 'E';
   title: string;
   /** One line under the panel title: what the chart answers. */
   question: string;
@@ -32,7 +34,7 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     ],
   },
   {
-    id: 'featuregate-coverage', title: 'FeatureGate version coverage', kind: 'step', primary: 'missing',
+    id: 'featuregate-coverage', failureMode: 'A', title: 'FeatureGate version coverage', kind: 'step', primary: 'missing',
     question: 'Release versions required by running components vs listed in the FeatureGate status',
     channels: [
       { key: 'required', label: 'Required versions', unit: 'count' },
@@ -41,7 +43,7 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     ],
   },
   {
-    id: 'status-write-rejection', title: 'ClusterVersion status writes', kind: 'step', primary: 'rejectedValues',
+    id: 'status-write-rejection', failureMode: 'B', title: 'ClusterVersion status writes', kind: 'step', primary: 'rejectedValues',
     question: 'Capability values the installed CRD rejects, and how stale the status is',
     channels: [
       { key: 'rejectedValues', label: 'Rejected values', unit: 'count' },
@@ -49,7 +51,7 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     ],
   },
   {
-    id: 'catalog-replicas', title: 'Catalog replicas', kind: 'step', primary: 'ready',
+    id: 'catalog-replicas', failureMode: 'C', title: 'Catalog replicas', kind: 'step', primary: 'ready',
     question: 'OLMv1 catalog Deployments: desired vs ready vs available, and PDB disruptions allowed',
     channels: [
       { key: 'desired', label: 'Desired', unit: 'count' },
@@ -60,7 +62,7 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     ],
   },
   {
-    id: 'pod-setup-latency', title: 'Pod-setup latency', kind: 'line', primary: 'p99',
+    id: 'pod-setup-latency', failureMode: 'D', title: 'Pod-setup latency', kind: 'line', primary: 'p99',
     question: 'OVN-Kubernetes pod creation latency percentiles (seconds)',
     channels: [
       { key: 'p50', label: 'p50', unit: 's' },
@@ -73,7 +75,7 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     ],
   },
   {
-    id: 'install-settling', title: 'Install settling', kind: 'step', primary: 'statusChangesLastMinute',
+    id: 'install-settling', failureMode: 'E', title: 'Install settling', kind: 'step', primary: 'statusChangesLastMinute',
     question: 'Failure streak length and reconcile cadence of extensions and operators',
     channels: [
       { key: 'streakLength', label: 'Failure streak', unit: 'count' },
@@ -85,4 +87,14 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
 /** The spec of a detector id, if the dashboard knows it. */
 export function detectorSpec(id: string): DetectorSpec | undefined {
   return DETECTOR_SPECS.find((d) => d.id === id);
+}
+
+/** The failure-mode letter (A–E) of a detector, if it is one of the five. */
+export function failureModeOf(detector: string): DetectorSpec['failureMode'] {
+  return DETECTOR_SPECS.find((spec) => spec.id === detector)?.failureMode;
+}
+
+/** Words for a channel unit in labels ("seconds", "%", "count"). */
+export function unitWord(unit: ChannelSpec['unit']): string {
+  return unit === 's' ? 'seconds' : unit === '%' ? 'percent' : 'count';
 }

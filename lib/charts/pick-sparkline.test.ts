@@ -13,7 +13,9 @@ describe('pickSparkline', () => {
   });
   it('prefers a series that moves over a flat one earlier in panel order', () => {
     const out = pickSparkline(series({ 'update-progress': flat('completionPercent', 100), 'pod-setup-latency': moving('p99') }));
-    expect(out).toMatchObject({ detector: 'pod-setup-latency', key: 'p99', label: 'Pod-setup latency · p99' });
+    expect(out).toMatchObject({
+      detector: 'pod-setup-latency', key: 'p99', label: 'Pod-setup latency · p99, in seconds, over the last 3 samples', caption: 'p99 (s)',
+    });
     expect(out?.points).toHaveLength(3);
   });
   it('honours the preferred order among moving series', () => {

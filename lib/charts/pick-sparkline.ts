@@ -1,13 +1,15 @@
 import type { ClusterSeriesDto } from '@/lib/api/dto';
-import { DETECTOR_SPECS } from './detectors';
+import { DETECTOR_SPECS, unitWord } from './detectors';
 import { toSparkline } from './to-detector-series';
 
 /** The one series a fleet row shows as its sparkline. */
 export interface FleetSparkline {
   detector: string;
   key: string;
-  /** Human label, e.g. "Pod-setup latency p99". */
+  /** What it plots, for screen readers and the tooltip, e.g. "Pod-setup latency · p99, in seconds". */
   label: string;
+  /** Short caption under the line, e.g. "p99 (s)". */
+  caption: string;
   points: { t: number; v: number }[];
 }
 
@@ -23,8 +25,11 @@ export function pickSparkline(series: ClusterSeriesDto | undefined, preferred: r
     const spec = DETECTOR_SPECS.find((d) => d.id === id);
     if (!spec) return [];
     const points = toSparkline(series.samples[id], spec.primary, max);
-    const label = `${spec.title} · ${spec.channels.find((c) => c.key === spec.primary)?.label ?? spec.primary}`;
-    return points.length ? [{ detector: id, key: spec.primary, label, points }] : [];
+    const channel = spec.channels.find((c) => c.key === spec.primary);
+    const name = channel?.label ?? spec.primary;
+    const label = `${spec.title} · ${name}, in ${unitWord(channel?.unit)}, over the last ${points.length} samples`;
+    const caption = `${name}${channel?.unit && channel.unit !== 'count' ? ` (${channel.unit})` : ''}`;
+    return points.length ? [{ detector: id, key: spec.primary, label, caption, points }] : [];
   });
   const moving = candidates.find((c) => c.points.some((p) => p.v !== c.points[0].v));
   return moving ?? candidates[0] ?? null;

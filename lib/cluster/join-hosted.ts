@@ -31,6 +31,11 @@ export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthD
   };
 }
 
+function worstFindingOf(findings: readonly FindingDto[]): Pick<ClusterSummaryDto, 'worstFinding'> {
+  const worst = findings.filter((f) => f.severity !== 'ok').sort(worstFirst)[0];
+  return worst ? { worstFinding: { id: worst.id, detector: worst.detector, severity: worst.severity, title: worst.title } } : {};
+}
+
 /** A fleet row from a cluster's health. */
 export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
   const { cluster, findings, updateProgress, sources } = health;
@@ -41,6 +46,12 @@ export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
     desiredVersion: cluster.desiredVersion,
     updating: updateProgress?.updating ?? false,
     worstSeverity: worstSeverity(findings),
+    ...worstFindingOf(findings),
+    findingCounts: {
+      critical: findings.filter((f) => f.severity === 'critical').length,
+      warning: findings.filter((f) => f.severity === 'warning').length,
+      info: findings.filter((f) => f.severity === 'info').length,
+    },
     sources,
     role: cluster.role ?? 'standalone',
     ...(cluster.managedBy ? { managedBy: cluster.managedBy } : {}),

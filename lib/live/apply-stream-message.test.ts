@@ -3,7 +3,7 @@ import type { ClusterHealthDto, ClusterListDto, ClusterSeriesDto, ClusterSummary
 import { applyStreamMessage, type LiveCacheSlice } from './apply-stream-message';
 
 const summary = (id: string, worstSeverity: ClusterSummaryDto['worstSeverity'] = 'ok'): ClusterSummaryDto => ({
-  id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity, sources: [], role: 'standalone',
+  id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity, findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone',
 });
 const health = (id: string, title = 'x'): ClusterHealthDto => ({
   cluster: { id, name: id, version: '4.16.3', desiredVersion: '4.16.3', channel: 'stable-4.16', history: [] },

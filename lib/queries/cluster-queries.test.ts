@@ -9,7 +9,7 @@ function reply(status: number, body: unknown): Response {
 
 const summary = {
   id: 'steady', name: 'steady', version: '4.16.3', desiredVersion: '4.16.3', updating: false,
-  worstSeverity: 'ok', sources: [], role: 'standalone',
+  worstSeverity: 'ok', findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone',
 };
 
 afterEach(() => vi.unstubAllGlobals());

@@ -3,7 +3,7 @@ import type { ClusterSummaryDto } from '@/lib/api/dto';
 import { groupFleetRows } from './fleet-groups';
 
 const row = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto => ({
-  id, name: id, version: '4.16.8', desiredVersion: '4.16.8', updating: false, worstSeverity: 'ok', sources: [], role: 'standalone', ...over,
+  id, name: id, version: '4.16.8', desiredVersion: '4.16.8', updating: false, worstSeverity: 'ok', findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone', ...over,
 });
 const hosted = (id: string, managedBy: string, worstSeverity: ClusterSummaryDto['worstSeverity']) =>
   row(`${managedBy}.clusters.${id}`, { name: id, role: 'hosted', managedBy, worstSeverity });

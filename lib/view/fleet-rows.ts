@@ -43,7 +43,7 @@ const byVersion = (a: string | null, b: string | null): number => (a && b ? comp
 export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetView): ClusterSummaryDto[] {
   const q = view.q.trim().toLowerCase();
   const match = (c: ClusterSummaryDto): boolean =>
-    !q || [c.name, c.id, c.version ?? '', c.desiredVersion ?? '', updateStateLabel(c), c.worstSeverity].some((s) => s.toLowerCase().includes(q));
+    !q || [c.name, c.id, c.version ?? '', c.desiredVersion ?? '', updateStateLabel(c), c.worstSeverity, c.worstFinding?.title ?? ''].some((s) => s.toLowerCase().includes(q));
   const cmp = (a: ClusterSummaryDto, b: ClusterSummaryDto): number => {
     switch (view.sort) {
       case 'name': return a.name.localeCompare(b.name);

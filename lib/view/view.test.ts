@@ -7,7 +7,7 @@ import { sortFindings, worstByDetector, worstSeverity } from './severity';
 const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto =>
   ({ id, detector, severity, subject: { kind: 'Deployment', name: 'x' }, title, summary: '', evidence: [], remediation: [] });
 const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto =>
-  ({ id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok', sources: [], role: 'standalone', ...over });
+  ({ id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok', findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone', ...over });
 
 describe('severity helpers', () => {
   it('sorts findings worst first, stably', () => {
