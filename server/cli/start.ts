@@ -13,7 +13,7 @@ import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { needsBuild } from './build-state';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
-                     [--scenario NAME[,NAME...]] [--speed X] [--no-build] [--dev]`;
+                     [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]`;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}\n${USAGE}`);
@@ -25,7 +25,7 @@ function parse() {
     return parseArgs({
       options: {
         port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
-        scenario: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
+        scenario: { type: 'string' }, fleet: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -70,7 +70,9 @@ async function main(): Promise<void> {
     const names = (args.scenario?.split(',') ?? [...SCENARIO_NAMES]) as ScenarioName[];
     const unknown = names.filter((name) => !SCENARIO_NAMES.includes(name));
     if (unknown.length > 0) fail(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`);
-    const fleet = await startFleet({ scenarios: names, speed });
+    const size = args.fleet === undefined ? undefined : Number(args.fleet);
+    if (size !== undefined && !(Number.isInteger(size) && size > 0)) fail(`--fleet must be a positive integer, got "${args.fleet}"`);
+    const fleet = await startFleet({ scenarios: names, size, speed });
     const dir = join(dataDir, `embedded-${port}`);
     mkdirSync(dir, { recursive: true });
     const readerPath = join(dir, 'kubeconfig.yaml');
@@ -79,7 +81,8 @@ async function main(): Promise<void> {
     env.UPDATE_HEALTH_KUBECONFIG = readerPath;
     env.UPDATE_HEALTH_EMBEDDED = '1';
     stopFleet = () => fleet.close();
-    console.log(`Update Health: embedded fleet (${names.join(', ')}) at speed ${speed}x; kubeconfig ${readerPath}`);
+    const what = size === undefined ? names.join(', ') : `${size} clusters cycling through ${names.join(', ')}`;
+    console.log(`Update Health: embedded fleet (${what}) at speed ${speed}x; kubeconfig ${readerPath}`);
   }
 
   const next = join(root, 'node_modules', '.bin', 'next');

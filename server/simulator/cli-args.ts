@@ -13,12 +13,14 @@ export class UsageError extends Error {
   }
 }
 
-const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH]\n' +
+const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH]\n' +
   '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
 
 /** Parsed command line of `npm run sim`. */
 export interface SimArgs {
   scenarios: ScenarioName[];
+  /** Run this many clusters cycling through the scenarios (ids `<scenario>-<i>`). */
+  fleet?: number;
   port?: number;
   speed: number;
   seed: number;
@@ -69,6 +71,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
       options: {
         scenario: { type: 'string', multiple: true },
         all: { type: 'boolean' },
+        fleet: { type: 'string' },
         port: { type: 'string' },
         speed: { type: 'string' },
         seed: { type: 'string' },
@@ -81,7 +84,10 @@ export function parseSimArgs(argv: string[]): SimArgs {
   } catch (error) {
     throw new UsageError(`${(error as Error).message}\n${USAGE}`);
   }
-  const names = values.all ? (Object.keys(SCENARIOS) as ScenarioName[]) : (values.scenario ?? []).flatMap((name) => name.split(','));
+  const fleet = positiveNumber('fleet', values.fleet, true);
+  // --fleet alone cycles through every scenario
+  const everything = values.all || (fleet !== undefined && !values.scenario?.length);
+  const names = everything ? (Object.keys(SCENARIOS) as ScenarioName[]) : (values.scenario ?? []).flatMap((name) => name.split(','));
   if (values.all && values.scenario?.length) throw new UsageError(`use either --scenario or --all, not both\n${USAGE}`);
   if (!names.length) {
     throw new UsageError(values.all ? 'no scenarios are registered yet' : `missing --scenario NAME or --all\n${USAGE}`);
@@ -89,6 +95,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
   for (const name of names) if (!SCENARIOS[name as ScenarioName]) throw new UsageError(new UnknownScenarioError(name).message);
   const dump = values['dump-must-gather'];
   if (values.at !== undefined && dump === undefined) throw new UsageError(`--at only applies with --dump-must-gather DIR\n${USAGE}`);
+  if (dump !== undefined && fleet !== undefined) throw new UsageError('--dump-must-gather takes one scenario, not --fleet');
   if (dump !== undefined && names.length !== 1) throw new UsageError('--dump-must-gather takes exactly one --scenario');
   if (dump !== undefined && (values.port || values.speed)) throw new UsageError('--dump-must-gather serves nothing: drop --port and --speed');
   const port = positiveNumber('port', values.port, true);
@@ -97,6 +104,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (!Number.isInteger(seed)) throw new UsageError(`--seed must be an integer, got "${values.seed}"`);
   return {
     scenarios: names as ScenarioName[],
+    fleet,
     port,
     speed: positiveNumber('speed', values.speed, false) ?? 10,
     seed,

@@ -18,10 +18,12 @@ async function main(): Promise<void> {
     console.log(`must-gather written: ${written.root} (${scenario.name} at ${at}, ${written.objects} objects, ${written.logs} logs)`);
     process.exit(0);
   }
-  const fleet = await startFleet({ scenarios: args.scenarios, speed: args.speed, seed: args.seed, basePort: args.port });
+  const fleet = await startFleet({ scenarios: args.scenarios, size: args.fleet, speed: args.speed, seed: args.seed, basePort: args.port });
   writeKubeconfig(args.kubeconfig, fleet.kubeconfig('reader'));
   if (args.adminKubeconfig) writeKubeconfig(args.adminKubeconfig, fleet.kubeconfig('admin'));
-  const urls = fleet.clusters.map((running) => `${running.name}=${running.url}`).join(' ');
+  const urls = fleet.clusters.length > 20
+    ? `${fleet.clusters.length} clusters (${fleet.clusters[0].id}=${fleet.clusters[0].url} ... ${fleet.clusters.at(-1)!.id}=${fleet.clusters.at(-1)!.url})`
+    : fleet.clusters.map((running) => `${running.id}=${running.url}`).join(' ');
   console.log(`simulator ready: ${urls} speed=${args.speed}x kubeconfig=${args.kubeconfig}`);
   let stopping = false;
   const stop = () => {

@@ -18,6 +18,11 @@ export class UnknownScenarioError extends Error {
 /** Options of an embedded fleet. */
 export interface FleetOptions {
   scenarios: ScenarioName[];
+  /**
+   * Number of clusters, cycling through `scenarios`, with ids `<scenario>-<i>` (i from 0). Default: one cluster per
+   * scenario, named after it.
+   */
+  size?: number;
   /** Virtual time speed-up (default 10). */
   speed?: number;
   /** Base seed; each cluster gets `seed + index` (default 1). */
@@ -32,6 +37,8 @@ export interface FleetOptions {
 
 /** One running cluster of a fleet. */
 export interface FleetCluster {
+  /** The kubeconfig context and cluster name: the scenario name, or `<scenario>-<i>` in a sized fleet. */
+  id: string;
   name: ScenarioName;
   url: string;
   cluster: SimulatedCluster;
@@ -65,7 +72,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await Promise.all(clusters.map((running) => running.server.close()));
   };
   try {
-    for (const [index, scenario] of scenarios.entries()) {
+    const size = options.size ?? scenarios.length;
+    for (let index = 0; index < size; index += 1) {
+      const scenario = scenarios[index % scenarios.length];
+      const id = options.size === undefined ? scenario.name : `${scenario.name}-${index}`;
       const cluster = createSimulatedCluster({ seed: (options.seed ?? 1) + index });
       runScenario(cluster, scenario);
       const driver = startClockDriver(cluster.clock, { speed: options.speed ?? 10, tickMs: options.tickMs });
@@ -77,7 +87,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
         driver();
         throw error;
       });
-      clusters.push({ name: scenario.name, url: server.url, cluster, server, driver });
+      clusters.push({ id, name: scenario.name, url: server.url, cluster, server, driver });
     }
   } catch (error) {
     await close();
@@ -87,7 +97,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     clusters,
     kubeconfig: (identity) =>
       buildKubeconfig(
-        clusters.map((running) => ({ name: running.name, server: running.url, caData: running.server.caData, token: running.server.tokens[identity] })),
+        clusters.map((running) => ({ name: running.id, server: running.url, caData: running.server.caData, token: running.server.tokens[identity] })),
       ),
     close,
   };
