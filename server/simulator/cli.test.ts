@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, rmSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parseSimArgs, UsageError } from './cli-args';
+import { SCENARIOS } from './scenarios/registry';
 
 function runCli(args: string[], untilReady = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -25,6 +26,9 @@ describe('sim CLI', () => {
     expect(() => parseSimArgs([])).toThrow(UsageError);
     expect(() => parseSimArgs(['--scenario', 'no-such-scenario'])).toThrow(/unknown scenario "no-such-scenario"/);
     expect(() => parseSimArgs(['--bogus'])).toThrow(UsageError);
+    expect(() => parseSimArgs(['--fleet', '0'])).toThrow(/--fleet must be a positive integer/);
+    expect(parseSimArgs(['--fleet', '3'])).toMatchObject({ fleet: 3, scenarios: Object.keys(SCENARIOS) });
+    expect(() => parseSimArgs(['--fleet', '3', '--scenario', 'steady', '--dump-must-gather', '/tmp/x'])).toThrow(/not --fleet/);
   }, 30_000);
 
   it('starts a scenario, prints one ready line and stops on SIGTERM', async () => {

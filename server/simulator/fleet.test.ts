@@ -41,6 +41,17 @@ describe('fleet', () => {
     expect(fleet.clusters[0].cluster.client.get('namespaces', 'tick')?.metadata.labels?.at).toBeDefined();
   });
 
+  it('runs a sized fleet cycling through the scenarios, ids <scenario>-<i>, one context each', async () => {
+    SCENARIOS.steady = tinyScenario('steady');
+    SCENARIOS['update-in-progress'] = tinyScenario('update-in-progress');
+    fleet = await startFleet({ scenarios: ['steady', 'update-in-progress'], size: 5, speed: 100, tickMs: 20 });
+    expect(fleet.clusters.map((c) => c.id)).toEqual(['steady-0', 'update-in-progress-1', 'steady-2', 'update-in-progress-3', 'steady-4']);
+    expect(fleet.clusters.map((c) => c.name)).toEqual(['steady', 'update-in-progress', 'steady', 'update-in-progress', 'steady']);
+    const config = load(fleet.kubeconfig('reader')) as { contexts: { name: string }[] };
+    expect(config.contexts.map((c) => c.name)).toEqual(fleet.clusters.map((c) => c.id));
+    expect(new Set(fleet.clusters.map((c) => c.url)).size).toBe(5);
+  });
+
   it('fails clearly for a scenario that is not registered', async () => {
     for (const key of Object.keys(SCENARIOS) as ScenarioName[]) delete SCENARIOS[key];
     await expect(startFleet({ scenarios: ['catalogd-rollout'], speed: 10 })).rejects.toThrow(UnknownScenarioError);
