@@ -18,6 +18,7 @@ import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube
 import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
 import { OptionalSources } from './optional-sources';
+import { serviceMetrics } from '@/server/observability/service-metrics';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
@@ -142,6 +143,23 @@ export class ClusterEngine {
   }
 
   /** Latest health, as `GET /api/clusters/{id}/health` serves it. */
+  /** Source statuses and summed watch counters, for the service's metrics. */
+  watchStats(): { statuses: string[]; events: number; relists: number } {
+    let events = 0;
+    let relists = 0;
+    for (const { handle } of this.sources) {
+      const counters = handle.counters?.();
+      events += counters?.events ?? 0;
+      relists += counters?.relists ?? 0;
+    }
+    return { statuses: this.sources.map(({ handle }) => handle.state().status), events, relists };
+  }
+
+  /** True once every source has synced or failed in a way only time or RBAC can fix (not `pending`). */
+  settled(): boolean {
+    return this.sources.length > 0 && this.sources.every(({ handle }) => handle.state().status !== 'pending' || handle.state().error !== undefined);
+  }
+
   health(): ClusterHealthDto {
     return this.current;
   }
@@ -225,6 +243,15 @@ export class ClusterEngine {
   }
 
   private evaluate(): void {
+    const stopTimer = serviceMetrics().evaluationSeconds.startTimer();
+    try {
+      this.evaluateOnce();
+    } finally {
+      stopTimer();
+    }
+  }
+
+  private evaluateOnce(): void {
     const now = this.connection.now();
     const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
     const split = splitSnapshot(this.snapshot());

@@ -9,6 +9,7 @@ import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
+import { serviceMetrics, type FleetStats } from '@/server/observability/service-metrics';
 
 /** A fleet member as routes, the stream and incidents read it: an engine, a hosted view, or both joined. */
 export interface FleetMember {
@@ -145,6 +146,25 @@ export class Fleet {
     };
   }
 
+  /** Figures for the service's own metrics. */
+  stats(): FleetStats {
+    const sourcesByStatus: Record<string, number> = {};
+    let watchEvents = 0;
+    let relists = 0;
+    for (const engine of this.engines.values()) {
+      const stats = engine.watchStats();
+      for (const status of stats.statuses) sourcesByStatus[status] = (sourcesByStatus[status] ?? 0) + 1;
+      watchEvents += stats.events;
+      relists += stats.relists;
+    }
+    return { sourcesByStatus, watchEvents, relists, clusters: this.summaries().length };
+  }
+
+  /** Clusters whose first sync has not settled yet (synced, or failed in a way only time or RBAC can fix). */
+  unsettled(): string[] {
+    return [...this.engines.values()].filter((engine) => !engine.settled()).map((engine) => engine.id);
+  }
+
   stop(): void {
     stopMetricsSources(this.ids());
     for (const engine of this.engines.values()) engine.stop();
@@ -188,7 +208,9 @@ export function getFleet(): Fleet {
   if (!holder.__updateHealthFleet) {
     const env = serverEnv();
     const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',').map((name) => name.trim()).filter(Boolean);
-    holder.__updateHealthFleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
+    const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
+    holder.__updateHealthFleet = fleet;
+    serviceMetrics().observeFleet(() => fleet.stats());
   }
   return holder.__updateHealthFleet;
 }

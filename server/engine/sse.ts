@@ -1,4 +1,5 @@
 import 'server-only';
+import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { StreamMessage } from '@/lib/api/dto';
 
 /** Subscription source for a stream: the current messages to (re)send on open, and live updates. */
@@ -36,7 +37,10 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
       for (const message of source.snapshot()) send(sseFrame(message));
       const unsubscribe = source.subscribe((message) => send(sseFrame(message)));
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
+      const clients = serviceMetrics().sseClients;
+      clients.inc();
       cleanup = () => {
+        clients.dec();
         clearInterval(heartbeat);
         unsubscribe();
         cleanup = () => {};

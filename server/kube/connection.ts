@@ -15,6 +15,8 @@ export interface SourceHandle {
   state(): SourceStateDto;
   /** The cached projections. */
   objects(): KubeObject[];
+  /** Object events delivered and relists done since the source started (for the service's metrics). */
+  counters?(): { events: number; relists: number };
 }
 
 /** A plain-text GET answer (pod logs, proxied endpoints). */

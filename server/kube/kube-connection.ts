@@ -61,6 +61,10 @@ export function createKubeConnection(kubeconfigPath: string, context: string, ti
         stop: () => reflector.stop(),
         state: () => toDto(reflector.state()),
         objects: () => reflector.cache.list(),
+        counters: () => {
+          const { events, relists } = reflector.state().counters;
+          return { events, relists };
+        },
       };
     },
     async getText(path: string, options: { timeoutMs?: number } = {}): Promise<TextResponse> {

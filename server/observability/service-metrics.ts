@@ -1,0 +1,76 @@
+import 'server-only';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/** What the fleet reports at scrape time (kept as a callback so this module never imports the engine). */
+export interface FleetStats {
+  /** Watched sources by cluster-independent status. */
+  sourcesByStatus: Record<string, number>;
+  /** Reflector counters summed over every source since the process started. */
+  watchEvents: number;
+  relists: number;
+  clusters: number;
+}
+
+/**
+ * The service's own Prometheus metrics: Node's default process metrics plus the watch layer, detector evaluation
+ * and SSE clients. One registry per process (kept on globalThis across dev reloads).
+ */
+export class ServiceMetrics {
+  readonly registry = new Registry();
+  private fleetStats: (() => FleetStats) | undefined;
+  private readonly lastTotals = { events: 0, relists: 0 };
+  readonly evaluationSeconds: Histogram;
+  readonly sseClients: Gauge;
+
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
+    const stats = () => this.fleetStats?.();
+    const totals = this.lastTotals;
+    new Gauge({
+      name: 'update_health_watch_sources', help: 'Watched sources (one per resource and cluster) by status.',
+      labelNames: ['status'], registers: [this.registry],
+      collect() {
+        this.reset();
+        for (const [status, count] of Object.entries(stats()?.sourcesByStatus ?? {})) this.set({ status }, count);
+      },
+    });
+    new Gauge({
+      name: 'update_health_clusters', help: 'Configured clusters (fleet members, hosted clusters included).', registers: [this.registry],
+      collect() { this.set(stats()?.clusters ?? 0); },
+    });
+    new Counter({
+      name: 'update_health_watch_events_total', help: 'Object events delivered by every watch (relist events included).', registers: [this.registry],
+      collect() {
+        const now = stats()?.watchEvents ?? totals.events;
+        if (now > totals.events) this.inc(now - totals.events);
+        totals.events = Math.max(totals.events, now);
+      },
+    });
+    new Counter({
+      name: 'update_health_watch_relists_total', help: 'LISTs started again from scratch because a resourceVersion expired (410).', registers: [this.registry],
+      collect() {
+        const now = stats()?.relists ?? totals.relists;
+        if (now > totals.relists) this.inc(now - totals.relists);
+        totals.relists = Math.max(totals.relists, now);
+      },
+    });
+    this.evaluationSeconds = new Histogram({
+      name: 'update_health_detector_evaluation_seconds', help: 'Time to run every detector over one cluster snapshot.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers: [this.registry],
+    });
+    this.sseClients = new Gauge({ name: 'update_health_sse_clients', help: 'Connected live-update streams.', registers: [this.registry] });
+  }
+
+  /** Where scrape-time fleet figures come from. */
+  observeFleet(stats: () => FleetStats): void {
+    this.fleetStats = stats;
+  }
+}
+
+const holder = globalThis as unknown as { __updateHealthServiceMetrics?: ServiceMetrics };
+
+/** The process-wide metrics. */
+export function serviceMetrics(): ServiceMetrics {
+  holder.__updateHealthServiceMetrics ??= new ServiceMetrics();
+  return holder.__updateHealthServiceMetrics;
+}
