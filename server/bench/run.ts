@@ -3,6 +3,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   sim: async () => (await import('./sim')).runSimBench(),
   ingest: async () => (await import('./ingest')).runIngestBench(),
   'must-gather': async () => (await import('./must-gather')).runMustGatherBench(),
+  fleet: async () => (await import('./fleet')).runFleetBench(),
 };
 
 async function main(): Promise<void> {

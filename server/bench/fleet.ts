@@ -1,0 +1,227 @@
+/**
+ * `npm run bench -- fleet [--clusters 500] [--json FILE] [--clients 3] [--changes 200]`: the embedded clusters run
+ * in this process, the real dashboard (`server/cli/start.ts`, production build) in another. Browser-like SSE clients
+ * stay connected to `/api/stream` while ClusterVersion objects change; each change carries a marker (its channel) and
+ * its latency is the time until every client saw a health message with that marker. Then 20 clusters are
+ * black-holed (TCP open, no byte in either direction) while the healthy ones keep changing (R13), and finally every
+ * API server restarts with watch rate limiting (429 + Retry-After) and each cluster's recovery is the time until a
+ * change made after the restart reaches the clients (R12).
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer, connect, type Server, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildKubeconfig } from '@/server/simulator/kubeconfig';
+import { serveCluster } from '@/server/simulator/api-server';
+import { startFleet, type Fleet, type FleetCluster } from '@/server/simulator/fleet';
+import { SCENARIO_NAMES } from '@/server/simulator/types';
+import { needsBuild } from '@/server/cli/build-state';
+import { streamClient, type StreamClient } from './stream-client';
+
+const BLACKHOLED = 20;
+
+/** What the bench writes (`--json FILE`) and prints. */
+export interface FleetBenchResult {
+  clusters: number;
+  syncedClusters: number;
+  syncSeconds: number;
+  dashboardHeapBytes: number;
+  dashboardRssBytes: number;
+  changeToBrowserP50Ms: number;
+  changeToBrowserP99Ms: number;
+  isolation: { blackholed: number; healthyChangeToBrowserP99Ms: number };
+  resync: { seconds: number; p95ReconnectGapMs: number };
+}
+
+const percentile = (values: number[], q: number): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)];
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A TCP relay in front of one cluster that can black-hole every connection (stop relaying, keep sockets open). */
+async function relay(target: string): Promise<{ url: string; blackhole(): void; close(): Promise<void> }> {
+  const { hostname, port } = new URL(target);
+  const pairs = new Set<[Socket, Socket]>();
+  let holed = false;
+  const server: Server = createServer((client) => {
+    if (holed) return; // accepted, never answered
+    const upstream = connect(Number(port), hostname);
+    client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    const drop = () => {
+      pairs.delete(pair);
+      client.destroy();
+      upstream.destroy();
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address() as { port: number };
+  return {
+    url: `https://127.0.0.1:${address.port}`,
+    blackhole: () => {
+      holed = true;
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
+    close: () => new Promise<void>((resolve) => {
+      for (const [client, upstream] of pairs) {
+        client.destroy();
+        upstream.destroy();
+      }
+      server.close(() => resolve());
+    }),
+  };
+}
+
+async function metricsOf(base: string): Promise<{ heap: number; rss: number }> {
+  const text = await (await fetch(`${base}/metrics`)).text();
+  const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((line) => line.startsWith(`${name} `)) ?? '')?.[2] ?? NaN);
+  return { heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes') };
+}
+
+/** Sets a cluster's ClusterVersion channel (the change marker) through its API store, as any client would. */
+function change(running: FleetCluster, marker: string): void {
+  const cv = running.cluster.client.get('clusterversions', 'version');
+  if (!cv) throw new Error(`${running.id} has no ClusterVersion`);
+  running.cluster.client.update('clusterversions', { ...cv, spec: { ...(cv.spec as object), channel: marker } });
+}
+
+/** Makes `count` changes on `targets`, one every `gapMs`, and returns each change's latency to the slowest client. */
+async function measureChanges(targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, gapMs = 50): Promise<number[]> {
+  const waits: Promise<number>[] = [];
+  for (let i = 0; i < count; i += 1) {
+    const running = targets[(i * 7919) % targets.length];
+    const marker = `bench-${tag}-${i}`;
+    const written = performance.now();
+    change(running, marker);
+    waits.push(Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 60_000))).then((seen) => Math.max(...seen) - written));
+    await sleep(gapMs);
+  }
+  return Promise.all(waits);
+}
+
+function parse(argv: string[]) {
+  const { values } = parseArgs({
+    args: argv,
+    options: { clusters: { type: 'string' }, json: { type: 'string' }, clients: { type: 'string' }, changes: { type: 'string' }, port: { type: 'string' } },
+    strict: true,
+  });
+  const number = (flag: string, text: string | undefined, fallback: number) => {
+    const value = text === undefined ? fallback : Number(text);
+    if (!Number.isInteger(value) || value <= 0) throw new Error(`--${flag} must be a positive integer, got "${text}"`);
+    return value;
+  };
+  return {
+    clusters: number('clusters', values.clusters, 500),
+    clients: number('clients', values.clients, 3),
+    changes: number('changes', values.changes, 200),
+    port: number('port', values.port, 3170),
+    json: values.json,
+  };
+}
+
+/** Runs the fleet bench; see the file comment. */
+export async function runFleetBench(argv: string[] = process.argv.slice(3)): Promise<FleetBenchResult> {
+  const args = parse(argv);
+  const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
+  let fleet: Fleet | undefined;
+  let dashboard: ChildProcess | undefined;
+  const relays: Awaited<ReturnType<typeof relay>>[] = [];
+  const clients: StreamClient[] = [];
+  try {
+    console.log(`fleet bench: starting ${args.clusters} embedded clusters ...`);
+    fleet = await startFleet({ scenarios: [...SCENARIO_NAMES], size: args.clusters, speed: 1 });
+    // The black-hole candidates are reached through relays; management clusters are left direct (their hosted rows would double-count).
+    const candidates = fleet.clusters.filter((running) => running.name !== 'hypershift-management').slice(-BLACKHOLED);
+    for (const running of candidates) relays.push(await relay(running.url));
+    const entries = fleet.clusters.map((running) => {
+      const i = candidates.indexOf(running);
+      return { name: running.id, server: i >= 0 ? relays[i].url : running.url, caData: running.server.caData, token: running.server.tokens.reader };
+    });
+    const kubeconfig = join(dir, 'kubeconfig.yaml');
+    writeFileSync(kubeconfig, buildKubeconfig(entries), { mode: 0o600 });
+
+    if (needsBuild(process.cwd())) {
+      console.log('fleet bench: building the dashboard first (not timed) ...');
+      const code = await new Promise<number | null>((resolve) => spawn('npx', ['next', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }).on('exit', resolve));
+      if (code !== 0) throw new Error(`next build failed (exit ${code})`);
+    }
+    const base = `http://127.0.0.1:${args.port}`;
+    const started = performance.now();
+    dashboard = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'server/cli/start.ts', '--kubeconfig', kubeconfig, '--port', String(args.port), '--no-build'], {
+      env: { ...process.env, UPDATE_HEALTH_DATA_DIR: join(dir, 'data'), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'inherit', 'inherit'],
+    });
+    const ids = new Set(fleet.clusters.map((running) => running.id));
+    let synced = 0;
+    let syncSeconds = Number.NaN;
+    const deadline = performance.now() + 15 * 60_000;
+    while (performance.now() < deadline) {
+      const list = await fetch(`${base}/api/clusters`).then((r) => (r.ok ? r.json() : undefined), () => undefined) as
+        { clusters: { id: string; sources: { status: string }[] }[] } | undefined;
+      synced = list?.clusters.filter((row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every((s) => s.status === 'synced')).length ?? 0;
+      if (synced === ids.size) {
+        syncSeconds = (performance.now() - started) / 1000;
+        break;
+      }
+      await sleep(1000);
+    }
+    console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`);
+
+    for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream`));
+    await Promise.all(clients.map((client) => client.waitForSnapshot(ids.size, 120_000)));
+    const latencies = await measureChanges(fleet.clusters, clients, args.changes, 'steady');
+    let memory = await metricsOf(base);
+
+    for (const r of relays) r.blackhole();
+    const healthy = fleet.clusters.filter((running) => !candidates.includes(running));
+    const isolated = await measureChanges(healthy, clients, Math.ceil(args.changes / 2), 'isolated');
+    const during = await metricsOf(base);
+    memory = { heap: Math.max(memory.heap, during.heap), rss: Math.max(memory.rss, during.rss) };
+
+    // R12: every API server restarts behind watch rate limiting; recovery = a change after the restart reaches the clients.
+    console.log('fleet bench: restarting every API server with watch rate limiting ...');
+    const restartAt = performance.now();
+    for (const running of healthy) {
+      running.cluster.faults.add({ verb: 'watch', kind: 'status', status: 429, retryAfterSeconds: 5, count: 40 });
+      await running.server.close();
+      running.server = await serveCluster(running.cluster, { port: Number(new URL(running.url).port), driver: running.driver });
+    }
+    const gaps = await Promise.all(healthy.map(async (running, i) => {
+      const marker = `bench-resync-${i}`;
+      change(running, marker);
+      const seen = await Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 10 * 60_000)));
+      return Math.max(...seen) - restartAt;
+    }));
+    const result: FleetBenchResult = {
+      clusters: ids.size,
+      syncedClusters: synced,
+      syncSeconds: Math.round(syncSeconds * 10) / 10,
+      dashboardHeapBytes: memory.heap,
+      dashboardRssBytes: memory.rss,
+      changeToBrowserP50Ms: Math.round(percentile(latencies, 0.5)),
+      changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
+      isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },
+      resync: { seconds: Math.round(Math.max(...gaps) / 100) / 10, p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)) },
+    };
+    console.log(JSON.stringify(result, null, 2));
+    if (args.json) writeFileSync(args.json, `${JSON.stringify(result, null, 2)}\n`);
+    return result;
+  } finally {
+    for (const client of clients) client.close();
+    dashboard?.kill('SIGTERM');
+    for (const r of relays) await r.close();
+    await fleet?.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
