@@ -4,7 +4,7 @@ const nextConfig: NextConfig = {
   // Separate build directories let several checkouts' worth of builds (e.g. a demo run beside the tests) coexist.
   distDir: process.env.NEXT_DIST_DIR || '.next',
   // The watch layer and the incident store (a native addon) are Node-only; keeping them external keeps them out of every bundle.
-  serverExternalPackages: ['@kubernetes/client-node', 'prom-client', 'better-sqlite3'],
+  serverExternalPackages: ['@kubernetes/client-node', 'prom-client', 'better-sqlite3', 'pg'],
   poweredByHeader: false,
   // Compression would buffer text/event-stream responses; the SSE route also sets no-transform.
   compress: false,

@@ -3,14 +3,21 @@ import { join, resolve } from 'node:path';
 import { serverEnv } from '@/server/env';
 import type { IncidentRepository } from './incident-repository';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
+import { PostgresIncidentRepository } from './postgres-incident-repository';
 
 /** File name of the incident database inside the data directory. */
 export const INCIDENT_DB_FILE = 'incidents.sqlite';
 
 const holder = globalThis as unknown as { __updateHealthIncidents?: IncidentRepository };
 
-/** The process-wide incident repository: SQLite under `UPDATE_HEALTH_DATA_DIR` (survives dev hot reloads). */
+/**
+ * The process-wide incident repository (survives dev hot reloads): PostgreSQL when `UPDATE_HEALTH_DATABASE_URL` is
+ * set (several replicas share it), else SQLite under `UPDATE_HEALTH_DATA_DIR`.
+ */
 export function getIncidentRepository(): IncidentRepository {
-  holder.__updateHealthIncidents ??= new SqliteIncidentRepository(join(resolve(serverEnv().UPDATE_HEALTH_DATA_DIR), INCIDENT_DB_FILE));
+  const url = process.env.UPDATE_HEALTH_DATABASE_URL;
+  holder.__updateHealthIncidents ??= url
+    ? new PostgresIncidentRepository(url)
+    : new SqliteIncidentRepository(join(resolve(serverEnv().UPDATE_HEALTH_DATA_DIR), INCIDENT_DB_FILE));
   return holder.__updateHealthIncidents;
 }
