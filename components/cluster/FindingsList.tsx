@@ -2,6 +2,7 @@ import type { FindingDto } from '@/lib/api/dto';
 import { detectorSpec } from '@/lib/charts/detectors';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import { formatDateTime } from '@/lib/view/format-time';
+import { safeHttpUrl } from '@/lib/view/safe-url';
 import styles from './cluster.module.css';
 
 /** Findings, already sorted worst first; each opens its evidence drawer. Rows are keyed by finding id. */
@@ -24,6 +25,15 @@ export function FindingsList({ findings, selectedId, onSelect }: {
               {detectorSpec(f.detector)?.title ?? f.detector} · {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}{f.subject.name}
               {f.since ? ` · since ${formatDateTime(f.since)}` : ''}
             </p>
+            {f.insight ? (
+              <p className={`muted ${styles.insight}`} data-testid="finding-insight">
+                <span title="Impact level, as oc adm upgrade status reports it">{f.insight.level}</span>
+                {' · '}<span title="Impact type">{f.insight.impactType}</span>
+                {' · '}<span title="Scope">{f.insight.scope.type}</span>
+                {safeHttpUrl(f.insight.referenceUrl)
+                  ? <>{' · '}<a href={safeHttpUrl(f.insight.referenceUrl)!} target="_blank" rel="noreferrer noopener">reference</a></> : null}
+              </p>
+            ) : null}
           </div>
           <button type="button" className="btn" onClick={() => onSelect(f)} aria-expanded={f.id === selectedId}
             aria-controls={f.id === selectedId ? 'evidence-drawer' : undefined}>

@@ -41,6 +41,14 @@ export const findingSchema = z.object({
   evidence: z.array(evidenceSchema),
   remediation: z.array(z.object({ title: z.string(), command: z.string().optional(), docUrl: z.string().optional() })),
   since: z.string().optional(),
+  /** The same finding in oc's health-insight vocabulary (optional: incidents stored before it existed still load). */
+  insight: z.object({
+    level: z.enum(['Info', 'Warning', 'Error', 'Critical']),
+    impactType: z.enum(['None', 'Unknown', 'API Availability', 'Cluster Capacity', 'Application Availability', 'Application Outage',
+      'Data Loss', 'Update Speed', 'Update Stalled']),
+    scope: z.object({ type: z.enum(['ControlPlane', 'WorkerPool', 'Cluster']), resources: z.array(objectRefSchema) }),
+    referenceUrl: z.string().optional(),
+  }).optional(),
 });
 
 /** State of one watched source: expected failures are data, shown per source in the UI. */

@@ -171,6 +171,7 @@ const needs: ResourceNeed[] = [
 export const catalogReplicas: Detector = {
   id: ID,
   title: 'OLMv1 catalog replicas',
+  insight: { impactType: 'API Availability', scopeType: 'Cluster', referenceUrl: 'https://docs.openshift.com/container-platform/latest/extensions/catalogs/managing-catalogs.html' }, // catalogs that serve nothing break installs; a PDB at its limit stalls node drains
   needs,
   detect,
 };

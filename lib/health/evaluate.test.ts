@@ -7,7 +7,8 @@ const ctx = makeContext('2025-01-01T00:00:00Z');
 const finding = (id: string, severity: Severity): Finding => ({
   id, detector: 'catalog-replicas', severity, subject: { kind: 'Deployment', name: 'x' }, title: id, summary: '', evidence: [], remediation: [],
 });
-const detector = (id: Detector['id'], detect: Detector['detect']): Detector => ({ id, title: `T ${id}`, needs: [], detect });
+const INSIGHT: Detector['insight'] = { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://example.invalid/runbook' };
+const detector = (id: Detector['id'], detect: Detector['detect']): Detector => ({ id, title: `T ${id}`, insight: INSIGHT, needs: [], detect });
 
 describe('evaluate', () => {
   it('sorts worst severity first, then by id, and collects samples per detector', () => {
@@ -37,16 +38,22 @@ describe('evaluate', () => {
           summary: "The T pod-setup-latency detector threw while evaluating this snapshot, so its findings are missing: Cannot read properties of undefined (reading 'quantiles')",
           evidence: [{ kind: 'field', label: 'Error', value: "Cannot read properties of undefined (reading 'quantiles')" }],
           remediation: [],
+          // a blind spot: oc would call its impact Unknown
+          insight: { level: 'Warning', impactType: 'Unknown', scope: { type: 'ControlPlane', resources: [] }, referenceUrl: INSIGHT.referenceUrl },
         },
-        finding('ok-one', 'info'),
+        {
+          ...finding('ok-one', 'info'),
+          insight: { level: 'Info', impactType: 'Update Stalled', scope: { type: 'ControlPlane', resources: [{ kind: 'Deployment', name: 'x' }] }, referenceUrl: INSIGHT.referenceUrl },
+        },
       ],
       samples: { 'install-settling': { streakLength: 0 } },
     });
   });
 
-  it('runs the registered detectors on an empty snapshot without failing', () => {
+  it('runs the registered detectors on an empty snapshot without failing, every finding in oc\'s vocabulary', () => {
     const out = evaluate(makeSnapshot(), ctx);
     expect(out.findings.filter((f) => f.id.endsWith(':failed'))).toStrictEqual([]);
+    for (const f of out.findings) expect(f.insight, f.id).toBeDefined();
     expect(out.findings.map((f) => f.id)).toContain('pod-setup-latency:Metric//ovnkube_controller_pod_creation_latency_seconds:no-metrics-source');
   });
 });

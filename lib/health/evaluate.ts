@@ -5,6 +5,7 @@
 import type { Detector, DetectorContext, DetectorId, Finding, Snapshot } from '@/lib/health/types';
 import { SEVERITY_ORDER } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
+import { withInsight } from '@/lib/health/insight';
 
 /** What one evaluation returns. `samples` has an entry per detector that produced samples. */
 export interface Evaluation {
@@ -42,10 +43,10 @@ export function evaluate(snapshot: Snapshot, context: DetectorContext, detectors
   for (const detector of detectors) {
     try {
       const out = detector.detect(snapshot, context);
-      for (const f of out.findings) if (!findings.has(f.id)) findings.set(f.id, f);
+      for (const f of out.findings) if (!findings.has(f.id)) findings.set(f.id, withInsight(f, detector.insight));
       if (out.samples) samples[detector.id] = out.samples;
     } catch (error) {
-      const f = failureFinding(detector, error);
+      const f = withInsight(failureFinding(detector, error), { ...detector.insight, impactType: 'Unknown' });
       findings.set(f.id, f);
     }
   }

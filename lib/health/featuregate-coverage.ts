@@ -158,6 +158,7 @@ function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
 export const featureGateCoverage: Detector = {
   id: ID,
   title: 'FeatureGate version coverage',
+  insight: { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://github.com/openshift/library-go/blob/master/pkg/operator/configobserver/featuregates/simple_featuregate_reader.go' }, // components at a missing version cannot read their features and crash-loop: the update stops there
   needs: [
     { resource: 'clusterversions', name: 'version' },
     { resource: 'featuregates', name: 'cluster' },

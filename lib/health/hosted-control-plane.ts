@@ -121,6 +121,7 @@ function detect(snapshot: Snapshot): DetectorOutput {
 export const hostedControlPlane: Detector = {
   id: ID,
   title: 'Hosted control plane',
+  insight: { impactType: 'API Availability', scopeType: 'ControlPlane', referenceUrl: 'https://hypershift-docs.netlify.app/reference/api/' },
   needs: [
     { resource: 'hostedclusters', optional: true },
     { resource: 'nodepools', optional: true },

@@ -150,6 +150,7 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 export const installSettling: Detector = {
   id: ID,
   title: 'Install settling',
+  insight: { impactType: 'Application Availability', scopeType: 'Cluster', referenceUrl: 'https://docs.openshift.com/container-platform/latest/extensions/ce/managing-ce.html' },
   needs: [{ resource: 'clusterextensions' }, { resource: 'clustercatalogs' }, { resource: 'clusteroperators' }],
   logs: [OPERATOR_CONTROLLER_LOGS],
   detect,

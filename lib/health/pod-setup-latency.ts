@@ -151,6 +151,7 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 export const podSetupLatency: Detector = {
   id: ID,
   title: 'Pod-setup latency',
+  insight: { impactType: 'Application Availability', scopeType: 'WorkerPool', referenceUrl: 'https://github.com/ovn-org/ovn-kubernetes/blob/master/docs/observability/metrics.md' },
   needs: [],
   detect,
 };

@@ -3,7 +3,7 @@ import type { Detector } from '@/lib/health/types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
 
 const fake = (id: Detector['id'], needs: Detector['needs'], logs?: Detector['logs']): Detector =>
-  ({ id, title: id, needs, ...(logs ? { logs } : {}), detect: () => ({ findings: [] }) });
+  ({ id, title: id, insight: { impactType: 'None', scopeType: 'Cluster', referenceUrl: 'https://example.invalid' }, needs, ...(logs ? { logs } : {}), detect: () => ({ findings: [] }) });
 
 describe('DETECTORS', () => {
   it('lists every detector once', () => {

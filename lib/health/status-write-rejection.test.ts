@@ -2,6 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
+import { findingSchema } from '@/lib/api/dto';
+import { evaluate } from './evaluate';
 import type { KubeObject } from '@/lib/k8s/types';
 import { predictRejection, statusWriteRejection } from '@/lib/health/status-write-rejection';
 import { makeClusterVersion, makeContext, makeSnapshot } from '@/lib/health/testing/builders';
@@ -57,6 +59,15 @@ describe('statusWriteRejection — acceptance: real 4.14.1 ClusterVersion agains
     // 4.14.1 is in the history with its image and its CRD accepts everything: roll forward to it.
     expect(f.remediation.at(-1)?.command).toBe(
       'oc adm upgrade --to-image=quay.io/openshift-release-dev/ocp-release@sha256:05ba8e63f8a76e568afe87f182334504a01d47342b6ad5b4c3ff83a2463018bd --allow-explicit-upgrade');
+  });
+
+  it('reads like oc\'s insight once evaluated: Critical, Update Stalled, control plane, the ClusterVersion and its CRD', () => {
+    const { findings } = evaluate(makeSnapshot({ clusterversions: [realCv], customresourcedefinitions: [crd('4.13')] }), ctx, [statusWriteRejection]);
+    const enumFinding = findings.find((f) => f.severity === 'critical')!;
+    expect(enumFinding.insight).toMatchObject({ level: 'Critical', impactType: 'Update Stalled', scope: { type: 'ControlPlane' } });
+    expect(enumFinding.insight?.scope.resources.map((r) => r.kind)).toEqual(expect.arrayContaining(['ClusterVersion', 'CustomResourceDefinition']));
+    expect(enumFinding.insight?.referenceUrl).toMatch(/^https:\/\//);
+    expect(findingSchema.parse(enumFinding).insight).toEqual(enumFinding.insight);
   });
 
   it('flags nothing against the 4.14 CRD', () => {

@@ -228,6 +228,7 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 export const statusWriteRejection: Detector = {
   id: ID,
   title: 'ClusterVersion status-write rejection',
+  insight: { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://github.com/openshift/api/pull/1624' }, // the CVO can no longer report (or act on) update progress
   needs: [
     { resource: 'clusterversions', name: 'version' },
     { resource: 'customresourcedefinitions', name: CLUSTERVERSION_CRD },

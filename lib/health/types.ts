@@ -51,6 +51,22 @@ export interface RemediationStep {
 }
 
 /** A finding: the unit the UI lists, charts and freezes into incidents. `id` is stable across evaluations. */
+/** oc's impact types (the Update Status API's `impact.type`). */
+export type InsightImpactType = 'None' | 'Unknown' | 'API Availability' | 'Cluster Capacity' | 'Application Availability'
+  | 'Application Outage' | 'Data Loss' | 'Update Speed' | 'Update Stalled';
+
+/** Where an insight applies, in oc's terms. */
+export type InsightScopeType = 'ControlPlane' | 'WorkerPool' | 'Cluster';
+
+/** A finding in oc's health-insight vocabulary, beside our severity, so it reads (and exports) like oc's insights. */
+export interface FindingInsight {
+  level: 'Info' | 'Warning' | 'Error' | 'Critical';
+  impactType: InsightImpactType;
+  scope: { type: InsightScopeType; resources: ObjectRef[] };
+  /** Remediation reference (documentation, runbook or upstream bug). */
+  referenceUrl?: string;
+}
+
 export interface Finding {
   id: string;
   detector: DetectorId;
@@ -62,6 +78,8 @@ export interface Finding {
   remediation: RemediationStep[];
   /** When the condition behind the finding started (RFC 3339), when known. */
   since?: string;
+  /** oc's vocabulary for the same finding; filled from the detector's {@link Detector.insight} unless set here. */
+  insight?: FindingInsight;
 }
 
 /**
@@ -175,6 +193,8 @@ export interface LogNeed {
 export interface Detector {
   id: DetectorId;
   title: string;
+  /** oc's impact type, scope and reference for this detector's findings. */
+  insight: { impactType: InsightImpactType; scopeType: InsightScopeType; referenceUrl: string };
   needs: ResourceNeed[];
   logs?: LogNeed[];
   detect(snapshot: Snapshot, context: DetectorContext): DetectorOutput;

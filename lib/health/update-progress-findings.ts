@@ -3,7 +3,7 @@
  */
 import type { ObjectRef } from '@/lib/k8s/types';
 import { apiVersionOf } from '@/lib/k8s/resources';
-import type { Evidence, Finding, RemediationStep, Severity } from '@/lib/health/types';
+import type { Evidence, Finding, InsightImpactType, RemediationStep, Severity } from '@/lib/health/types';
 import type { UpdateInsight, UpdateProgress } from '@/lib/health/update-progress-types';
 import { formatShortDuration } from '@/lib/health/update-progress-util';
 
@@ -80,6 +80,9 @@ function evidence(insight: UpdateInsight, ref: ObjectRef): Evidence[] {
   return out;
 }
 
+const IMPACT_TYPES: ReadonlySet<string> = new Set<InsightImpactType>(['None', 'Unknown', 'API Availability', 'Cluster Capacity',
+  'Application Availability', 'Application Outage', 'Data Loss', 'Update Speed', 'Update Stalled']);
+
 /** One finding per insight, except `oc`'s filler "Update is proceeding well" (the summary finding covers it). */
 export function insightFindings(progress: UpdateProgress): Finding[] {
   return progress.insights
@@ -95,6 +98,13 @@ export function insightFindings(progress: UpdateProgress): Finding[] {
         summary: `${insight.level} (${insight.impact}): ${insight.description || insight.message}`,
         evidence: evidence(insight, ref),
         remediation: remediation(insight),
+        // oc's own insight, as oc reports it
+        insight: {
+          level: insight.level,
+          impactType: IMPACT_TYPES.has(insight.impact) ? (insight.impact as InsightImpactType) : 'Unknown',
+          scope: { type: insight.scope, resources: [ref] },
+          ...(insight.reference ? { referenceUrl: insight.reference } : {}),
+        },
       };
       if (insight.since) finding.since = insight.since;
       return finding;

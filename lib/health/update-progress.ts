@@ -154,6 +154,7 @@ export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgr
 export const updateProgress: Detector = {
   id: 'update-progress',
   title: 'Update progress',
+  insight: { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html' },
   needs: [
     { resource: 'clusterversions' },
     { resource: 'clusteroperators' },
