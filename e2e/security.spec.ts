@@ -26,7 +26,11 @@ test.describe('security', () => {
     const first = await request.get('/');
     const second = await request.get('/');
     const nonce = (csp: string) => /'nonce-([^']+)'/.exec(csp)?.[1];
-    for (const response of [first, second, await request.get('/api/clusters'), await request.get('/healthz')]) {
+    // Browsers ask for /favicon.ico on their own whenever a page's icon link arrives late (streamed metadata).
+    const favicon = await request.get('/favicon.ico');
+    expect(favicon.status(), 'GET /favicon.ico').toBe(200);
+    expect(favicon.headers()['content-type']).toBe('image/x-icon');
+    for (const response of [first, second, await request.get('/api/clusters'), await request.get('/healthz'), favicon]) {
       const headers = response.headers();
       const csp = headers['content-security-policy'] ?? '';
       const script = csp.split('; ').find((d) => d.startsWith('script-src')) ?? '';
