@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './fixtures';
 
 test.describe('operability endpoints', () => {
   test('/healthz answers, /readyz turns ready once the fleet synced, /metrics exposes the service', async ({ request }) => {
