@@ -1,0 +1,58 @@
+import 'server-only';
+import { NextResponse, type NextRequest } from 'next/server';
+import { checkRequestUrl } from '@/lib/http/url-check';
+import { securityHeaders, type SecurityContext } from '@/lib/http/security-headers';
+import { badRequestJson, badRequestPage } from '@/server/http/bad-request';
+
+/** What the edge knows about one request before any route runs. */
+export interface EdgeRequest {
+  request: NextRequest;
+  /** Path and query exactly as sent (percent-escapes untouched, even malformed ones). */
+  pathname: string;
+  search: string;
+  security: SecurityContext;
+}
+
+/**
+ * One step of the edge pipeline: answers the request itself (a rejection, a login redirect) or returns undefined to
+ * let the next step, and finally the route, handle it. Every answer still gets the security headers.
+ */
+export type EdgeStep = (edge: EdgeRequest) => Response | undefined | Promise<Response | undefined>;
+
+/** The request as the edge sees it, with a fresh script nonce. */
+export function edgeRequest(request: NextRequest, dev: boolean): EdgeRequest {
+  const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
+  const tls = request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const afterHost = request.url.replace(/^[a-z]+:\/\/[^/]*/i, '');
+  const q = afterHost.indexOf('?');
+  const [pathname, search] = q < 0 ? [afterHost, ''] : [afterHost.slice(0, q), afterHost.slice(q)];
+  return { request, pathname, search, security: { nonce, tls, dev } };
+}
+
+/** A URL no route can decode gets 400 here, before Next's router would throw on it: JSON under /api, the error page elsewhere. */
+export const rejectUndecodableUrl: EdgeStep = ({ pathname, search, security }) => {
+  const problem = checkRequestUrl(pathname, search);
+  if (!problem) return undefined;
+  return pathname.startsWith('/api/') ? badRequestJson(problem) : badRequestPage(problem, security.nonce);
+};
+
+/** Hands the request on to its route, telling the page render the CSP (Next reads the script nonce from it). */
+export function forward({ request, security }: EdgeRequest, csp: string): Response {
+  const headers = new Headers(request.headers);
+  headers.set('content-security-policy', csp);
+  headers.set('x-nonce', security.nonce);
+  return NextResponse.next({ request: { headers } });
+}
+
+/** Runs the steps in order; the first answer wins, otherwise the route answers. Every response gets the security headers. */
+export async function runEdge(edge: EdgeRequest, steps: readonly EdgeStep[]): Promise<Response> {
+  const headers = securityHeaders(edge.security);
+  let response: Response | undefined;
+  for (const step of steps) {
+    response = await step(edge);
+    if (response) break;
+  }
+  response ??= forward(edge, headers['Content-Security-Policy']);
+  for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+  return response;
+}
