@@ -17,6 +17,7 @@ import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { serveCluster } from '@/server/simulator/api-server';
 import { startFleet, type Fleet, type FleetCluster } from '@/server/simulator/fleet';
 import { SCENARIO_NAMES } from '@/server/simulator/types';
+import { parseExposition } from '@/lib/metrics/exposition';
 import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
 
@@ -85,8 +86,8 @@ async function relay(target: string): Promise<{ url: string; blackhole(): void; 
 }
 
 async function metricsOf(base: string): Promise<{ heap: number; rss: number }> {
-  const text = await (await fetch(`${base}/metrics`)).text();
-  const value = (name: string) => Number(/^(\S+) (\S+)$/m.exec(text.split('\n').find((line) => line.startsWith(`${name} `)) ?? '')?.[2] ?? NaN);
+  const { samples } = parseExposition(await (await fetch(`${base}/metrics`)).text());
+  const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? Number.NaN;
   return { heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes') };
 }
 

@@ -13,7 +13,7 @@ import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/hosted-views';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
-import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
+import { SERIES_CAPACITY, appendBounded, seriesWindow } from '@/lib/cluster/bounded-series';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
@@ -23,7 +23,6 @@ import { serviceMetrics } from '@/server/observability/service-metrics';
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
 const MAX_TRANSITIONS = 2_000;
-const SERIES_CAPACITY = 1_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
 const COALESCE_MS = { bulk: 250, other: 5 } as const;
 const BULK_KINDS = new Set(['Pod', 'Event']);
@@ -157,7 +156,10 @@ export class ClusterEngine {
 
   /** True once every source has synced or failed in a way only time or RBAC can fix (not `pending`). */
   settled(): boolean {
-    return this.sources.length > 0 && this.sources.every(({ handle }) => handle.state().status !== 'pending' || handle.state().error !== undefined);
+    return this.sources.length > 0 && this.sources.every(({ handle }) => {
+      const { status, error } = handle.state();
+      return status !== 'pending' || error !== undefined;
+    });
   }
 
   health(): ClusterHealthDto {
@@ -176,15 +178,9 @@ export class ClusterEngine {
 
   /** Sample series (≤ `max` points each, at most 1,000) and transitions between `from` and `to` (epoch ms, cluster time). */
   series(from?: number, to?: number, max = SERIES_CAPACITY): ClusterSeriesDto {
-    const samples: Record<string, SamplePointDto[]> = {};
-    const limit = Math.min(max, SERIES_CAPACITY);
-    for (const [detector, points] of this.samples) samples[detector] = windowed(points, limit, from, to);
-    const inRange = (at: string) => {
-      const t = Date.parse(at);
-      return (from === undefined || t >= from) && (to === undefined || t <= to);
-    };
-    return { clusterId: this.id, now: this.connection.now(), samples, transitions: this.transitions.filter((entry) => inRange(entry.at)) };
+    return seriesWindow({ clusterId: this.id, now: this.connection.now(), samples: this.samples, transitions: this.transitions, from, to, max });
   }
+
 
   /** The current snapshot detectors see (also what must-gather and incidents reuse). */
   snapshot(): Snapshot {

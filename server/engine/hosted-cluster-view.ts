@@ -3,9 +3,8 @@ import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SamplePoint
 import type { Snapshot } from '@/lib/health/types';
 import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/join-hosted';
-import { appendBounded, windowed } from '@/lib/cluster/bounded-series';
+import { SERIES_CAPACITY, appendBounded, seriesWindow } from '@/lib/cluster/bounded-series';
 
-const SERIES_CAPACITY = 1_000;
 
 /** What a hosted view borrows from the engine of its management cluster. */
 export interface HostedViewOwner {
@@ -81,15 +80,9 @@ export class HostedClusterView {
   }
 
   series(from?: number, to?: number, max = SERIES_CAPACITY): ClusterSeriesDto {
-    const samples: Record<string, SamplePointDto[]> = {};
-    const limit = Math.min(max, SERIES_CAPACITY);
-    for (const [detector, points] of this.samples) samples[detector] = windowed(points, limit, from, to);
-    const inRange = (at: string) => {
-      const t = Date.parse(at);
-      return (from === undefined || t >= from) && (to === undefined || t <= to);
-    };
-    return { clusterId: this.id, now: this.owner.now(), samples, transitions: this.part.transitions.filter((entry) => inRange(entry.at)) };
+    return seriesWindow({ clusterId: this.id, now: this.owner.now(), samples: this.samples, transitions: this.part.transitions, from, to, max });
   }
+
 
   /** Messages about this hosted cluster only. */
   subscribe(listener: (message: StreamMessage) => void): () => void {

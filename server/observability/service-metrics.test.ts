@@ -8,6 +8,7 @@ import { startTestServer, type TestServer } from '@/server/simulator/test-harnes
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
 import { Fleet } from '@/server/engine/fleet';
+import { parseExposition } from '@/lib/metrics/exposition';
 import { ServiceMetrics } from './service-metrics';
 
 let server: TestServer | undefined;
@@ -28,10 +29,10 @@ async function until(check: () => boolean, timeoutMs = 20_000): Promise<void> {
   }
 }
 
-/** The value of one sample line of a Prometheus text exposition, or undefined. */
+/** The value of one series of a Prometheus text exposition (`name` or `name{label="value"}`), or undefined. */
 function sample(text: string, series: string): number | undefined {
-  const line = text.split('\n').find((l) => l.startsWith(`${series} `));
-  return line === undefined ? undefined : Number(line.slice(series.length + 1));
+  const [, name, label, wanted] = /^([^{]+)(?:\{(\w+)="([^"]*)"\})?$/.exec(series)!;
+  return parseExposition(text).samples.find((s) => s.name === name && (!label || s.labels[label] === wanted))?.value;
 }
 
 describe('service metrics and readiness over a watched cluster', () => {

@@ -11,6 +11,19 @@ export interface FleetStats {
   clusters: number;
 }
 
+/** A counter following a total the fleet keeps (read at scrape time; it only grows, so a smaller reading is ignored). */
+function followTotal(registry: Registry, name: string, help: string, read: () => number | undefined): void {
+  let last = 0;
+  new Counter({
+    name, help, registers: [registry],
+    collect() {
+      const now = read() ?? last;
+      if (now > last) this.inc(now - last);
+      last = Math.max(last, now);
+    },
+  });
+}
+
 /**
  * The service's own Prometheus metrics: Node's default process metrics plus the watch layer, detector evaluation
  * and SSE clients. One registry per process (kept on globalThis across dev reloads).
@@ -18,14 +31,12 @@ export interface FleetStats {
 export class ServiceMetrics {
   readonly registry = new Registry();
   private fleetStats: (() => FleetStats) | undefined;
-  private readonly lastTotals = { events: 0, relists: 0 };
   readonly evaluationSeconds: Histogram;
   readonly sseClients: Gauge;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
     const stats = () => this.fleetStats?.();
-    const totals = this.lastTotals;
     new Gauge({
       name: 'update_health_watch_sources', help: 'Watched sources (one per resource and cluster) by status.',
       labelNames: ['status'], registers: [this.registry],
@@ -38,22 +49,10 @@ export class ServiceMetrics {
       name: 'update_health_clusters', help: 'Configured clusters (fleet members, hosted clusters included).', registers: [this.registry],
       collect() { this.set(stats()?.clusters ?? 0); },
     });
-    new Counter({
-      name: 'update_health_watch_events_total', help: 'Object events delivered by every watch (relist events included).', registers: [this.registry],
-      collect() {
-        const now = stats()?.watchEvents ?? totals.events;
-        if (now > totals.events) this.inc(now - totals.events);
-        totals.events = Math.max(totals.events, now);
-      },
-    });
-    new Counter({
-      name: 'update_health_watch_relists_total', help: 'LISTs started again from scratch because a resourceVersion expired (410).', registers: [this.registry],
-      collect() {
-        const now = stats()?.relists ?? totals.relists;
-        if (now > totals.relists) this.inc(now - totals.relists);
-        totals.relists = Math.max(totals.relists, now);
-      },
-    });
+    followTotal(this.registry, 'update_health_watch_events_total', 'Object events delivered by every watch (relist events included).',
+      () => stats()?.watchEvents);
+    followTotal(this.registry, 'update_health_watch_relists_total', 'LISTs started again from scratch because a resourceVersion expired (410).',
+      () => stats()?.relists);
     this.evaluationSeconds = new Histogram({
       name: 'update_health_detector_evaluation_seconds', help: 'Time to run every detector over one cluster snapshot.',
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers: [this.registry],

@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { freePort } from '@/server/testing/free-port';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -25,16 +25,6 @@ function binDir(): string {
   return join(root, versions[0], 'bin');
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /**
  * initdb + pg_ctl start in a temp directory. PostgreSQL refuses to run as root, so under root (CI containers) it runs

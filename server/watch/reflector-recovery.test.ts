@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createServer } from 'node:net';
+import { freePort } from '@/server/testing/free-port';
 import { createSimulatedCluster } from '@/server/simulator/core';
 import { serveCluster } from '@/server/simulator/api-server';
 import { buildKubeconfig } from '@/server/simulator/kubeconfig';
@@ -135,13 +135,6 @@ describe('reflector recovery against the served simulator', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as { port: number }).port;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe('reflector against an absent API server', () => {
   it('R7: ECONNREFUSED shows as unreachable, is retried with backoff, and recovers once the server comes up', async () => {
