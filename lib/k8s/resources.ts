@@ -28,6 +28,11 @@ export const RESOURCES = {
   hostedcontrolplanes: {
     group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'HostedControlPlane', namespaced: true, shortNames: ['hcp', 'hcps'],
   },
+  clusterroles: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRole', namespaced: false, shortNames: [] },
+  clusterrolebindings: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'ClusterRoleBinding', namespaced: false, shortNames: [] },
+  roles: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'Role', namespaced: true, shortNames: [] },
+  rolebindings: { group: 'rbac.authorization.k8s.io', version: 'v1', kind: 'RoleBinding', namespaced: true, shortNames: [] },
+  groups: { group: 'user.openshift.io', version: 'v1', kind: 'Group', namespaced: false, shortNames: [] },
   controlplanecomponents: {
     group: 'hypershift.openshift.io', version: 'v1beta1', kind: 'ControlPlaneComponent', namespaced: true, shortNames: ['cpc', 'cpcs'],
   },

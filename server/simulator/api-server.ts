@@ -1,7 +1,14 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { allowed, authenticate, forbidden, simulatorTokens, unauthorized, type Identity, type Tokens } from './auth';
+import { authenticateToken, bearerToken, forbidden, simulatorTokens, unauthorized, type Identity, type Tokens } from './auth';
+import { installAccessControl } from './access/access-seed';
+import { processHtpasswd, type Htpasswd } from './access/htpasswd';
+import { handleOAuth, isOAuthPath, type OAuthClient } from './access/oauth-server';
+import { OAuthTokenStore } from './access/oauth-tokens';
+import { authorize, type AccessAttributes, type UserInfo } from './access/rbac';
+import { handleReview, isReviewPath } from './access/reviews';
 import type { ClockDriver } from './clock';
 import type { SimulatedCluster } from './core';
 import { coreVersions, groupList, resourceList, versionInfo } from './discovery';
@@ -12,6 +19,7 @@ import { errorEventLine, expiredFor } from './list-watch';
 import { RequestStats } from './request-stats';
 import { handleResourceRequest } from './resource-handlers';
 import { resolveRoute } from './routes';
+import { RESOURCES, type ResourceInfo } from '@/lib/k8s/resources';
 import { handleSimControl } from './sim-control';
 import { servingCertificate } from './tls';
 import { ApiStatusError, type FaultRule } from './types';
@@ -28,6 +36,8 @@ export interface ServeClusterOptions {
   bookmarkIntervalMs?: number;
   /** The clock driver `/__sim/pause` and `/__sim/resume` act on. */
   driver?: ClockDriver;
+  /** The HTPasswd identity provider of the OAuth server (default: the process's, see access/htpasswd). */
+  users?: () => Htpasswd;
 }
 
 /** A running simulated API server. */
@@ -39,7 +49,31 @@ export interface ServedCluster {
   /** A single-context kubeconfig for an identity; context and cluster are named `contextName` (default "sim"). */
   kubeconfig(identity: Identity, contextName?: string): string;
   stats: RequestStats;
+  /** The OAuth server's tokens (its issuer is `url`). */
+  oauth: OAuthTokenStore;
   close(): Promise<void>;
+}
+
+/** The dashboard's OAuth client on an embedded cluster: its reader service account, as OpenShift allows. */
+export const EMBEDDED_OAUTH_CLIENT_ID = 'system:serviceaccount:openshift-update-health:reader';
+
+function loopbackRedirect(uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  } catch {
+    return false;
+  }
+}
+
+function oauthClients(url: string, tokens: Tokens): Map<string, OAuthClient> {
+  const clients: OAuthClient[] = [
+    { id: 'openshift-challenging-client', redirectAllowed: (uri) => uri === `${url}/oauth/token/implicit`, challenge: true },
+    { id: 'openshift-browser-client', secret: randomBytes(24).toString('base64url'), redirectAllowed: (uri) => uri === `${url}/oauth/token/display` },
+    // A service account is an OAuth client whose secret is one of its tokens and whose scopes stop at user:info/check-access.
+    { id: EMBEDDED_OAUTH_CLIENT_ID, secret: tokens.reader, redirectAllowed: loopbackRedirect, allowedScopes: ['user:info', 'user:check-access'] },
+  ];
+  return new Map(clients.map((client) => [client.id, client]));
 }
 
 function verbOf(method: string, name: string | undefined, query: URLSearchParams): string {
@@ -126,8 +160,9 @@ function applyFault(rule: FaultRule, verb: string, req: IncomingMessage, res: Se
 }
 
 /**
- * Serves a simulated cluster over HTTPS with bearer-token auth (admin, reader, restricted), discovery, the
- * resource API, logs, proxy, and the admin-only `/__sim` control surface.
+ * Serves a simulated cluster over HTTPS as OpenShift would: bearer-token authentication (service accounts and OAuth
+ * access tokens), RBAC authorization, the OAuth server and review APIs, discovery, the resource API, logs, proxy,
+ * and the cluster-admin-only `/__sim` control surface.
  */
 export async function serveCluster(cluster: SimulatedCluster, options: ServeClusterOptions = {}): Promise<ServedCluster> {
   const certificate = servingCertificate();
@@ -137,17 +172,28 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
   const watchOptions = { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 };
   const minor = options.kubernetesMinor ?? 29;
   let address = '';
+  const oauth = new OAuthTokenStore();
+  const users = options.users ?? processHtpasswd;
+  let clients = new Map<string, OAuthClient>();
+  installAccessControl(cluster.as('openshift-apiserver'));
+  const authenticate = (token: string) => authenticateToken(tokens, oauth, token);
+  const reviewContext = { store: cluster.store, authenticate, forbidden: (user: UserInfo, attrs: AccessAttributes) => forbidden(user, attrs) };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const route = resolveRoute(url.pathname);
     const query = url.searchParams;
     if (route.type === 'version') return sendJson(res, 200, versionInfo(minor));
-    const identity = authenticate(tokens, req.headers.authorization);
-    if (!identity) return sendStatus(res, unauthorized());
+    if (isOAuthPath(url.pathname)) return handleOAuth(req, res, url, { issuer: `https://${address}`, tokens: oauth, users, client: (id) => clients.get(id) });
+    const token = bearerToken(req.headers.authorization);
+    const user = token ? authenticate(token) : undefined;
+    if (!user) return sendStatus(res, unauthorized());
+    if (isReviewPath(url.pathname)) return handleReview(req, res, url.pathname, user, reviewContext);
     switch (route.type) {
-      case 'sim':
-        if (identity !== 'admin') return sendStatus(res, failure(403, 'Forbidden', 'forbidden: only the admin identity may use /__sim', {}));
+      case 'sim': {
+        const attrs: AccessAttributes = { nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname } };
+        if (!authorize(cluster.store, user, attrs).allowed) return sendStatus(res, forbidden(user, attrs));
         return handleSimControl(route.action, req, res, { cluster, stats, driver: options.driver, query });
+      }
       case 'core-versions':
         return sendJson(res, 200, coreVersions(address));
       case 'groups':
@@ -167,8 +213,9 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
         break;
     }
     const verb = verbOf(req.method ?? 'GET', route.name, query);
-    const attributes = { verb, resource: route.resource, subresource: route.subresource, name: route.name, namespace: route.namespace };
-    if (!allowed(identity, attributes)) return sendStatus(res, forbidden(identity, attributes));
+    const info: ResourceInfo = RESOURCES[route.resource];
+    const attributes: AccessAttributes = { resource: { verb, group: info.group, resource: route.resource, subresource: route.subresource, name: route.name, namespace: route.namespace } };
+    if (!authorize(cluster.store, user, attributes).allowed) return sendStatus(res, forbidden(user, attributes));
     stats.count(route.subresource ? `${route.resource}/${route.subresource}` : route.resource, verb);
     const rule = cluster.faults.take(route.resource, faultVerb(verb));
     let afterReplay: ((end: () => void) => void) | undefined;
@@ -214,11 +261,13 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
   const port = (server.address() as AddressInfo).port;
   address = `${host}:${port}`;
   const url = `https://${address}`;
+  clients = oauthClients(url, tokens);
   return {
     url,
     caData: certificate.caData,
     tokens,
     stats,
+    oauth,
     kubeconfig: (identity, contextName = 'sim') =>
       buildKubeconfig([{ name: contextName, server: url, caData: certificate.caData, token: tokens[identity] }]),
     close: () =>

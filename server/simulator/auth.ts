@@ -1,25 +1,32 @@
+/**
+ * Who a request to an embedded cluster comes from: the service-account tokens of this process (admin, the
+ * dashboard's read-only reader, a restricted account) and access tokens issued by the cluster's OAuth server.
+ * What they may do is RBAC's decision (access/rbac.ts); this file only authenticates and words the 403.
+ */
 import { randomBytes } from 'node:crypto';
 import type { Status } from '@/lib/k8s/types';
-import { RESOURCES, type ResourceInfo, type ResourceName } from '@/lib/k8s/resources';
 import { failure } from './errors';
+import { SERVICE_NAMESPACE } from './access/access-seed';
+import type { OAuthTokenStore } from './access/oauth-tokens';
+import type { AccessAttributes, UserInfo } from './access/rbac';
 
-/** The identities a simulated API server knows. */
+/** The static identities a simulated API server knows. */
 export type Identity = 'admin' | 'reader' | 'restricted';
 
 /** Bearer tokens per identity (random per process). */
 export type Tokens = Record<Identity, string>;
 
-/** User names as the authorizer prints them in 403 messages. */
-export const USER_NAMES: Record<Identity, string> = {
-  admin: 'kube:admin',
-  reader: 'system:serviceaccount:openshift-update-health:reader',
-  restricted: 'system:serviceaccount:openshift-update-health:restricted',
+const serviceAccount = (name: string): UserInfo => ({
+  name: `system:serviceaccount:${SERVICE_NAMESPACE}:${name}`,
+  groups: ['system:serviceaccounts', `system:serviceaccounts:${SERVICE_NAMESPACE}`, 'system:authenticated'],
+});
+
+/** The user behind each static identity, as TokenReview reports it. */
+export const IDENTITY_USERS: Record<Identity, UserInfo> = {
+  admin: { name: 'kube:admin', groups: ['system:cluster-admins', 'system:authenticated'] },
+  reader: serviceAccount('reader'),
+  restricted: serviceAccount('restricted'),
 };
-
-/** Resources the restricted identity may not read. */
-const RESTRICTED_DENIED = new Set<ResourceName>(['pods', 'events', 'customresourcedefinitions']);
-
-const READ_VERBS = new Set(['get', 'list', 'watch']);
 
 let processTokens: Tokens | undefined;
 
@@ -32,11 +39,17 @@ export function simulatorTokens(): Tokens {
   return processTokens;
 }
 
-/** The identity of an `Authorization` header, or undefined (401). */
-export function authenticate(tokens: Tokens, header: string | undefined): Identity | undefined {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(header ?? '');
-  if (!match) return undefined;
-  return (Object.keys(tokens) as Identity[]).find((identity) => tokens[identity] === match[1]);
+/** The bearer token of an `Authorization` header. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
+}
+
+/** The user a token stands for: a static identity or a live OAuth access token; undefined → 401. */
+export function authenticateToken(tokens: Tokens, oauth: OAuthTokenStore, token: string): UserInfo | undefined {
+  const identity = (Object.keys(tokens) as Identity[]).find((candidate) => tokens[candidate] === token);
+  if (identity) return IDENTITY_USERS[identity];
+  const grant = oauth.lookup(token);
+  return grant ? { name: grant.user, groups: ['system:authenticated:oauth', 'system:authenticated'], scopes: grant.scopes } : undefined;
 }
 
 /** 401 as the API server sends it. */
@@ -44,33 +57,18 @@ export function unauthorized(): Status {
   return failure(401, 'Unauthorized', 'Unauthorized');
 }
 
-/** What a request asks to do, for authorization. */
-export interface Attributes {
-  verb: string;
-  resource: ResourceName;
-  subresource?: string;
-  name?: string;
-  namespace?: string;
-}
-
-/** True when `identity` may do it: admin everything, reader all reads, restricted reads minus some types. */
-export function allowed(identity: Identity, attributes: Attributes): boolean {
-  if (identity === 'admin') return true;
-  if (!READ_VERBS.has(attributes.verb)) return false;
-  if (identity === 'restricted' && RESTRICTED_DENIED.has(attributes.resource)) return false;
-  return true;
-}
-
 /** 403 with the RBAC authorizer's wording. */
-export function forbidden(identity: Identity, attributes: Attributes): Status {
-  const info: ResourceInfo = RESOURCES[attributes.resource];
-  const qualified = info.group ? `${attributes.resource}.${info.group}` : attributes.resource;
-  const resource = attributes.subresource ? `${attributes.resource}/${attributes.subresource}` : attributes.resource;
-  const subject = attributes.name ? `${qualified} "${attributes.name}"` : qualified;
-  const scope = attributes.namespace ? `in the namespace "${attributes.namespace}"` : 'at the cluster scope';
-  const message = `${subject} is forbidden: User "${USER_NAMES[identity]}" cannot ${attributes.verb} resource "${resource}" in API group "${info.group}" ${scope}`;
-  const details: NonNullable<Status['details']> = { kind: attributes.resource };
-  if (attributes.name) details.name = attributes.name;
-  if (info.group) details.group = info.group;
+export function forbidden(user: UserInfo, attributes: AccessAttributes): Status {
+  if ('nonResource' in attributes) {
+    return failure(403, 'Forbidden', `forbidden: User "${user.name}" cannot ${attributes.nonResource.verb} path "${attributes.nonResource.path}"`, {});
+  }
+  const { verb, group, resource, subresource, name, namespace } = attributes.resource;
+  const qualified = group ? `${resource}.${group}` : resource;
+  const subject = name ? `${qualified} "${name}"` : qualified;
+  const scope = namespace ? `in the namespace "${namespace}"` : 'at the cluster scope';
+  const message = `${subject} is forbidden: User "${user.name}" cannot ${verb} resource "${subresource ? `${resource}/${subresource}` : resource}" in API group "${group}" ${scope}`;
+  const details: NonNullable<Status['details']> = { kind: resource };
+  if (name) details.name = name;
+  if (group) details.group = group;
   return failure(403, 'Forbidden', message, details);
 }

@@ -42,7 +42,7 @@ interface CrdVersion {
 /** Resources the API server serves from CustomResourceDefinitions (everything not built in). */
 export function isCustomResource(resource: ResourceName): boolean {
   const info: ResourceInfo = RESOURCES[resource];
-  return info.group !== '' && !['apps', 'policy', 'coordination.k8s.io', 'apiextensions.k8s.io'].includes(info.group);
+  return info.group !== '' && !['apps', 'policy', 'coordination.k8s.io', 'apiextensions.k8s.io', 'rbac.authorization.k8s.io', 'user.openshift.io'].includes(info.group);
 }
 
 /** The CRD name of a custom resource (`clusterversions.config.openshift.io`). */

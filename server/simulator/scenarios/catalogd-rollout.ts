@@ -1,4 +1,5 @@
 import type { Scenario } from '../types';
+import { namespaceViewer } from '../access/access-seed';
 import { installBaseCluster } from '../controllers/base-cluster';
 import { templateHashOf } from '../controllers/deployment-controller';
 import { drainNode, setSchedulable } from '../controllers/node-drain';
@@ -58,6 +59,8 @@ export const catalogdRolloutScenario: Scenario = {
       operatorController: { replicas: 2, pdb: { minAvailable: 1 } },
     });
     const drained = base.nodes.master[1];
+    // The catalog team may look at its own namespace here (and nowhere else in the fleet).
+    context.as('openshift-apiserver').create('rolebindings', namespaceViewer(CATALOGD_NAMESPACE, 'catalog-team'));
 
     context.clock.setTimeout(() => {
       const updated = mutateObject(context.as('cluster-olm-operator'), 'deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, (deployment) => {

@@ -1,0 +1,92 @@
+/**
+ * The OAuth server's state: access tokens (`sha256~…`, as OpenShift 4.6+ issues them), single-use authorization
+ * codes and login sessions of the login form. Real time, not the cluster's virtual clock: a login is a person's.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+
+/** One issued access token. */
+export interface TokenGrant {
+  user: string;
+  scopes: string[];
+  clientId: string;
+  expiresAt: number;
+}
+
+interface CodeGrant extends TokenGrant {
+  redirectUri: string;
+  codeChallenge?: string;
+  codeChallengeMethod?: string;
+}
+
+/** Lifetime of an access token (OpenShift's default accessTokenMaxAgeSeconds). */
+export const TOKEN_LIFETIME_SECONDS = 86_400;
+const CODE_LIFETIME_MS = 5 * 60_000;
+const LOGIN_SESSION_MS = 5 * 60_000;
+
+function secret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Tokens, codes and login sessions of one OAuth server. */
+export class OAuthTokenStore {
+  private readonly tokens = new Map<string, TokenGrant>();
+  private readonly codes = new Map<string, CodeGrant>();
+  private readonly logins = new Map<string, { user: string; expiresAt: number }>();
+
+  constructor(private readonly now: () => number = Date.now) {}
+
+  /** Issues an access token. */
+  issueToken(grant: Omit<TokenGrant, 'expiresAt'>): { token: string; expiresIn: number } {
+    const token = `sha256~${secret()}`;
+    this.tokens.set(token, { ...grant, expiresAt: this.now() + TOKEN_LIFETIME_SECONDS * 1_000 });
+    return { token, expiresIn: TOKEN_LIFETIME_SECONDS };
+  }
+
+  /** The grant behind a token, or undefined when unknown or expired. */
+  lookup(token: string): TokenGrant | undefined {
+    const grant = this.tokens.get(token);
+    if (!grant) return undefined;
+    if (grant.expiresAt <= this.now()) {
+      this.tokens.delete(token);
+      return undefined;
+    }
+    return grant;
+  }
+
+  /** Deletes a token (logout: `oc delete oauthaccesstoken`). */
+  revoke(token: string): void {
+    this.tokens.delete(token);
+  }
+
+  /** Issues an authorization code, valid once for five minutes. */
+  issueCode(grant: Omit<CodeGrant, 'expiresAt'>): string {
+    const code = secret();
+    this.codes.set(code, { ...grant, expiresAt: this.now() + CODE_LIFETIME_MS });
+    return code;
+  }
+
+  /** Takes a code (it is deleted whether or not it is still valid). */
+  takeCode(code: string): CodeGrant | undefined {
+    const grant = this.codes.get(code);
+    this.codes.delete(code);
+    return grant && grant.expiresAt > this.now() ? grant : undefined;
+  }
+
+  /** Starts a login session after a successful password check; returns the cookie value. */
+  startLogin(user: string): string {
+    const id = secret();
+    this.logins.set(id, { user, expiresAt: this.now() + LOGIN_SESSION_MS });
+    return id;
+  }
+
+  /** The user of a login session cookie, if still valid. */
+  loginUser(id: string | undefined): string | undefined {
+    const login = id ? this.logins.get(id) : undefined;
+    return login && login.expiresAt > this.now() ? login.user : undefined;
+  }
+}
+
+/** RFC 7636 S256: base64url(sha256(verifier)). */
+export function s256(verifier: string): string {
+  return createHash('sha256').update(verifier).digest('base64url');
+}

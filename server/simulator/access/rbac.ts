@@ -1,0 +1,158 @@
+/**
+ * Kubernetes RBAC evaluation over the RBAC objects stored in an embedded cluster (ClusterRoles, ClusterRoleBindings,
+ * Roles, RoleBindings) plus OpenShift's user.openshift.io Groups, as the API server's authorizer does it: a request
+ * is allowed when any rule of any role bound to the user, one of the user's groups, or a Group object listing the
+ * user, matches. Token scopes (user:info, user:check-access) narrow what an OAuth token may do, as in OpenShift.
+ */
+import type { KubeObject } from '@/lib/k8s/types';
+import type { ObjectStore } from '../store';
+
+/** Who is asking: what TokenReview and SubjectAccessReview carry. */
+export interface UserInfo {
+  name: string;
+  groups: string[];
+  /** OAuth token scopes; undefined for a service account or certificate identity (full access of its roles). */
+  scopes?: string[];
+}
+
+/** A resource request, as `spec.resourceAttributes` of a SubjectAccessReview. */
+export interface ResourceAttributes {
+  verb: string;
+  group: string;
+  resource: string;
+  subresource?: string;
+  name?: string;
+  namespace?: string;
+}
+
+/** A non-resource request (`/metrics`, `/healthz`), as `spec.nonResourceAttributes`. */
+export interface NonResourceAttributes {
+  verb: string;
+  path: string;
+}
+
+/** What an authorization decision is asked about. */
+export type AccessAttributes = { resource: ResourceAttributes } | { nonResource: NonResourceAttributes };
+
+/** The decision with the reason a SubjectAccessReview reports. */
+export interface Decision {
+  allowed: boolean;
+  reason: string;
+}
+
+interface PolicyRule {
+  verbs?: string[];
+  apiGroups?: string[];
+  resources?: string[];
+  resourceNames?: string[];
+  nonResourceURLs?: string[];
+}
+
+interface Subject {
+  kind: string;
+  name: string;
+  namespace?: string;
+}
+
+interface Binding {
+  roleRef: { kind: string; name: string };
+  subjects?: Subject[];
+  namespace?: string;
+  name: string;
+}
+
+function matches(values: readonly string[] | undefined, value: string): boolean {
+  return !!values && (values.includes('*') || values.includes(value));
+}
+
+function resourceRuleAllows(rule: PolicyRule, attrs: ResourceAttributes): boolean {
+  if (!matches(rule.verbs, attrs.verb) || !matches(rule.apiGroups, attrs.group)) return false;
+  const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
+  const resourceOk = (rule.resources ?? []).some((resource) =>
+    resource === '*' || resource === combined || (!attrs.subresource && resource === attrs.resource) ||
+    (attrs.subresource !== undefined && resource === `*/${attrs.subresource}`));
+  if (!resourceOk) return false;
+  return !rule.resourceNames?.length || (attrs.name !== undefined && rule.resourceNames.includes(attrs.name));
+}
+
+function nonResourceRuleAllows(rule: PolicyRule, attrs: NonResourceAttributes): boolean {
+  if (!matches(rule.verbs, attrs.verb)) return false;
+  return (rule.nonResourceURLs ?? []).some((url) =>
+    url === '*' || url === attrs.path || (url.endsWith('*') && attrs.path.startsWith(url.slice(0, -1))));
+}
+
+/** What the scopes of an OAuth token allow on their own, before RBAC (OpenShift's scope authorizer). */
+function scopeAllows(scopes: readonly string[] | undefined, attrs: AccessAttributes): boolean {
+  if (scopes === undefined || scopes.includes('user:full')) return true;
+  if (!('resource' in attrs)) return false;
+  const { group, resource, verb, name } = attrs.resource;
+  if (scopes.includes('user:info') && group === 'user.openshift.io' && resource === 'users' && verb === 'get' && name === '~') return true;
+  if (scopes.includes('user:check-access') && verb === 'create' &&
+    ((group === 'authorization.k8s.io' && resource === 'selfsubjectaccessreviews') ||
+      (group === 'authorization.openshift.io' && (resource === 'selfsubjectrulesreviews' || resource === 'subjectaccessreviews')))) return true;
+  return false;
+}
+
+function userGroups(store: ObjectStore, user: UserInfo): Set<string> {
+  const groups = new Set(user.groups);
+  for (const entry of store.list('groups')) {
+    const members = (entry.object as KubeObject & { users?: string[] }).users ?? [];
+    if (members.includes(user.name)) groups.add(entry.object.metadata.name);
+  }
+  return groups;
+}
+
+function subjectMatches(subject: Subject, user: UserInfo, groups: ReadonlySet<string>): boolean {
+  switch (subject.kind) {
+    case 'User':
+      return subject.name === user.name;
+    case 'Group':
+      return groups.has(subject.name);
+    case 'ServiceAccount':
+      return user.name === `system:serviceaccount:${subject.namespace}:${subject.name}`;
+    default:
+      return false;
+  }
+}
+
+function bindingOf(object: KubeObject): Binding {
+  const { roleRef, subjects } = object as unknown as Binding;
+  return { roleRef, subjects, namespace: object.metadata.namespace, name: object.metadata.name };
+}
+
+function rulesOf(store: ObjectStore, binding: Binding): PolicyRule[] {
+  const role = binding.roleRef.kind === 'ClusterRole'
+    ? store.get('clusterroles', undefined, binding.roleRef.name)
+    : store.get('roles', binding.namespace, binding.roleRef.name);
+  return ((role?.object as (KubeObject & { rules?: PolicyRule[] }) | undefined)?.rules) ?? [];
+}
+
+function describe(binding: Binding, kind: 'ClusterRoleBinding' | 'RoleBinding'): string {
+  const where = binding.namespace ? ` of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${binding.subjects?.map((s) => `${s.kind} "${s.name}"`).join(', ')} in namespace "${binding.namespace}"` : ` of ${binding.roleRef.kind} "${binding.roleRef.name}"`;
+  return `RBAC: allowed by ${kind} "${binding.name}"${where}`;
+}
+
+/** Decides whether `user` may do `attrs` in the cluster whose RBAC objects live in `store`. */
+export function authorize(store: ObjectStore, user: UserInfo, attrs: AccessAttributes): Decision {
+  if (!scopeAllows(user.scopes, attrs)) {
+    return { allowed: false, reason: `scopes [${(user.scopes ?? []).join(' ')}] prevent this action` };
+  }
+  const groups = userGroups(store, user);
+  if (groups.has('system:masters')) return { allowed: true, reason: 'allowed by system:masters' };
+  const allows = (rule: PolicyRule) => ('resource' in attrs ? resourceRuleAllows(rule, attrs.resource) : nonResourceRuleAllows(rule, attrs.nonResource));
+  for (const entry of store.list('clusterrolebindings')) {
+    const binding = bindingOf(entry.object);
+    if (!binding.subjects?.some((subject) => subjectMatches(subject, user, groups))) continue;
+    if (rulesOf(store, binding).some(allows)) return { allowed: true, reason: describe(binding, 'ClusterRoleBinding') };
+  }
+  const namespace = 'resource' in attrs ? attrs.resource.namespace : undefined;
+  if (namespace) {
+    for (const entry of store.list('rolebindings', namespace)) {
+      const binding = bindingOf(entry.object);
+      if (!binding.subjects?.some((subject) => subjectMatches(subject, user, groups))) continue;
+      // A RoleBinding grants a ClusterRole's rules only inside its namespace, and never non-resource URLs.
+      if (rulesOf(store, binding).some(allows)) return { allowed: true, reason: describe(binding, 'RoleBinding') };
+    }
+  }
+  return { allowed: false, reason: '' };
+}
