@@ -10,6 +10,7 @@ command -v ffmpeg >/dev/null || missing+=("ffmpeg (Debian package 'ffmpeg': apt-
 command -v kubectl >/dev/null || missing+=("kubectl (real client-go kubectl 1.27-1.33 on PATH)")
 command -v openssl >/dev/null || missing+=("openssl (Debian package 'openssl')")
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=("postgresql (Debian package 'postgresql': the incident-store contract tests start a server)")
+command -v htpasswd >/dev/null || missing+=("htpasswd (Debian package 'apache2-utils': the login tests use htpasswd -B files)")
 command -v prometheus >/dev/null || missing+=("prometheus (Debian package 'prometheus': apt-get install -y --no-install-recommends prometheus)")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "npm test: missing prerequisites:" >&2
