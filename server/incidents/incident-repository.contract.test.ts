@@ -83,7 +83,7 @@ describe('PostgreSQL migrations', () => {
   it('apply once even when several replicas start together', async () => {
     const replicas = [0, 1, 2].map(() => new PostgresIncidentRepository(server!.url));
     const versions = await Promise.all(replicas.map((replica) => replica.schemaVersions()));
-    for (const applied of versions) expect(applied).toEqual([1]);
+    for (const applied of versions) expect(applied).toEqual([1, 2]);
     for (const replica of replicas) await replica.close();
   });
 });

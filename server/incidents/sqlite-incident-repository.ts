@@ -1,11 +1,8 @@
 import 'server-only';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { openSqlite } from '@/server/db/sqlite-database';
 import { incidentSchema, type IncidentDto } from '@/lib/api/incident-dto';
 import { IncidentStoreError, type IncidentRepository } from './incident-repository';
-
-const SCHEMA_VERSION = 1;
 
 /**
  * Incidents in one SQLite file (better-sqlite3). WAL lets readers work while a write commits. `synchronous=FULL`
@@ -19,20 +16,7 @@ export class SqliteIncidentRepository implements IncidentRepository {
   private readonly select: Database.Statement<[string], { body: string }>;
 
   constructor(readonly file: string) {
-    mkdirSync(dirname(file), { recursive: true });
-    this.db = new Database(file);
-    this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
-    this.db.pragma('busy_timeout = 5000');
-    const version = this.db.pragma('user_version', { simple: true }) as number;
-    if (version > SCHEMA_VERSION) throw new IncidentStoreError(`${file} has schema version ${version}; this build reads up to ${SCHEMA_VERSION}`);
-    this.db.exec(`CREATE TABLE IF NOT EXISTS incidents (
-      id TEXT PRIMARY KEY,
-      cluster_id TEXT NOT NULL,
-      created_at TEXT NOT NULL,
-      body TEXT NOT NULL
-    ) STRICT`);
-    this.db.pragma(`user_version = ${SCHEMA_VERSION}`);
+    this.db = openSqlite(file);
     this.insert = this.db.prepare('INSERT INTO incidents (id, cluster_id, created_at, body) VALUES (?, ?, ?, ?)');
     this.select = this.db.prepare('SELECT body FROM incidents WHERE id = ?');
   }

@@ -29,6 +29,8 @@ export interface TextResponse {
 export interface ClusterConnection {
   watch(need: ResourceNeed, onEvent: (event: SourceEvent) => void): SourceHandle;
   getText(path: string, options?: { timeoutMs?: number }): Promise<TextResponse>;
+  /** POSTs a review (TokenReview, SubjectAccessReview) with the service's identity and returns the answer. */
+  review<T>(path: string, body: unknown): Promise<T>;
   /** Estimated cluster time (epoch ms). */
   now(): number;
   close(): void;

@@ -84,6 +84,7 @@ export function createKubeConnection(kubeconfigPath: string, context: string, ti
         throw error;
       }
     },
+    review: <T>(path: string, body: unknown) => transport.postJson<T>(path, body, { headerTimeoutMs: 10_000, idleTimeoutMs: 10_000 }),
     now: () => clock.now(),
     close: () => {
       closed = true;

@@ -115,6 +115,15 @@ export class KubeTransport {
 
   /** GETs `path` and decodes the JSON body. Throws KubeApiError, KubeTransportError or KubeCredentialsError. */
   async getJson<T>(path: string, query: Query = {}, controls: RequestControls = {}): Promise<T> {
+    return this.json<T>(path, query, controls);
+  }
+
+  /** POSTs a JSON body (a TokenReview, a SubjectAccessReview) and decodes the JSON answer; errors as getJson. */
+  async postJson<T>(path: string, body: unknown, controls: RequestControls = {}): Promise<T> {
+    return this.json<T>(path, {}, controls, JSON.stringify(body));
+  }
+
+  private async json<T>(path: string, query: Query, controls: RequestControls, payload?: string): Promise<T> {
     const chunks: Buffer[] = [];
     let size = 0;
     await this.exchange(path, query, controls, (chunk, fail) => {
@@ -125,7 +134,7 @@ export class KubeTransport {
       }
       chunks.push(chunk);
       return true;
-    });
+    }, undefined, payload);
     const text = Buffer.concat(chunks).toString('utf8');
     try {
       return JSON.parse(text) as T;
@@ -218,10 +227,15 @@ export class KubeTransport {
     controls: RequestControls,
     onChunk: (chunk: Buffer, fail: (error: Error) => void) => boolean,
     onOpen?: () => void,
+    payload?: string,
   ): Promise<void> {
     const signal = controls.signal;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const { url, options } = await this.prepare(path, query);
+    if (payload !== undefined) {
+      options.method = 'POST';
+      options.headers = { ...options.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) };
+    }
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
@@ -295,7 +309,7 @@ export class KubeTransport {
         });
         res.on('end', () => finish(undefined, true));
       });
-      req.end();
+      req.end(payload);
     });
   }
 }

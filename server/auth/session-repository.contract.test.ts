@@ -1,0 +1,62 @@
+/** One contract for both session stores; two repository instances on one database stand for two replicas. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startPostgres, type PostgresServer } from '@/server/testing/postgres-server';
+import { PostgresSessionRepository } from './postgres-session-repository';
+import { sessionKey, type SessionRepository } from './session-repository';
+import { SqliteSessionRepository } from './sqlite-session-repository';
+
+let dir = '';
+let postgres: PostgresServer | undefined;
+const STORES = [
+  {
+    name: 'SQLite',
+    setup: async () => { dir = mkdtempSync(join(tmpdir(), 'sessions-')); },
+    open: (): SessionRepository => new SqliteSessionRepository(join(dir, 'incidents.sqlite')),
+    teardown: async () => rmSync(dir, { recursive: true, force: true }),
+  },
+  {
+    name: 'PostgreSQL',
+    setup: async () => { postgres = await startPostgres(); },
+    open: (): SessionRepository => new PostgresSessionRepository(postgres!.url),
+    teardown: async () => postgres?.stop(),
+  },
+];
+
+describe.each(STORES)('session repository contract: $name', (store) => {
+  const opened: SessionRepository[] = [];
+  const open = () => {
+    const repository = store.open();
+    opened.push(repository);
+    return repository;
+  };
+  beforeAll(() => store.setup(), 120_000);
+  afterAll(async () => {
+    for (const repository of opened) await repository.close();
+    await store.teardown();
+  });
+
+  it('a session made on one instance is valid on another until it expires, and logout ends it everywhere', async () => {
+    const one = open();
+    const other = open();
+    const key = sessionKey('cookie-value-1');
+    const record = { user: { name: 'sre', groups: ['sre', 'system:authenticated'] }, createdAt: '2026-11-25T10:00:00.000Z', expiresAt: '2026-11-26T10:00:00.000Z' };
+    await one.create(key, record);
+    expect(await other.get(key, new Date('2026-11-25T12:00:00Z'))).toEqual(record);
+    expect(await other.get(key, new Date('2026-11-26T10:00:00Z'))).toBeUndefined();
+    expect(await other.get(sessionKey('cookie-value-2'), new Date('2026-11-25T12:00:00Z'))).toBeUndefined();
+    await other.delete(key);
+    expect(await one.get(key, new Date('2026-11-25T12:00:00Z'))).toBeUndefined();
+  });
+
+  it('purges expired sessions only', async () => {
+    const repository = open();
+    const user = { name: 'dev', groups: ['catalog-team'] };
+    await repository.create(sessionKey('old'), { user, createdAt: '2026-11-20T00:00:00.000Z', expiresAt: '2026-11-21T00:00:00.000Z' });
+    await repository.create(sessionKey('new'), { user, createdAt: '2026-11-25T00:00:00.000Z', expiresAt: '2026-11-26T00:00:00.000Z' });
+    expect(await repository.purgeExpired(new Date('2026-11-25T01:00:00Z'))).toBe(1);
+    expect(await repository.get(sessionKey('new'), new Date('2026-11-25T01:00:00Z'))).toMatchObject({ user });
+  });
+});
