@@ -58,3 +58,29 @@ export function mustGatherRoot(): string {
   const configured = process.env.UPDATE_HEALTH_MUST_GATHER_ROOT;
   return resolve(configured || join(process.env.UPDATE_HEALTH_DATA_DIR || './data', 'must-gather'));
 }
+
+const authEnvSchema = z.object({
+  UPDATE_HEALTH_AUTH: z.enum(['none', 'openshift']).default('none'),
+  /** The fleet member whose OAuth server users log in through (default: the first context). */
+  UPDATE_HEALTH_AUTH_CLUSTER: z.string().optional(),
+  /** The OAuth client: on OpenShift, the service account (`system:serviceaccount:<ns>:<name>`) with a redirect reference. */
+  UPDATE_HEALTH_OAUTH_CLIENT_ID: z.string().default('system:serviceaccount:openshift-update-health:update-health'),
+  /** The client secret: for a service-account client, one of its tokens (the projected token by default). */
+  UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: z.string().default('/var/run/secrets/kubernetes.io/serviceaccount/token'),
+  /** Extra CA bundle for the OAuth server's certificate (default: the auth cluster's kubeconfig CA plus system roots). */
+  UPDATE_HEALTH_OAUTH_CA_FILE: z.string().optional(),
+  /** The dashboard's external URL (the Route), for the OAuth redirect URI; default: from the request's Host. */
+  UPDATE_HEALTH_PUBLIC_URL: z.string().url().optional(),
+});
+
+/** Authentication settings (README "Login"), read on their own: the edge needs them without a kubeconfig. */
+export type AuthEnv = z.infer<typeof authEnvSchema>;
+
+/** The authentication settings; throws EnvError naming every malformed key. */
+export function authEnv(): AuthEnv {
+  const parsed = authEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    throw new EnvError(`Update Health authentication settings are invalid:\n  ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n  ')}`);
+  }
+  return parsed.data;
+}

@@ -1,10 +1,18 @@
+import { getAuthService } from '@/server/auth/auth-service';
+import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import { getFleet } from '@/server/engine/fleet';
+import { jsonError } from '@/server/http/responses';
 
 export const dynamic = 'force-dynamic';
 
-/** The service's own metrics in Prometheus text format. */
-export async function GET() {
+/** The service's own metrics in Prometheus text format; with login on, for users allowed `get` on the URL /metrics (as kube-rbac-proxy checks). */
+export async function GET(request: Request) {
+  const viewer = viewerOf(request);
+  if (!viewer) return unauthenticated();
+  if (!(await getAuthService().mayGetPath(viewer, '/metrics'))) {
+    return jsonError(403, 'forbidden', `User "${viewer.kind === 'user' ? viewer.user.name : ''}" may not get the non-resource URL /metrics`);
+  }
   try {
     getFleet();
   } catch {

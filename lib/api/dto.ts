@@ -160,6 +160,14 @@ export const clusterHealthSchema = z.object({
   sources: z.array(sourceStateSchema),
   /** Present for hosted clusters seen from their management cluster. */
   hosted: hostedDetailsSchema.optional(),
+  /** Present when the viewer's RBAC hides part of the cluster: how much, and which access would show it. */
+  access: z.object({
+    hiddenFindings: z.number(),
+    /** False when the viewer may not read the ClusterVersion (version, history and update state are withheld). */
+    clusterVersion: z.boolean(),
+    /** Permissions that would show what is hidden, worded as `verb resource "name" in namespace ns`. */
+    missing: z.array(z.string()),
+  }).optional(),
 });
 
 /** One row of `GET /api/clusters`. */
@@ -215,6 +223,7 @@ export const streamMessageSchema = z.discriminatedUnion('type', [
 export const apiErrorSchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) });
 
 export type SeverityDto = z.infer<typeof severitySchema>;
+export type ObjectRefDto = z.infer<typeof objectRefSchema>;
 export type FindingDto = z.infer<typeof findingSchema>;
 export type SourceStateDto = z.infer<typeof sourceStateSchema>;
 export type ClusterInfoDto = z.infer<typeof clusterInfoSchema>;

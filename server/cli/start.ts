@@ -8,12 +8,16 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { isIP } from 'node:net';
+import { EMBEDDED_OAUTH_CLIENT_ID } from '@/server/simulator/api-server';
+import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
 import { startFleet } from '@/server/simulator/fleet';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { needsBuild } from './build-state';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
-                     [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]`;
+                     [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]
+                     [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]`;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}\n${USAGE}`);
@@ -26,6 +30,7 @@ function parse() {
       options: {
         port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
         scenario: { type: 'string' }, fleet: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
+        auth: { type: 'string' }, 'auth-cluster': { type: 'string' }, htpasswd: { type: 'string' }, 'insecure-no-auth': { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -33,6 +38,12 @@ function parse() {
   } catch (error) {
     fail((error as Error).message);
   }
+}
+
+function isLoopback(host: string): boolean {
+  if (host === 'localhost') return true;
+  if (isIP(host) === 4) return host.startsWith('127.');
+  return host === '::1' || host === '[::1]';
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -52,9 +63,16 @@ async function main(): Promise<void> {
   const port = Number(args.port ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port <= 0 || port > 65_535) fail(`--port must be a TCP port, got "${args.port ?? process.env.PORT}"`);
   const host = args.host ?? '127.0.0.1';
+  const auth = args.auth ?? process.env.UPDATE_HEALTH_AUTH ?? 'none';
+  if (auth !== 'none' && auth !== 'openshift') fail(`--auth must be none or openshift, got "${auth}"`);
+  if (auth === 'none' && !isLoopback(host) && !args['insecure-no-auth']) {
+    fail(`refusing to serve every cluster's data without login on ${host}: use --auth openshift, or --insecure-no-auth if something in front authenticates`);
+  }
+  if (args.htpasswd && (args.kubeconfig || args.context)) fail('--htpasswd configures the embedded clusters\' login; a real cluster has its own identity providers');
   const speed = args.speed === undefined ? 10 : Number(args.speed);
   if (!(speed > 0)) fail(`--speed must be a positive number, got "${args.speed}"`);
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port) };
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), UPDATE_HEALTH_AUTH: auth };
+  if (args['auth-cluster']) env.UPDATE_HEALTH_AUTH_CLUSTER = args['auth-cluster'];
   const dataDir = resolve(process.env.UPDATE_HEALTH_DATA_DIR ?? 'data');
 
   let stopFleet = async (): Promise<void> => {};
@@ -72,9 +90,23 @@ async function main(): Promise<void> {
     if (unknown.length > 0) fail(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`);
     const size = args.fleet === undefined ? undefined : Number(args.fleet);
     if (size !== undefined && !(Number.isInteger(size) && size > 0)) fail(`--fleet must be a positive integer, got "${args.fleet}"`);
+    let users: string | undefined;
+    try {
+      users = configureProcessUsers(args.htpasswd);
+    } catch (error) {
+      fail((error as Error).message);
+    }
     const fleet = await startFleet({ scenarios: names, size, speed });
     const dir = join(dataDir, `embedded-${port}`);
     mkdirSync(dir, { recursive: true });
+    if (auth === 'openshift') {
+      // The embedded clusters' OAuth client is their reader service account; its token is the client secret.
+      const secretPath = join(dir, 'oauth-client-secret');
+      writeFileSync(secretPath, fleet.clusters[0].server.tokens.reader, { mode: 0o600 });
+      env.UPDATE_HEALTH_OAUTH_CLIENT_ID = EMBEDDED_OAUTH_CLIENT_ID;
+      env.UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE = secretPath;
+      console.log(`Update Health: ${users}`);
+    }
     const readerPath = join(dir, 'kubeconfig.yaml');
     writeFileSync(readerPath, fleet.kubeconfig('reader'), { mode: 0o600 });
     writeFileSync(join(dir, 'admin-kubeconfig.yaml'), fleet.kubeconfig('admin'), { mode: 0o600 });

@@ -172,6 +172,11 @@ export class ClusterEngine {
   }
 
   /** The cluster's current time (epoch ms), as learnt from the API server. */
+  /** POSTs a TokenReview or SubjectAccessReview to this cluster with the service's identity. */
+  review<T>(path: string, body: unknown): Promise<T> {
+    return this.connection.review<T>(path, body);
+  }
+
   now(): number {
     return this.connection.now();
   }

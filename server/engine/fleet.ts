@@ -112,6 +112,25 @@ export class Fleet {
     return undefined;
   }
 
+  /**
+   * The cluster that decides who may see a member: the member itself, or for a hosted cluster seen only from its
+   * management cluster, that management cluster (where its HostedCluster and control plane live).
+   */
+  accessCluster(memberId: string): string | undefined {
+    if (this.engines.has(memberId)) return memberId;
+    for (const owner of this.engines.values()) {
+      if (owner.hostedViews().some((view) => view.id === memberId)) return owner.id;
+    }
+    return undefined;
+  }
+
+  /** POSTs a review to one configured cluster (an engine id) with the service's identity. */
+  review<T>(clusterId: string, path: string, body: unknown): Promise<T> {
+    const engine = this.engines.get(clusterId);
+    if (!engine) return Promise.reject(new Error(`no cluster "${clusterId}" in the fleet`));
+    return engine.review<T>(path, body);
+  }
+
   summaries(): ClusterSummaryDto[] {
     return this.members().map((member) => member.summary());
   }

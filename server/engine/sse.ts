@@ -4,7 +4,8 @@ import type { StreamMessage } from '@/lib/api/dto';
 
 /** Subscription source for a stream: the current messages to (re)send on open, and live updates. */
 export interface StreamSource {
-  snapshot(): StreamMessage[];
+  /** May be asynchronous (a per-viewer filter asks the cluster); live messages arriving meanwhile follow it in order. */
+  snapshot(): StreamMessage[] | Promise<StreamMessage[]>;
   subscribe(listener: (message: StreamMessage) => void): () => void;
 }
 
@@ -34,8 +35,17 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
         }
       };
       send('retry: 3000\n\n');
-      for (const message of source.snapshot()) send(sseFrame(message));
-      const unsubscribe = source.subscribe((message) => send(sseFrame(message)));
+      // Subscribe before taking the snapshot, holding live messages until it is sent, so none falls in between.
+      let held: StreamMessage[] | undefined = [];
+      const unsubscribe = source.subscribe((message) => (held ? held.push(message) : send(sseFrame(message))));
+      const flush = (snapshot: StreamMessage[]) => {
+        for (const message of snapshot) send(sseFrame(message));
+        for (const message of held ?? []) send(sseFrame(message));
+        held = undefined;
+      };
+      const snapshot = source.snapshot();
+      if (Array.isArray(snapshot)) flush(snapshot);
+      else snapshot.then(flush, () => cleanup());
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
       const clients = serviceMetrics().sseClients;
       clients.inc();

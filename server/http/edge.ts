@@ -3,6 +3,8 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { checkRequestUrl } from '@/lib/http/url-check';
 import { securityHeaders, type SecurityContext } from '@/lib/http/security-headers';
 import { badRequestJson, badRequestPage } from '@/server/http/bad-request';
+import type { Viewer } from '@/server/auth/identity';
+import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 
 /** What the edge knows about one request before any route runs. */
 export interface EdgeRequest {
@@ -11,6 +13,8 @@ export interface EdgeRequest {
   pathname: string;
   search: string;
   security: SecurityContext;
+  /** Who is asking, once the authentication step has decided (forwarded to routes in a header). */
+  viewer?: Viewer;
 }
 
 /**
@@ -37,8 +41,11 @@ export const rejectUndecodableUrl: EdgeStep = ({ pathname, search, security }) =
 };
 
 /** Hands the request on to its route, telling the page render the CSP (Next reads the script nonce from it). */
-export function forward({ request, security }: EdgeRequest, csp: string): Response {
+export function forward({ request, security, viewer }: EdgeRequest, csp: string): Response {
   const headers = new Headers(request.headers);
+  // Only the edge says who the viewer is: whatever a client sent under that name is dropped.
+  headers.delete(VIEWER_HEADER);
+  if (viewer) headers.set(VIEWER_HEADER, encodeViewer(viewer));
   headers.set('content-security-policy', csp);
   headers.set('x-nonce', security.nonce);
   return NextResponse.next({ request: { headers } });

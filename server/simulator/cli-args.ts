@@ -13,7 +13,7 @@ export class UsageError extends Error {
   }
 }
 
-const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH]\n' +
+const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE]\n' +
   '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
 
 /** Parsed command line of `npm run sim`. */
@@ -26,6 +26,8 @@ export interface SimArgs {
   seed: number;
   kubeconfig: string;
   adminKubeconfig?: string;
+  /** Users of the embedded OAuth server's HTPasswd provider (default: admin, sre, dev with random passwords). */
+  htpasswd?: string;
   /** Write a must-gather of the one scenario to this directory instead of serving it. */
   dumpMustGather?: string;
   /** Virtual ms from the scenario start at which to dump (default: its `failureAtMs` + 1 minute). */
@@ -77,6 +79,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
         seed: { type: 'string' },
         kubeconfig: { type: 'string' },
         'admin-kubeconfig': { type: 'string' },
+        htpasswd: { type: 'string' },
         'dump-must-gather': { type: 'string' },
         at: { type: 'string' },
       },
@@ -110,6 +113,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
     seed,
     kubeconfig: resolve(values.kubeconfig ?? './data/sim-kubeconfig.yaml'),
     adminKubeconfig: values['admin-kubeconfig'] ? resolve(values['admin-kubeconfig']) : undefined,
+    htpasswd: values.htpasswd ? resolve(values.htpasswd) : undefined,
     dumpMustGather: dump === undefined ? undefined : dumpTarget(dump),
     atMs: values.at === undefined ? undefined : parseDuration(values.at),
   };

@@ -1,3 +1,4 @@
+import { configureProcessUsers } from './access/htpasswd';
 import { resolveScenarios, startFleet } from './fleet';
 import { dumpScenario } from './must-gather-writer';
 import { writeKubeconfig } from './kubeconfig';
@@ -18,13 +19,20 @@ async function main(): Promise<void> {
     console.log(`must-gather written: ${written.root} (${scenario.name} at ${at}, ${written.objects} objects, ${written.logs} logs)`);
     process.exit(0);
   }
+  let users: string;
+  try {
+    users = configureProcessUsers(args.htpasswd);
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
+    process.exit(2);
+  }
   const fleet = await startFleet({ scenarios: args.scenarios, size: args.fleet, speed: args.speed, seed: args.seed, basePort: args.port });
   writeKubeconfig(args.kubeconfig, fleet.kubeconfig('reader'));
   if (args.adminKubeconfig) writeKubeconfig(args.adminKubeconfig, fleet.kubeconfig('admin'));
   const urls = fleet.clusters.length > 20
     ? `${fleet.clusters.length} clusters (${fleet.clusters[0].id}=${fleet.clusters[0].url} ... ${fleet.clusters.at(-1)!.id}=${fleet.clusters.at(-1)!.url})`
     : fleet.clusters.map((running) => `${running.id}=${running.url}`).join(' ');
-  console.log(`simulator ready: ${urls} speed=${args.speed}x kubeconfig=${args.kubeconfig}`);
+  console.log(`simulator ready: ${urls} speed=${args.speed}x kubeconfig=${args.kubeconfig} ${users}`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;

@@ -1,5 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { createIncidentSchema } from '@/lib/api/incident-dto';
+import { healthFor } from '@/server/auth/visibility';
+import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { createIncident } from '@/server/incidents/incident-service';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
@@ -11,6 +13,8 @@ export const dynamic = 'force-dynamic';
 export async function POST(request: NextRequest) {
   const refused = rejectCrossSite(request);
   if (refused) return refused;
+  const viewer = viewerOf(request);
+  if (!viewer) return unauthenticated();
   const body: unknown = await request.json().catch(() => undefined);
   const parsed = createIncidentSchema.safeParse(body);
   if (!parsed.success) {
@@ -18,7 +22,9 @@ export async function POST(request: NextRequest) {
   }
   const { clusterId, from, to } = parsed.data;
   const engine = getFleet().get(clusterId);
-  if (!engine) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
-  const created = await createIncident(engine, getIncidentRepository(), { from, to });
+  if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
+  // The incident freezes everything; each reader later sees what their own access allows (incidentFor).
+  const createdBy = viewer.kind === 'user' ? viewer.user.name : null;
+  const created = await createIncident(engine, getIncidentRepository(), { from, to, createdBy });
   return jsonOk(created, 201);
 }

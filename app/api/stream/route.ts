@@ -1,5 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
+import { streamFor } from '@/server/auth/visibility';
+import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { sseResponse } from '@/server/engine/sse';
 import { jsonError, parseQuery } from '@/server/http/responses';
@@ -11,11 +13,13 @@ const querySchema = z.object({
 });
 
 export function GET(request: NextRequest) {
+  const viewer = viewerOf(request);
+  if (!viewer) return unauthenticated();
   const query = parseQuery(querySchema, request.nextUrl.searchParams);
   if (!query.ok) return query.response;
   const fleet = getFleet();
   const ids = query.data.clusters?.split(',').filter(Boolean) ?? [];
   const unknown = ids.filter((id) => !fleet.get(id));
   if (unknown.length > 0) return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
-  return sseResponse(fleet.streamSource(ids), request.signal);
+  return sseResponse(streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)), request.signal);
 }

@@ -1,11 +1,17 @@
+import { healthFor } from '@/server/auth/visibility';
+import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk } from '@/server/http/responses';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(_request: Request, { params }: { params: Promise<{ id: string }> }) {
+export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+  const viewer = viewerOf(request);
+  if (!viewer) return unauthenticated();
   const { id } = await params;
   const engine = getFleet().get(id);
-  if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  return jsonOk(engine.health());
+  // A cluster the viewer may not see answers exactly like one that does not exist.
+  const health = engine && (await healthFor(viewer, engine));
+  if (!health) return jsonError(404, 'not_found', `no cluster named "${id}"`);
+  return jsonOk(health);
 }

@@ -1,6 +1,8 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
 import { planRollback } from '@/lib/rollback/plan-rollback';
+import { healthFor } from '@/server/auth/visibility';
+import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
 
@@ -12,13 +14,19 @@ const querySchema = z.object({
 });
 
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const viewer = viewerOf(request);
+  if (!viewer) return unauthenticated();
   const { id } = await params;
   const query = parseQuery(querySchema, request.nextUrl.searchParams);
   if (!query.ok) return query.response;
   const engine = getFleet().get(id);
-  if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
+  const health = engine && (await healthFor(viewer, engine));
+  if (!engine || !health) return jsonError(404, 'not_found', `no cluster named "${id}"`);
+  if (health.access && !health.access.clusterVersion) {
+    return jsonError(403, 'forbidden', 'a rollback plan needs read access to the ClusterVersion (get clusterversions.config.openshift.io "version")');
+  }
   const accept = query.data.acceptCrossMinorRisk === '1' || query.data.acceptCrossMinorRisk === 'true';
-  const plan = planRollback(engine.snapshot(), engine.health(), { target: query.data.to, now: engine.now(), acceptCrossMinorRisk: accept });
+  const plan = planRollback(engine.snapshot(), health, { target: query.data.to, now: engine.now(), acceptCrossMinorRisk: accept });
   if (!plan) return jsonError(400, 'bad_request', `to: "${query.data.to}" is not a release version (x.y.z)`);
   return jsonOk(plan);
 }

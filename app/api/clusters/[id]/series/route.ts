@@ -1,5 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
+import { healthFor, seriesFor } from '@/server/auth/visibility';
+import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
 
@@ -12,10 +14,12 @@ const querySchema = z.object({
 }).refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, 'from must not be after to');
 
 export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+  const viewer = viewerOf(request);
+  if (!viewer) return unauthenticated();
   const { id } = await params;
   const query = parseQuery(querySchema, request.nextUrl.searchParams);
   if (!query.ok) return query.response;
   const engine = getFleet().get(id);
-  if (!engine) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  return jsonOk(engine.series(query.data.from, query.data.to, query.data.max));
+  if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${id}"`);
+  return jsonOk(await seriesFor(viewer, id, engine.series(query.data.from, query.data.to, query.data.max)));
 }

@@ -1,0 +1,41 @@
+/**
+ * An incident as one reader may see it: the frozen health, series and evidence objects through the same filter as
+ * live data, so a shared link never shows a reader more than their RBAC on that cluster allows.
+ */
+import type { IncidentDto } from '@/lib/api/incident-dto';
+import type { ObjectRefDto } from '@/lib/api/dto';
+import { accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck } from './access-check';
+import { healthAccess, seriesAccess, versionAccess, visibleHealth, visibleSeries, type DetectorNeeds } from './visible-health';
+
+function refOf(object: Record<string, unknown>): ObjectRefDto | undefined {
+  const metadata = object.metadata as { name?: unknown; namespace?: unknown } | undefined;
+  if (typeof object.kind !== 'string' || typeof metadata?.name !== 'string') return undefined;
+  return { kind: object.kind, name: metadata.name, ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}) };
+}
+
+/** Every question the incident filter may need answered. */
+export function incidentAccess(incident: IncidentDto, detectors: readonly DetectorNeeds[]): AccessCheck[] {
+  return uniqueChecks([
+    ...healthAccess(incident.health, detectors),
+    ...seriesAccess(incident.series, detectors),
+    ...incident.objects.map(refOf).flatMap((ref) => (ref ? [accessForRef(ref)] : [])).filter((check): check is AccessCheck => !!check),
+  ]);
+}
+
+/** The incident filtered for one reader (identity and version facts need ClusterVersion access, like live data). */
+export function visibleIncident(incident: IncidentDto, detectors: readonly DetectorNeeds[], allowed: AccessAnswers): IncidentDto {
+  const health = visibleHealth(incident.health, allowed);
+  if (!health.access) return incident;
+  const versionOk = allowed(versionAccess(incident.health));
+  return {
+    ...incident,
+    cluster: versionOk ? incident.cluster : { ...incident.cluster, clusterID: null, version: null, desiredVersion: null },
+    health,
+    series: visibleSeries(incident.series, detectors, allowed),
+    objects: incident.objects.filter((object) => {
+      const ref = refOf(object);
+      const check = ref && accessForRef(ref);
+      return !!check && allowed(check);
+    }),
+  };
+}

@@ -1,0 +1,67 @@
+import 'server-only';
+import { NextResponse } from 'next/server';
+import { jsonError } from '@/server/http/responses';
+import type { EdgeStep } from '@/server/http/edge';
+import { getAuthService } from './auth-service';
+import type { Viewer } from './identity';
+import { sessionCookieName, readCookie } from './session-cookie';
+import { AuthUnavailableError } from './token-reviewer';
+
+/** Paths anyone may open: probes, the login itself, static assets, and `/api/auth` (which says how to log in). */
+export function isPublicPath(pathname: string): boolean {
+  return pathname === '/healthz' || pathname === '/readyz' || pathname === '/api/auth' || pathname.startsWith('/auth/') ||
+    pathname.startsWith('/_next/') || pathname === '/favicon.ico' || pathname === '/icon.svg';
+}
+
+/** Everything a machine reads answers 401 JSON; a page a person opens redirects to the login. */
+function wantsJson(pathname: string): boolean {
+  return pathname.startsWith('/api/') || pathname === '/metrics';
+}
+
+type Authentication = { ok: true; viewer: Viewer | undefined } | { ok: false; status: 401 | 503; message: string };
+
+async function authenticate(headers: Headers, tls: boolean): Promise<Authentication> {
+  const auth = getAuthService();
+  if (auth.mode === 'none') return { ok: true, viewer: { kind: 'local' } };
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(headers.get('authorization') ?? '')?.[1];
+  const session = readCookie(headers.get('cookie'), sessionCookieName(tls));
+  try {
+    if (bearer) {
+      const viewer = await auth.viewerForToken(bearer);
+      return viewer ? { ok: true, viewer } : { ok: false, status: 401, message: 'the bearer token is not valid on the cluster' };
+    }
+    if (session) {
+      const viewer = await auth.viewerForSession(session);
+      return viewer ? { ok: true, viewer } : { ok: false, status: 401, message: 'the session has ended; log in again' };
+    }
+  } catch (error) {
+    if (error instanceof AuthUnavailableError) return { ok: false, status: 503, message: error.message };
+    throw error;
+  }
+  return { ok: true, viewer: undefined };
+}
+
+/**
+ * The authentication step of the edge: the one place identity enters. With `--auth openshift`, a request without a
+ * valid session cookie or bearer token gets 401 JSON (APIs, the stream, /metrics) or a redirect to the login
+ * (pages); an authenticated one goes on with its viewer attached for the routes.
+ */
+export const requireViewer: EdgeStep = async (edge) => {
+  const result = await authenticate(edge.request.headers, edge.security.tls);
+  const open = isPublicPath(edge.pathname);
+  if (result.ok && (result.viewer || open)) {
+    edge.viewer = result.viewer;
+    return undefined;
+  }
+  if (open) return undefined;
+  if (wantsJson(edge.pathname)) {
+    const status = result.ok ? 401 : result.status;
+    const message = result.ok ? 'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required' : result.message;
+    const response = jsonError(status, status === 401 ? 'unauthorized' : 'auth_unavailable', message);
+    if (status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="update-health"');
+    return response;
+  }
+  const login = new URL('/auth/login', edge.request.url);
+  login.searchParams.set('then', `${edge.pathname}${edge.search}`);
+  return NextResponse.redirect(login, 302);
+};

@@ -1,0 +1,89 @@
+import 'server-only';
+import { z } from 'zod';
+import { escapeHtml, simplePage } from '@/server/http/simple-page';
+import { getAuthService } from './auth-service';
+import { LoginError, type PendingLogin } from './oauth-login';
+import { loginCookieName, readCookie, sessionCookieName, setCookie } from './session-cookie';
+
+const pendingSchema = z.object({ state: z.string().min(1), verifier: z.string().min(43), then: z.string() });
+const LOGIN_COOKIE_SECONDS = 600;
+
+function tlsOf(request: Request): boolean {
+  return new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+}
+
+/** The dashboard's external origin: UPDATE_HEALTH_PUBLIC_URL, else what the browser addressed (Host, forwarded proto). */
+function publicOrigin(request: Request): string {
+  const configured = getAuthService().env.UPDATE_HEALTH_PUBLIC_URL;
+  if (configured) return new URL(configured).origin;
+  const url = new URL(request.url);
+  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? url.host;
+  return `${tlsOf(request) ? 'https' : 'http'}://${host}`;
+}
+
+function redirectUri(request: Request): string {
+  return `${publicOrigin(request)}/auth/callback`;
+}
+
+/** Only a path of this dashboard: never an absolute or protocol-relative URL (no open redirect). */
+export function safeThen(then: string | null | undefined): string {
+  return then && then.startsWith('/') && !then.startsWith('//') && !then.startsWith('/\\') ? then : '/';
+}
+
+function page(request: Request, title: string, body: string, status: number, headers?: HeadersInit): Response {
+  return simplePage({ title, body, status, headers, nonce: request.headers.get('x-nonce') ?? '' });
+}
+
+/** `GET /auth/login?then=/path`: to the OAuth server's authorize endpoint, remembering state and verifier. */
+export async function startLogin(request: Request): Promise<Response> {
+  const auth = getAuthService();
+  if (auth.mode !== 'openshift') return Response.redirect(new URL('/', publicOrigin(request)), 302);
+  const then = safeThen(new URL(request.url).searchParams.get('then'));
+  try {
+    const { location, pending } = await auth.beginLogin(redirectUri(request), then);
+    const cookie = setCookie(loginCookieName(tlsOf(request)), Buffer.from(JSON.stringify(pending)).toString('base64url'), LOGIN_COOKIE_SECONDS, tlsOf(request));
+    return new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
+  } catch (error) {
+    return page(request, 'Login unavailable', `<p>The cluster's OAuth server cannot be reached: ${escapeHtml((error as Error).message)}</p><p><a href="/auth/login?then=${encodeURIComponent(then)}">Try again</a></p>`, 503);
+  }
+}
+
+function pendingOf(request: Request): PendingLogin | undefined {
+  const raw = readCookie(request.headers.get('cookie'), loginCookieName(tlsOf(request)));
+  if (!raw) return undefined;
+  try {
+    const parsed = pendingSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
+    return parsed.success ? parsed.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `GET /auth/callback?code&state`: the code for a token, the token for a user, a session cookie for the browser. */
+export async function finishLogin(request: Request): Promise<Response> {
+  const tls = tlsOf(request);
+  const clearLogin = setCookie(loginCookieName(tls), '', 0, tls);
+  const pending = pendingOf(request);
+  const retry = `<p><a href="/auth/login">Log in again</a></p>`;
+  if (!pending) return page(request, 'Login expired', `<p>This login was started too long ago or in another browser.</p>${retry}`, 400, { 'Set-Cookie': clearLogin });
+  try {
+    const { cookieValue, maxAgeSeconds } = await getAuthService().finishLogin(new URL(request.url), pending, redirectUri(request));
+    const headers = new Headers({ Location: new URL(safeThen(pending.then), publicOrigin(request)).toString(), 'Cache-Control': 'no-store' });
+    headers.append('Set-Cookie', clearLogin);
+    headers.append('Set-Cookie', setCookie(sessionCookieName(tls), cookieValue, maxAgeSeconds, tls));
+    return new Response(null, { status: 302, headers });
+  } catch (error) {
+    if (!(error instanceof LoginError)) throw error;
+    return page(request, 'Login failed', `<p>${escapeHtml(error.message)}</p>${retry}`, 400, { 'Set-Cookie': clearLogin });
+  }
+}
+
+/** `POST /auth/logout` (and GET, for a plain link): ends the session everywhere and says so. */
+export async function logout(request: Request): Promise<Response> {
+  const tls = tlsOf(request);
+  const value = readCookie(request.headers.get('cookie'), sessionCookieName(tls));
+  if (value) await getAuthService().logout(value);
+  return page(request, 'Logged out', '<p>Your session has ended.</p><p><a href="/auth/login">Log in again</a></p>', 200, {
+    'Set-Cookie': setCookie(sessionCookieName(tls), '', 0, tls),
+  });
+}

@@ -1,0 +1,102 @@
+import 'server-only';
+import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type { IncidentDto } from '@/lib/api/incident-dto';
+import { accessForRef, type AccessAnswers } from '@/lib/access/access-check';
+import { incidentAccess, visibleIncident } from '@/lib/access/visible-incident';
+import { clusterVisible, healthAccess, seriesAccess, visibleHealth, visibleSeries } from '@/lib/access/visible-health';
+import { summaryOf } from '@/lib/cluster/join-hosted';
+import { DETECTORS } from '@/lib/health/registry';
+import type { FleetMember } from '@/server/engine/fleet';
+import type { StreamSource } from '@/server/engine/sse';
+import { getAuthService } from './auth-service';
+import type { Viewer } from './identity';
+
+/**
+ * The one visibility filter, applied where data leaves the server: routes, the SSE stream and incidents call these
+ * and nothing else decides what a viewer sees. The local operator (`--auth none`) sees everything unchanged.
+ */
+
+function answers(viewer: Viewer, memberId: string, checks: Parameters<ReturnType<typeof getAuthService>['answers']>[2]): Promise<AccessAnswers> {
+  return getAuthService().answers(viewer, memberId, checks);
+}
+
+/** The member's health for this viewer, or undefined when the viewer may not see the cluster at all. */
+export async function healthFor(viewer: Viewer, member: Pick<FleetMember, 'id' | 'health'>): Promise<ClusterHealthDto | undefined> {
+  const health = member.health();
+  if (viewer.kind === 'local') return health;
+  const allowed = await answers(viewer, member.id, healthAccess(health, DETECTORS));
+  return clusterVisible(health, DETECTORS, allowed) ? visibleHealth(health, allowed) : undefined;
+}
+
+/** The fleet rows this viewer may see, counted from what they may see. */
+export async function summariesFor(viewer: Viewer, members: readonly FleetMember[]): Promise<ClusterSummaryDto[]> {
+  if (viewer.kind === 'local') return members.map((member) => member.summary());
+  const rows = await Promise.all(members.map(async (member) => {
+    const health = await healthFor(viewer, member);
+    return health ? summaryOf(health) : undefined;
+  }));
+  return rows.filter((row): row is ClusterSummaryDto => !!row);
+}
+
+/** Chart series for this viewer (call only for a member `healthFor` showed). */
+export async function seriesFor(viewer: Viewer, memberId: string, series: ClusterSeriesDto): Promise<ClusterSeriesDto> {
+  if (viewer.kind === 'local') return series;
+  return visibleSeries(series, DETECTORS, await answers(viewer, memberId, seriesAccess(series, DETECTORS)));
+}
+
+/** An incident for this reader, or undefined when they may not see its cluster. */
+export async function incidentFor(viewer: Viewer, incident: IncidentDto): Promise<IncidentDto | undefined> {
+  if (viewer.kind === 'local') return incident;
+  const allowed = await answers(viewer, incident.cluster.id, incidentAccess(incident, DETECTORS));
+  if (!clusterVisible(incident.health, DETECTORS, allowed)) return undefined;
+  return visibleIncident(incident, DETECTORS, allowed);
+}
+
+async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: string) => Promise<boolean>): Promise<StreamMessage | undefined> {
+  if (message.type === 'health') {
+    const health = await healthFor(viewer, { id: message.clusterId, health: () => message.health });
+    return health ? { ...message, health, summary: summaryOf(health) } : undefined;
+  }
+  if (!(await visible(message.clusterId))) return undefined;
+  if (message.type === 'samples') {
+    const detector = DETECTORS.find((candidate) => candidate.id === message.detector);
+    const series: ClusterSeriesDto = { clusterId: message.clusterId, now: 0, samples: { [message.detector]: message.points }, transitions: [] };
+    const allowed = await answers(viewer, message.clusterId, seriesAccess(series, detector ? [detector] : []));
+    return detector && visibleSeries(series, DETECTORS, allowed).samples[message.detector] ? message : undefined;
+  }
+  const allowed = await answers(viewer, message.clusterId, message.transitions.flatMap((t) => { const check = accessForRef(t.ref); return check ? [check] : []; }));
+  const transitions = message.transitions.filter((t) => { const check = accessForRef(t.ref); return !!check && allowed(check); });
+  return transitions.length ? { ...message, transitions } : undefined;
+}
+
+/**
+ * The stream as this viewer may see it. Messages are filtered in order (one queue per stream), so a client never
+ * sees a stale health after a fresher one; clusters the viewer may not see send nothing at all.
+ */
+export function streamFor(viewer: Viewer, source: StreamSource, member: (id: string) => FleetMember | undefined): StreamSource {
+  if (viewer.kind === 'local') return source;
+  const visible = async (id: string) => {
+    const found = member(id);
+    return !!found && !!(await healthFor(viewer, found));
+  };
+  return {
+    snapshot: async () => {
+      const messages = await Promise.all((await source.snapshot()).map((message) => messageFor(viewer, message, visible)));
+      return messages.filter((message): message is StreamMessage => !!message);
+    },
+    subscribe: (listener) => {
+      let queue = Promise.resolve();
+      let open = true;
+      const unsubscribe = source.subscribe((message) => {
+        queue = queue.then(async () => {
+          const filtered = await messageFor(viewer, message, visible);
+          if (filtered && open) listener(filtered);
+        }).catch(() => undefined);
+      });
+      return () => {
+        open = false;
+        unsubscribe();
+      };
+    },
+  };
+}
