@@ -18,6 +18,7 @@ import { ClusterHeader } from './ClusterHeader';
 import { DetectorPanels } from './DetectorPanels';
 import { EvidenceDrawer } from './EvidenceDrawer';
 import { FindingsList } from './FindingsList';
+import { HiddenFindingsNote } from './HiddenFindingsNote';
 import { HistoryTimeline } from './HistoryTimeline';
 import { RangePicker } from './RangePicker';
 import { UpdateProgressSection } from './UpdateProgressSection';
@@ -119,6 +120,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
         ) : data?.headerActions} />
         <section aria-labelledby="findings-title" className={styles.section}>
           <h2 id="findings-title">Findings <span className="muted">({findings.length})</span></h2>
+          <HiddenFindingsNote access={h.access} />
           <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
         </section>
         <section aria-labelledby="detectors-title" className={styles.section}>

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { ThemeToggle } from '@/components/theme/ThemeToggle';
+import { UserMenu } from './UserMenu';
 
 /** Banner shared by every page: skip link, product link, page-specific status, theme toggle. */
 export function AppHeader({ children }: { children?: ReactNode }) {
@@ -15,6 +16,7 @@ export function AppHeader({ children }: { children?: ReactNode }) {
         </nav>
         <div className="app-header-end">
           {children}
+          <UserMenu />
           <ThemeToggle />
         </div>
       </header>

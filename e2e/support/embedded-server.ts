@@ -23,11 +23,17 @@ interface Kubeconfig {
  * clock to the spec), data in `dataDir`. Reads the admin kubeconfig the launcher writes at
  * `<dataDir>/embedded-<port>/admin-kubeconfig.yaml` for the `/__sim` control surface.
  */
-export async function startEmbeddedServer(options: { port: number; scenarios: string[]; speed: number; dataDir: string }): Promise<EmbeddedServer> {
+export async function startEmbeddedServer(options: {
+  port: number; scenarios: string[]; speed: number; dataDir: string;
+  /** More `npm start` flags (e.g. `--auth openshift --htpasswd FILE`). */
+  args?: string[];
+  /** What answers 200 once the server is up (default `/api/clusters`; with login on, `/readyz`). */
+  readyPath?: string;
+}): Promise<EmbeddedServer> {
   const { port, dataDir } = options;
   const child: ChildProcess = spawn(process.execPath, [
     '--conditions=react-server', '--import', 'tsx', 'server/cli/start.ts', '--no-build', '--port', String(port),
-    '--scenario', options.scenarios.join(','), '--speed', String(options.speed),
+    '--scenario', options.scenarios.join(','), '--speed', String(options.speed), ...(options.args ?? []),
   ], { env: { ...process.env, UPDATE_HEALTH_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
@@ -37,7 +43,7 @@ export async function startEmbeddedServer(options: { port: number; scenarios: st
   const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`embedded server exited: ${output}`);
-    const ok = await fetch(`${baseURL}/api/clusters`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseURL}${options.readyPath ?? '/api/clusters'}`).then((r) => r.ok, () => false);
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`embedded server not ready: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 500));

@@ -29,7 +29,11 @@ export function findingAccess(finding: FindingDto): (AccessCheck | undefined)[] 
   return refs.map(accessForRef);
 }
 
+/** What a detector without watched resources reads: cluster-wide metrics, as sensitive as listing every pod. */
+const CLUSTER_METRICS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
+
 function needChecks(detector: DetectorNeeds): AccessCheck[] {
+  if (detector.needs.length === 0) return [CLUSTER_METRICS];
   return detector.needs.map((need) => (need.name ? { ...accessForNeed(need), verb: 'get' as const, name: need.name } : accessForNeed(need)));
 }
 

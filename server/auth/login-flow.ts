@@ -78,12 +78,15 @@ export async function finishLogin(request: Request): Promise<Response> {
   }
 }
 
-/** `POST /auth/logout` (and GET, for a plain link): ends the session everywhere and says so. */
+/** `POST /auth/logout`: ends the session on every replica (it is deleted from the database) and drops the cookie. */
 export async function logout(request: Request): Promise<Response> {
   const tls = tlsOf(request);
   const value = readCookie(request.headers.get('cookie'), sessionCookieName(tls));
   if (value) await getAuthService().logout(value);
-  return page(request, 'Logged out', '<p>Your session has ended.</p><p><a href="/auth/login">Log in again</a></p>', 200, {
-    'Set-Cookie': setCookie(sessionCookieName(tls), '', 0, tls),
-  });
+  return new Response(null, { status: 204, headers: { 'Set-Cookie': setCookie(sessionCookieName(tls), '', 0, tls), 'Cache-Control': 'no-store' } });
+}
+
+/** `GET /auth/logged-out`: where the browser lands after logging out. */
+export function loggedOutPage(request: Request): Response {
+  return page(request, 'Logged out', '<p>Your session has ended.</p><p><a href="/auth/login">Log in again</a></p>', 200);
 }

@@ -3,10 +3,6 @@ import { rejectCrossSite } from '@/server/http/same-origin';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(request: Request) {
-  return logout(request);
-}
-
 export function POST(request: Request) {
   return rejectCrossSite(request) ?? logout(request);
 }

@@ -8,7 +8,7 @@ function escape(text: string): string {
 export function loginPage(options: { then: string; csrf: string; error?: string; username?: string }): string {
   const error = options.error ? `<p class="error" role="alert">${escape(options.error)}</p>` : '';
   return `<!DOCTYPE html>
-<html lang="en"><head><meta charset="utf-8"><title>Log in · OpenShift</title>
+<html lang="en"><head><meta charset="utf-8"><title>Log in · OpenShift</title><link rel="icon" href="data:,">
 <style>body{font-family:sans-serif;max-width:24rem;margin:4rem auto}label{display:block;margin-top:1rem}input{width:100%;padding:.4rem}.error{color:#a30000}button{margin-top:1.5rem;padding:.5rem 1.5rem}</style>
 </head><body>
 <h1>Log in to your account</h1>

@@ -1,0 +1,101 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { load, loadAll } from 'js-yaml';
+import { describe, expect, it } from 'vitest';
+import { clusterHealthSchema, type ClusterHealthDto, type ClusterSeriesDto } from '@/lib/api/dto';
+import { evaluate } from '@/lib/health/evaluate';
+import { DETECTORS } from '@/lib/health/registry';
+import type { KubeObject } from '@/lib/k8s/types';
+import { makeContext, makeSnapshot, withDeploymentStatus } from '@/lib/health/testing/builders';
+import { checkKey, describeAccess, type AccessAnswers, type AccessCheck } from './access-check';
+import { clusterVisible, healthAccess, visibleHealth, visibleSeries, visibleSummary } from './visible-health';
+
+const fixtures = join(import.meta.dirname, '../../server/fixtures');
+const yaml = (path: string): KubeObject => load(readFileSync(join(fixtures, path), 'utf8')) as KubeObject;
+
+/** A real 4.14.1 ClusterVersion against the real 4.13 CRD (a status-write rejection) and the real OLMv1 catalogd manifests. */
+function realHealth(): ClusterHealthDto {
+  const cv = yaml('oc-upgrade/status/4.14.1-degraded-cv.yaml');
+  const olm = loadAll(readFileSync(join(fixtures, 'olmv1/upstream/v1.8.0/deployments-and-pdbs.yaml'), 'utf8')) as KubeObject[];
+  const deployments = olm.filter((d) => d?.kind === 'Deployment').map((d) => withDeploymentStatus(d, { replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 }));
+  const snapshot = makeSnapshot({
+    clusterversions: [cv],
+    customresourcedefinitions: [yaml('openshift-api/crds/clusterversion/4.13.yaml')],
+    deployments,
+    poddisruptionbudgets: olm.filter((d) => d?.kind === 'PodDisruptionBudget'),
+  });
+  const { findings } = evaluate(snapshot, makeContext('2023-11-03T18:00:00Z'), DETECTORS);
+  return clusterHealthSchema.parse({
+    cluster: { id: 'c1', name: 'c1', role: 'standalone', version: '4.14.1', desiredVersion: '4.14.1', channel: 'stable-4.14', history: [] },
+    findings, updateProgress: null, updateRecommendations: null,
+    sources: [
+      { resource: 'clusterversions', status: 'synced', since: '2023-11-03T17:00:00Z' },
+      { resource: 'pods', namespace: 'olmv1-system', status: 'synced', since: '2023-11-03T17:00:00Z' },
+    ],
+  });
+}
+
+/** RBAC as a namespace `view` binding in olmv1-system gives it: read anything in that namespace, nothing cluster-scoped. */
+const namespaceViewer = (namespace: string): AccessAnswers => (check: AccessCheck) => check.namespace === namespace && check.group !== '*';
+const everything: AccessAnswers = () => true;
+const nothing: AccessAnswers = () => false;
+
+describe('visibility of a real cluster\'s health by RBAC', () => {
+  const health = realHealth();
+
+  it('the real objects produce a ClusterVersion finding and namespace-scoped catalogd findings', () => {
+    expect(health.findings.map((f) => f.id)).toEqual(expect.arrayContaining([
+      'status-write-rejection:ClusterVersion//version:enum',
+      'catalog-replicas:PodDisruptionBudget/olmv1-system/catalogd-controller-manager:drain-blocked',
+    ]));
+  });
+
+  it('a cluster reader sees everything, unchanged', () => {
+    expect(visibleHealth(health, everything)).toBe(health);
+  });
+
+  it('a namespace viewer sees the namespace\'s findings, no ClusterVersion data, and what would show the rest', () => {
+    const seen = visibleHealth(health, namespaceViewer('olmv1-system'));
+    expect(seen.findings.length).toBeGreaterThan(0);
+    expect(seen.findings.every((f) => f.subject.namespace === 'olmv1-system')).toBe(true);
+    expect(seen.findings.some((f) => f.detector === 'status-write-rejection')).toBe(false);
+    expect(seen.cluster).toMatchObject({ version: null, desiredVersion: null, channel: null, history: [] });
+    expect(seen.access).toEqual({
+      hiddenFindings: health.findings.length - seen.findings.length,
+      clusterVersion: false,
+      missing: expect.arrayContaining(['get clusterversions.config.openshift.io "version"', 'get customresourcedefinitions.apiextensions.k8s.io "clusterversions.config.openshift.io"']),
+    });
+    expect(seen.sources.map((s) => s.resource)).toEqual(['pods']);
+    expect(JSON.stringify(seen)).not.toContain('stable-4.14');
+    const row = visibleSummary(health, namespaceViewer('olmv1-system'));
+    expect(row.findingCounts.critical).toBe(0);
+    expect(row.version).toBeNull();
+  });
+
+  it('a cluster is visible to a viewer who may list anything its detectors read, and to nobody else', () => {
+    expect(clusterVisible(health, DETECTORS, namespaceViewer('olmv1-system'))).toBe(true);
+    expect(clusterVisible(health, DETECTORS, namespaceViewer('some-other-namespace'))).toBe(false);
+    expect(clusterVisible(health, DETECTORS, nothing)).toBe(false);
+  });
+
+  it('asks each question once, the everything-check first', () => {
+    const checks = healthAccess(health, DETECTORS);
+    expect(new Set(checks.map(checkKey)).size).toBe(checks.length);
+    expect(checks.slice(0, 2).map(describeAccess)).toEqual(['get *.*', 'list *.*']);
+  });
+
+  it('series keep only detectors the viewer could read entirely, and transitions of readable objects', () => {
+    const series: ClusterSeriesDto = {
+      clusterId: 'c1', now: 0,
+      samples: { 'catalog-replicas': [{ t: 1, values: { ready: 1 } }], 'update-progress': [{ t: 1, values: { percent: 50 } }] },
+      transitions: [
+        { ref: { kind: 'ClusterVersion', name: 'version' }, type: 'Progressing', status: 'True', at: '2023-11-03T17:00:00Z' },
+        { ref: { kind: 'Deployment', name: 'catalogd-controller-manager', namespace: 'olmv1-system' }, type: 'Available', status: 'False', at: '2023-11-03T17:00:00Z' },
+      ],
+    };
+    const seen = visibleSeries(series, DETECTORS, (check) => check.namespace === 'olmv1-system' || check.namespace === 'openshift-catalogd');
+    expect(Object.keys(seen.samples)).toEqual([]);
+    expect(seen.transitions.map((t) => t.ref.kind)).toEqual(['Deployment']);
+    expect(visibleSeries(series, DETECTORS, everything)).toBe(series);
+  });
+});
