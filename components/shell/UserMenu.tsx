@@ -13,7 +13,8 @@ export function UserMenu() {
     // A fetch, not a form: with Referrer-Policy no-referrer a form POST carries `Origin: null`, which the
     // cross-site check rightly refuses.
     const response = await fetch('/auth/logout', { method: 'POST' }).catch(() => undefined);
-    if (response?.ok) window.location.assign('/auth/logged-out');
+    // A full navigation: the logged-out page is a route handler, not a React page.
+    if (response?.ok) window.location.assign(new URL('/auth/logged-out', window.location.origin).href);
     else setFailed(true);
   };
   return (
