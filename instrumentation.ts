@@ -4,7 +4,12 @@
  * configuration error themselves.
  */
 export async function register(): Promise<void> {
-  if (process.env.NEXT_RUNTIME !== 'nodejs' || !process.env.UPDATE_HEALTH_KUBECONFIG) return;
+  if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // Graceful stop (Next closes the listener and waits for open responses): end the event streams so clients
+  // reconnect to another replica, then close watches and databases.
+  const { drain } = await import('./server/observability/shutdown');
+  process.once('SIGTERM', () => void drain());
+  if (!process.env.UPDATE_HEALTH_KUBECONFIG) return;
   const { getFleet } = await import('./server/engine/fleet');
   try {
     getFleet();

@@ -17,7 +17,7 @@ interface Container {
   livenessProbe?: { httpGet?: { path: string } };
   resources?: { limits?: { memory?: string } };
   securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; runAsNonRoot?: boolean; capabilities?: { drop?: string[] } };
-  env?: { name: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
+  env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
 }
 
 const rendered = loadAll(execFileSync('kubectl', ['kustomize', 'deploy/openshift'], { encoding: 'utf8' })) as Manifest[];
@@ -32,7 +32,7 @@ const PROXY_AND_LOGS = new Set(['/pods/log', '/pods/proxy', '/services/proxy']);
 describe('deploy/openshift', () => {
   it('renders every object an admin needs', () => {
     expect(rendered.map((m) => m.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy',
-      'Route', 'Service', 'ServiceAccount', 'ServiceMonitor']);
+      'Route', 'Secret', 'Service', 'ServiceAccount', 'ServiceMonitor']);
     const route = one('Route') as unknown as { spec: { tls: { termination: string } } };
     expect(route.spec.tls.termination).toBe('edge');
     const sa = one('ServiceAccount');
@@ -79,5 +79,16 @@ describe('deploy/openshift', () => {
     expect(dashboard.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(dashboard.livenessProbe?.httpGet?.path).toBe('/healthz');
     expect(dashboard.env?.find((e) => e.name === 'UPDATE_HEALTH_DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe('update-health-postgresql');
+  });
+
+  it('logs users in itself, with its service account as the OAuth client and that account\'s token as the secret', () => {
+    const deployment = one('Deployment') as unknown as { metadata: { namespace: string }; spec: { template: { spec: { containers: Container[] } } } };
+    const env = Object.fromEntries((deployment.spec.template.spec.containers.find((c) => c.name === 'dashboard')!.env ?? []).map((e) => [e.name, e.value]));
+    expect(env.UPDATE_HEALTH_AUTH).toBe('openshift');
+    expect(env.UPDATE_HEALTH_OAUTH_CLIENT_ID).toBe(`system:serviceaccount:${deployment.metadata.namespace}:${one('ServiceAccount').metadata.name}`);
+    const secret = one('Secret') as unknown as { type: string; metadata: { annotations: Record<string, string> } };
+    expect(secret.type).toBe('kubernetes.io/service-account-token');
+    expect(secret.metadata.annotations['kubernetes.io/service-account.name']).toBe(one('ServiceAccount').metadata.name);
+    expect(deployment.spec.template.spec.containers.map((c) => c.name)).toEqual(['dashboard']);
   });
 });

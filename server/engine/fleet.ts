@@ -10,6 +10,7 @@ import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
 import { serviceMetrics, type FleetStats } from '@/server/observability/service-metrics';
+import { onShutdown } from '@/server/observability/shutdown';
 
 /** A fleet member as routes, the stream and incidents read it: an engine, a hosted view, or both joined. */
 export interface FleetMember {
@@ -229,6 +230,7 @@ export function getFleet(): Fleet {
     const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',').map((name) => name.trim()).filter(Boolean);
     const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
     holder.__updateHealthFleet = fleet;
+    onShutdown(() => fleet.stop());
     serviceMetrics().observeFleet(() => fleet.stats());
   }
   return holder.__updateHealthFleet;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamMessage } from '@/lib/api/dto';
+import { drain, isDraining } from '@/server/observability/shutdown';
 import { sseResponse, type StreamSource } from './sse';
 
 const message = (clusterId: string): StreamMessage => ({
@@ -51,5 +52,32 @@ describe('sseResponse', () => {
     expect(src.listeners).toBe(1);
     abort.abort();
     expect(src.listeners).toBe(0);
+  });
+
+  it('with an asynchronous snapshot (a per-viewer filter), sends it first and live messages that arrived meanwhile after it', async () => {
+    const src = source();
+    let release: (messages: StreamMessage[]) => void = () => undefined;
+    const slow: StreamSource = { snapshot: () => new Promise((resolve) => { release = resolve; }), subscribe: (l) => src.subscribe(l) };
+    const abort = new AbortController();
+    const reader = sseResponse(slow, abort.signal, 60_000).body!.getReader();
+    await readUntil(reader, 'retry: 3000');
+    src.emit(message('live'));
+    release([message('snap')]);
+    const text = await readUntil(reader, '"clusterId":"live"');
+    expect(text.indexOf('"clusterId":"snap"')).toBeGreaterThanOrEqual(0);
+    expect(text.indexOf('"clusterId":"snap"')).toBeLessThan(text.indexOf('"clusterId":"live"'));
+    abort.abort();
+  });
+
+  it('on SIGTERM (drain) tells the client to reconnect, ends the stream and reports not ready', async () => {
+    const src = source();
+    const reader = sseResponse(src, new AbortController().signal, 60_000).body!.getReader();
+    await readUntil(reader, '"clusterId":"a"');
+    expect(isDraining()).toBe(false);
+    await drain();
+    expect(await readUntil(reader, 'reconnect')).toContain(': server shutting down, reconnect');
+    expect((await reader.read()).done).toBe(true);
+    expect(src.listeners).toBe(0);
+    expect(isDraining()).toBe(true);
   });
 });

@@ -1,5 +1,6 @@
 import 'server-only';
 import { serviceMetrics } from '@/server/observability/service-metrics';
+import { onDrainStream } from '@/server/observability/shutdown';
 import type { StreamMessage } from '@/lib/api/dto';
 
 /** Subscription source for a stream: the current messages to (re)send on open, and live updates. */
@@ -49,7 +50,13 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
       const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
       const clients = serviceMetrics().sseClients;
       clients.inc();
+      // On SIGTERM: a last comment, then end the stream; the browser's EventSource reconnects after `retry`.
+      const undrain = onDrainStream(() => {
+        send(': server shutting down, reconnect\n\n');
+        cleanup();
+      });
       cleanup = () => {
+        undrain();
         clients.dec();
         clearInterval(heartbeat);
         unsubscribe();

@@ -4,6 +4,7 @@ import { serverEnv } from '@/server/env';
 import type { IncidentRepository } from './incident-repository';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
 import { PostgresIncidentRepository } from './postgres-incident-repository';
+import { onShutdown } from '@/server/observability/shutdown';
 
 /** File name of the incident database inside the data directory. */
 export const INCIDENT_DB_FILE = 'incidents.sqlite';
@@ -16,8 +17,12 @@ const holder = globalThis as unknown as { __updateHealthIncidents?: IncidentRepo
  */
 export function getIncidentRepository(): IncidentRepository {
   const url = process.env.UPDATE_HEALTH_DATABASE_URL;
-  holder.__updateHealthIncidents ??= url
-    ? new PostgresIncidentRepository(url)
-    : new SqliteIncidentRepository(join(resolve(serverEnv().UPDATE_HEALTH_DATA_DIR), INCIDENT_DB_FILE));
+  if (!holder.__updateHealthIncidents) {
+    const repository = url
+      ? new PostgresIncidentRepository(url)
+      : new SqliteIncidentRepository(join(resolve(serverEnv().UPDATE_HEALTH_DATA_DIR), INCIDENT_DB_FILE));
+    holder.__updateHealthIncidents = repository;
+    onShutdown(() => repository.close());
+  }
   return holder.__updateHealthIncidents;
 }

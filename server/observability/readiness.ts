@@ -1,5 +1,6 @@
 import 'server-only';
 import { getFleet } from '@/server/engine/fleet';
+import { isDraining } from './shutdown';
 
 /** `/readyz` body. */
 export interface Readiness {
@@ -7,12 +8,13 @@ export interface Readiness {
   clusters: number;
   /** Clusters whose first sync has not settled yet. */
   waiting: string[];
-  /** Why the service cannot serve at all (configuration). */
+  /** Why the service cannot serve at all (configuration), or that it is shutting down. */
   error?: string;
 }
 
 /** Ready once every configured cluster synced or failed in a way only time or RBAC fixes; never with a bad configuration. */
 export function readiness(): Readiness {
+  if (isDraining()) return { ready: false, clusters: 0, waiting: [], error: 'shutting down' };
   try {
     const fleet = getFleet();
     const waiting = fleet.unsettled();
