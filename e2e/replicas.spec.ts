@@ -21,7 +21,7 @@ const children: ChildProcess[] = [];
 test.describe.configure({ mode: 'serial' });
 test.use({ ignoreHTTPSErrors: true });
 
-function spawnLogged(command: string, args: string[], env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string } {
+function spawnLogged(command: string, args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(command, args, { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
