@@ -6,7 +6,7 @@
  */
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -20,10 +20,12 @@ const TEMPLATES = 256;
 
 /** Options of the must-gather benchmark. */
 export interface MustGatherBenchOptions {
-  /** Resource YAML to generate, in bytes (default 520 MB). */
+  /** Resource YAML to generate, in bytes (default 900 MB: with logs and skipped lists, a 1 GB must-gather). */
   yamlBytes?: number;
   /** Pods per namespace list file (default 1,000, ~11 MB). */
   podsPerFile?: number;
+  /** Also write the figures as JSON to this file. */
+  json?: string;
 }
 
 interface ChildReport {
@@ -44,7 +46,7 @@ function podTemplates(): { text: string; name: string }[] {
   });
 }
 
-async function* benchEntries(options: Required<MustGatherBenchOptions>): AsyncIterable<TestEntry> {
+async function* benchEntries(options: { yamlBytes: number; podsPerFile: number }): AsyncIterable<TestEntry> {
   yield* directoryEntries(FIXTURE, 'must-gather.local.1/');
   const root = 'must-gather.local.1/quay-io-bench-sha256-0/namespaces';
   const templates = podTemplates();
@@ -102,7 +104,7 @@ async function childMain(archive: string): Promise<void> {
 
 /** Runs the benchmark and prints a table; returns the rows. */
 export async function runMustGatherBench(options: MustGatherBenchOptions = {}): Promise<Record<string, string>[]> {
-  const settings = { yamlBytes: options.yamlBytes ?? 520 * MB, podsPerFile: options.podsPerFile ?? 1000 };
+  const settings = { yamlBytes: options.yamlBytes ?? 900 * MB, podsPerFile: options.podsPerFile ?? 1000 };
   const dir = await mkdtemp(join(tmpdir(), 'bench-must-gather-'));
   try {
     const archive = join(dir, 'must-gather.tar.gz');
@@ -122,7 +124,16 @@ export async function runMustGatherBench(options: MustGatherBenchOptions = {}): 
       { measure: 'YAML MB/s per core', value: (child.parsedBytes / MB / (child.cpuMs / 1000)).toFixed(1), detail: `CPU ${(child.cpuMs / 1000).toFixed(1)} s (user+sys, gunzip included)` },
       { measure: 'peak RSS', value: `${child.maxRssMb.toFixed(0)} MB`, detail: 'analysis child process' },
       { measure: 'gzip -dc | wc -c', value: `${(gunzip.ms / 1000).toFixed(1)} s`, detail: `${(decompressed / MB / (gunzip.ms / 1000)).toFixed(0)} MB/s; analyze is ${(child.wallMs / gunzip.ms).toFixed(1)}x its time` },
+      { measure: 'budget', value: child.maxRssMb <= 512 && child.parsedBytes / MB / (child.cpuMs / 1000) >= 10 ? 'met' : 'MISSED',
+        detail: 'peak RSS ≤ 512 MB and ≥ 10 MB/s of YAML per core' },
     ];
+    if (options.json) {
+      await writeFile(options.json, `${JSON.stringify({
+        archiveBytes, decompressedBytes: decompressed, parsedBytes: child.parsedBytes, objects: child.objects, wallSeconds: child.wallMs / 1000,
+        cpuSeconds: child.cpuMs / 1000, yamlMBPerCoreSecond: child.parsedBytes / MB / (child.cpuMs / 1000), peakRssBytes: Math.round(child.maxRssMb * 1024 * 1024),
+        gunzipSeconds: gunzip.ms / 1000, ratioToGunzip: child.wallMs / gunzip.ms,
+      }, null, 2)}\n`);
+    }
     console.table(rows);
     return rows;
   } finally {

@@ -7,8 +7,8 @@ import { extract as tarExtract, type Header } from 'tar-stream';
 import type { OfflineCollector } from './collector';
 import { assertSafeEntryName, classifyEntry } from './entry-path';
 import { OfflineInputError } from './errors';
-import { BoundedText, LogTail } from './bounded-text';
-import { ingestText, isTextEntry } from './ingest';
+import { LogTail } from './bounded-text';
+import { ingestEntry, isTextEntry } from './ingest';
 import { formatBytes, type OfflineLimits } from './limits';
 
 /** Counts bytes flowing through and runs `check` after each chunk (which may throw to abort the stream). */
@@ -66,9 +66,7 @@ async function readEntry(
     for await (const chunk of entry) tail.push(chunk);
     collector.addLog(kind.namespace, kind.pod, kind.container, kind.previous, { lines: tail.finish() });
   } else if (isTextEntry(kind)) {
-    const text = new BoundedText(name, limits);
-    for await (const chunk of entry) text.push(chunk);
-    ingestText(collector, kind, name, text.text(), limits, false);
+    await ingestEntry(collector, kind, name, entry, limits, false);
   } else {
     for await (const chunk of entry) void chunk;
   }

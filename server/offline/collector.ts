@@ -184,9 +184,10 @@ export class OfflineCollector {
     if (!object || !wantedByName(object)) return;
     const resource = resourceForKind(object.kind)!;
     this.newestObject = Math.max(this.newestObject, newestTime(object));
-    // The round trip copies every string: parser strings are slices of the whole source text, and keeping one
-    // (a pod name) would keep the entire multi-MB list file alive.
-    const projected = JSON.parse(JSON.stringify(projectObject(resource, object))) as KubeObject;
+    // Parser strings are slices of the whole source text, and keeping one (a pod name) would keep the text alive:
+    // pods and events come out of their projection with interned copies of their own; other kinds are copied here.
+    const slim = projectObject(resource, object);
+    const projected = resource === 'pods' || resource === 'events' ? slim : JSON.parse(JSON.stringify(slim)) as KubeObject;
     const bucket = this.objects.get(resource) ?? new Map<string, KubeObject>();
     const key = objectKey(projected);
     const existing = bucket.get(key);

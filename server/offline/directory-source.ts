@@ -6,7 +6,7 @@ import type { OfflineCollector } from './collector';
 import { classifyEntry, type EntryClass } from './entry-path';
 import { OfflineInputError } from './errors';
 import { BoundedText, readFileTail } from './bounded-text';
-import { ingestText, isTextEntry } from './ingest';
+import { ingestEntry, isTextEntry, type TextEntryClass } from './ingest';
 import type { OfflineLimits } from './limits';
 
 /** Reads a file through the entry caps (size, line length) without trusting its reported size. */
@@ -21,6 +21,18 @@ export async function readBoundedFile(path: string, label: string, limits: Offli
   return text.text();
 }
 
+/** Streams a file through {@link ingestEntry} (resource lists item by item). */
+export async function ingestFileEntry(
+  collector: OfflineCollector, entry: TextEntryClass, path: string, label: string, limits: OfflineLimits, strict: boolean,
+): Promise<void> {
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  try {
+    await ingestEntry(collector, entry, label, stream as AsyncIterable<Buffer>, limits, strict);
+  } finally {
+    stream.destroy();
+  }
+}
+
 function isInside(root: string, target: string): boolean {
   const rel = relative(root, target);
   return rel === '' || (!rel.startsWith(`..${sep}`) && rel !== '..' && !rel.startsWith(sep));
@@ -33,7 +45,7 @@ async function ingestFile(
     collector.addLog(entry.namespace, entry.pod, entry.container, entry.previous,
       { read: (tailLines) => readFileTail(path, tailLines, limits) });
   } else if (isTextEntry(entry)) {
-    ingestText(collector, entry, rel, await readBoundedFile(path, rel, limits), limits, false);
+    await ingestFileEntry(collector, entry, path, rel, limits, false);
   }
 }
 

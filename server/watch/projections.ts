@@ -214,6 +214,11 @@ export function projectObject(resource: ResourceName, object: KubeObject): KubeO
 }
 
 const INTERN_LIMIT = 200_000;
+
+/** A copy of a string that shares no storage with it (a slice or concatenation would still point at the original). */
+function flatCopy(value: string): string {
+  return value.length < 13 ? value : Buffer.from(value, 'utf8').toString('utf8');
+}
 const interned = new Map<string, string>();
 
 /**
@@ -226,8 +231,11 @@ export function internStrings<T>(value: T): T {
     const hit = interned.get(value);
     if (hit !== undefined) return hit as T;
     if (interned.size >= INTERN_LIMIT) interned.clear();
-    interned.set(value, value);
-    return value;
+    // Keep a copy of its own: a parser's string may be a slice of the whole source text (js-yaml's always are), and
+    // the table would keep that text alive as long as the value stays interned.
+    const own = flatCopy(value);
+    interned.set(own, own);
+    return own as T;
   }
   if (Array.isArray(value)) {
     for (let index = 0; index < value.length; index += 1) value[index] = internStrings(value[index]);
