@@ -17,5 +17,6 @@ test.describe('operability endpoints', () => {
     expect(text).toMatch(/^update_health_watch_events_total [1-9]\d*$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^update_health_detector_evaluation_seconds_count [1-9]\d*$/m);
+    expect(text).toMatch(/^update_health_http_request_duration_seconds_count\{route="\/readyz",method="GET",code="200"\} [1-9]\d*$/m);
   });
 });

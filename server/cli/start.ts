@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   const port = Number(args.port ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port <= 0 || port > 65_535) fail(`--port must be a TCP port, got "${args.port ?? process.env.PORT}"`);
   const host = args.host ?? '127.0.0.1';
-  const auth = args.auth ?? process.env.UPDATE_HEALTH_AUTH ?? 'none';
+  const auth = args.auth ?? (process.env.UPDATE_HEALTH_AUTH || 'none');
   if (auth !== 'none' && auth !== 'openshift') fail(`--auth must be none or openshift, got "${auth}"`);
   if (auth === 'none' && !isLoopback(host) && !args['insecure-no-auth']) {
     fail(`refusing to serve every cluster's data without login on ${host}: use --auth openshift, or --insecure-no-auth if something in front authenticates`);

@@ -33,6 +33,7 @@ export class ServiceMetrics {
   private fleetStats: (() => FleetStats) | undefined;
   readonly evaluationSeconds: Histogram;
   readonly sseClients: Gauge;
+  readonly httpSeconds: Histogram<'route' | 'method' | 'code'>;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -58,6 +59,11 @@ export class ServiceMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers: [this.registry],
     });
     this.sseClients = new Gauge({ name: 'update_health_sse_clients', help: 'Connected live-update streams.', registers: [this.registry] });
+    this.httpSeconds = new Histogram({
+      name: 'update_health_http_request_duration_seconds',
+      help: 'Time from request to response headers, by route pattern (the event stream: until it opened), method and status.',
+      labelNames: ['route', 'method', 'code'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [this.registry],
+    });
   }
 
   /** Where scrape-time fleet figures come from. */

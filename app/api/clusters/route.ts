@@ -3,11 +3,14 @@ import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonOk } from '@/server/http/responses';
 import type { ClusterListDto } from '@/lib/api/dto';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(request: Request) {
+async function handleGet(request: Request) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   return jsonOk<ClusterListDto>({ clusters: await summariesFor(viewer, getFleet().members()) });
 }
+
+export const GET = timedRoute('/api/clusters', handleGet);

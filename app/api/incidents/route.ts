@@ -7,10 +7,11 @@ import { createIncident } from '@/server/incidents/incident-service';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function POST(request: NextRequest) {
+async function handlePost(request: NextRequest) {
   const refused = rejectCrossSite(request);
   if (refused) return refused;
   const viewer = viewerOf(request);
@@ -28,3 +29,5 @@ export async function POST(request: NextRequest) {
   const created = await createIncident(engine, getIncidentRepository(), { from, to, createdBy });
   return jsonOk(created, 201);
 }
+
+export const POST = timedRoute('/api/incidents', handlePost);

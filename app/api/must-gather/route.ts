@@ -6,6 +6,7 @@ import { MAX_UPLOAD_BYTES, MustGatherPathError, analyzeServerPath, analyzeUpload
 import { mustGatherResults } from '@/server/offline/result-store';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,7 +25,7 @@ function failure(error: unknown) {
 }
 
 /** `POST /api/must-gather`: an archive body (`?name=<file name>`) or JSON `{path}` under the must-gather root. */
-export async function POST(request: Request) {
+async function handlePost(request: Request) {
   const crossSite = rejectCrossSite(request);
   if (crossSite) return crossSite;
   const type = (request.headers.get('content-type') ?? '').split(';')[0].trim().toLowerCase();
@@ -49,3 +50,5 @@ export async function POST(request: Request) {
     return failure(error);
   }
 }
+
+export const POST = timedRoute('/api/must-gather', handlePost);

@@ -5,6 +5,7 @@ import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { sseResponse } from '@/server/engine/sse';
 import { jsonError, parseQuery } from '@/server/http/responses';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -12,7 +13,7 @@ const querySchema = z.object({
   clusters: z.string().regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids').optional(),
 });
 
-export function GET(request: NextRequest) {
+function handleGet(request: NextRequest) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const query = parseQuery(querySchema, request.nextUrl.searchParams);
@@ -23,3 +24,5 @@ export function GET(request: NextRequest) {
   if (unknown.length > 0) return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
   return sseResponse(streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)), request.signal);
 }
+
+export const GET = timedRoute('/api/stream', handleGet);

@@ -1,7 +1,10 @@
 import { finishLogin } from '@/server/auth/login-flow';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(request: Request) {
+function handleGet(request: Request) {
   return finishLogin(request);
 }
+
+export const GET = timedRoute('/auth/callback', handleGet);

@@ -1,7 +1,10 @@
 import { loggedOutPage } from '@/server/auth/login-flow';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-export function GET(request: Request) {
+function handleGet(request: Request) {
   return loggedOutPage(request);
 }
+
+export const GET = timedRoute('/auth/logged-out', handleGet);

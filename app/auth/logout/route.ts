@@ -1,8 +1,11 @@
 import { logout } from '@/server/auth/login-flow';
 import { rejectCrossSite } from '@/server/http/same-origin';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-export function POST(request: Request) {
+function handlePost(request: Request) {
   return rejectCrossSite(request) ?? logout(request);
 }
+
+export const POST = timedRoute('/auth/logout', handlePost);

@@ -2,10 +2,11 @@ import { healthFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk } from '@/server/http/responses';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-export async function GET(request: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handleGet(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const { id } = await params;
@@ -15,3 +16,5 @@ export async function GET(request: Request, { params }: { params: Promise<{ id: 
   if (!health) return jsonError(404, 'not_found', `no cluster named "${id}"`);
   return jsonOk(health);
 }
+
+export const GET = timedRoute('/api/clusters/[id]/health', handleGet);

@@ -5,6 +5,7 @@ import { healthFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +14,7 @@ const querySchema = z.object({
   acceptCrossMinorRisk: z.enum(['0', '1', 'true', 'false']).optional(),
 });
 
-export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+async function handleGet(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const { id } = await params;
@@ -30,3 +31,5 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!plan) return jsonError(400, 'bad_request', `to: "${query.data.to}" is not a release version (x.y.z)`);
   return jsonOk(plan);
 }
+
+export const GET = timedRoute('/api/clusters/[id]/rollback-plan', handleGet);

@@ -4,6 +4,7 @@ import { healthFor, seriesFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -13,7 +14,7 @@ const querySchema = z.object({
   max: z.coerce.number().int().min(2).max(1_000).default(1_000),
 }).refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, 'from must not be after to');
 
-export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+async function handleGet(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const { id } = await params;
@@ -23,3 +24,5 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${id}"`);
   return jsonOk(await seriesFor(viewer, id, engine.series(query.data.from, query.data.to, query.data.max)));
 }
+
+export const GET = timedRoute('/api/clusters/[id]/series', handleGet);

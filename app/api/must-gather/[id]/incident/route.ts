@@ -3,11 +3,12 @@ import { getIncidentRepository } from '@/server/incidents/incident-store';
 import { mustGatherResults } from '@/server/offline/result-store';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
 /** `POST /api/must-gather/{id}/incident`: freezes a stored must-gather analysis into a durable incident. */
-export async function POST(request: Request, { params }: { params: Promise<{ id: string }> }) {
+async function handlePost(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const refused = rejectCrossSite(request);
   if (refused) return refused;
   const { id } = await params;
@@ -24,3 +25,5 @@ export async function POST(request: Request, { params }: { params: Promise<{ id:
   };
   return jsonOk(await createIncident(source, getIncidentRepository()), 201);
 }
+
+export const POST = timedRoute('/api/must-gather/[id]/incident', handlePost);

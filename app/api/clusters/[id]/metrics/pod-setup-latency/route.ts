@@ -7,6 +7,7 @@ import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
 import { emptyLatencyDto } from '@/server/metrics/metrics-source';
 import { metricsSourceFor } from '@/server/metrics/sources';
+import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -24,7 +25,7 @@ const querySchema = z.object({
 }).strict().refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, 'from must not be after to');
 
 /** Pod-setup latency quantiles (p50/p95/p99, overall and per node) with their bucket bounds, from the cluster's metrics source. */
-export async function GET(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
+async function handleGet(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const { id } = await params;
@@ -42,3 +43,5 @@ export async function GET(request: NextRequest, { params }: { params: Promise<{ 
   if (!source) return jsonOk(emptyLatencyDto(id, 'none', range, { error: 'no metrics source for this cluster' }));
   return jsonOk(await source.podSetupLatency(id, range));
 }
+
+export const GET = timedRoute('/api/clusters/[id]/metrics/pod-setup-latency', handleGet);
