@@ -1,13 +1,10 @@
 'use client';
-import Link from 'next/link';
-import { useState } from 'react';
-import type { ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
-import type { FleetSparkline } from '@/lib/charts/pick-sparkline';
-import { unhealthySources, updateStateLabel, type FleetSortKey, type FleetView } from '@/lib/view/fleet-rows';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useRef, useState, type KeyboardEvent } from 'react';
+import type { ClusterSummaryDto } from '@/lib/api/dto';
 import { groupFleetRows } from '@/lib/view/fleet-groups';
-import { failureModeOf } from '@/lib/charts/detectors';
-import { Sparkline } from '@/components/charts/Sparkline';
-import { SeverityBadge } from '@/components/health/SeverityBadge';
+import type { FleetSortKey, FleetView } from '@/lib/view/fleet-rows';
+import { FleetRow } from './FleetRow';
 import styles from './fleet.module.css';
 
 const COLUMNS: { key: FleetSortKey; label: string }[] = [
@@ -18,43 +15,21 @@ const COLUMNS: { key: FleetSortKey; label: string }[] = [
   { key: 'severity', label: 'Worst finding' },
 ];
 
-const SEVERITIES: SeverityDto[] = ['critical', 'warning', 'info', 'ok'];
-
-/** "3 hosted: 1 critical, 2 ok" for a management row. */
-function hostedCounts(total: number, bySeverity: Record<SeverityDto, number>): string {
-  const parts = SEVERITIES.filter((severity) => bySeverity[severity] > 0).map((severity) => `${bySeverity[severity]} ${severity}`);
-  return `${total} hosted${parts.length ? `: ${parts.join(', ')}` : ''}`;
-}
-
-/** Severity, the worst finding's failure-mode letter and title, and the count of findings by severity. */
-function WorstFindingCell({ row }: { row: ClusterSummaryDto }) {
-  const { worstFinding, findingCounts } = row;
-  const letter = worstFinding ? failureModeOf(worstFinding.detector) : undefined;
-  const counts = COUNTED.filter((severity) => findingCounts[severity] > 0).map((severity) => `${findingCounts[severity]} ${severity}`);
-  return (
-    <div className={styles.worst}>
-      <SeverityBadge severity={row.worstSeverity} />
-      {worstFinding ? (
-        <span className={styles.worstTitle} title={worstFinding.title}>
-          {letter ? <abbr className={styles.mode} title={`Failure mode ${letter}`}>{letter}</abbr> : null}{worstFinding.title}
-        </span>
-      ) : null}
-      {counts.length ? <span className={`muted ${styles.counts}`} data-testid="row-counts">{counts.join(' · ')}</span> : null}
-    </div>
-  );
-}
-
-const COUNTED = ['critical', 'warning', 'info'] as const;
+/** Above this many lines only the visible rows (plus a margin) are in the DOM; below it every row is. */
+const VIRTUALIZE_ABOVE = 60;
+const ROW_ESTIMATE_PX = 58;
+const NAVIGATION_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDown', 'PageUp']);
 
 /**
  * The fleet table: sortable headers are real buttons; `aria-sort` marks the sorted column. Hosted clusters sit
- * under their management cluster, whose row collapses them and counts them by worst severity.
+ * under their management cluster, whose row collapses them and counts them by worst severity. A large fleet is
+ * virtualized (rows outside the scroll window are not rendered; `aria-rowcount`/`aria-rowindex` keep the count for
+ * assistive technology), and the arrow, Page and Home/End keys move between rows' links, scrolling as they go.
  */
-export function FleetTable({ rows, view, onSort, sparklines }: {
+export function FleetTable({ rows, view, onSort }: {
   rows: readonly ClusterSummaryDto[];
   view: FleetView;
   onSort: (key: FleetSortKey) => void;
-  sparklines: Record<string, FleetSparkline | null | undefined>;
 }) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const toggle = (id: string): void => setCollapsed((previous) => {
@@ -63,62 +38,71 @@ export function FleetTable({ rows, view, onSort, sparklines }: {
     return next;
   });
   const entries = groupFleetRows(rows, collapsed);
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = entries.length > VIRTUALIZE_ABOVE;
+  // TanStack Virtual hands back fresh functions each render; nothing here is compiled by React Compiler.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_ESTIMATE_PX, overscan: 12, enabled: virtual,
+    getItemKey: (index) => entries[index].row.id,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : entries.map((_, index) => ({ index, start: 0, end: 0 }));
+  const paddingTop = virtual && items.length ? items[0].start : 0;
+  const paddingBottom = virtual && items.length ? virtualizer.getTotalSize() - items[items.length - 1].end : 0;
+
+  const focusRow = (index: number): void => {
+    const target = Math.max(0, Math.min(entries.length - 1, index));
+    if (virtual) virtualizer.scrollToIndex(target, { align: 'auto' });
+    // The row may only exist after the virtualizer re-rendered for the new scroll position.
+    const tryFocus = (attempts: number) => {
+      const link = scroller.current?.querySelector<HTMLAnchorElement>(`tr[data-index="${target}"] a[data-row-link]`);
+      if (link) link.focus();
+      else if (attempts > 0) requestAnimationFrame(() => tryFocus(attempts - 1));
+    };
+    tryFocus(10);
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTableSectionElement>): void => {
+    if (!NAVIGATION_KEYS.has(event.key)) return;
+    const current = (event.target as HTMLElement).closest('tr')?.getAttribute('data-index');
+    if (current === null || current === undefined) return;
+    const at = Number(current);
+    const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 600) / ROW_ESTIMATE_PX) - 1);
+    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: entries.length - 1, PageDown: at + page, PageUp: at - page }[event.key]!;
+    event.preventDefault();
+    focusRow(next);
+  };
+
   return (
-    <table className={`table ${styles.table}`} data-testid="fleet-table">
-      <caption className="visually-hidden">Clusters, {rows.length} shown. Column headers sort the table.</caption>
-      <thead>
-        <tr>
-          {COLUMNS.map((c) => {
-            const sorted = view.sort === c.key;
-            return (
-              <th key={c.key} scope="col" aria-sort={sorted ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
-                <button type="button" className={styles.sortButton} onClick={() => onSort(c.key)}>
-                  {c.label}<span aria-hidden="true">{sorted ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
-                </button>
-              </th>
-            );
-          })}
-          <th scope="col">Sources</th>
-          <th scope="col">Trend</th>
-        </tr>
-      </thead>
-      <tbody>
-        {entries.map(({ row: c, depth, hosted }) => {
-          const bad = unhealthySources(c);
-          const spark = sparklines[c.id];
-          const open = !collapsed.has(c.id);
-          return (
-            <tr key={c.id} data-testid="cluster-row" data-cluster-id={c.id} data-cluster-name={c.name} data-role={c.role} data-depth={depth}
-              className={depth ? styles.hostedRow : undefined}>
-              <th scope="row">
-                {depth ? <span className={styles.branch} aria-hidden="true">└ </span> : null}
-                <Link href={`/clusters/${encodeURIComponent(c.id)}`}>{c.name}</Link>
-                {depth && c.managedBy ? <span className="visually-hidden"> (hosted on {c.managedBy})</span> : null}
-                {hosted ? (
-                  <button type="button" className={styles.groupToggle} aria-expanded={open} data-testid="hosted-toggle"
-                    onClick={() => toggle(c.id)} aria-label={`${open ? 'Collapse' : 'Expand'} ${hostedCounts(hosted.total, hosted.bySeverity)} clusters of ${c.name}`}>
-                    <span aria-hidden="true">{open ? '▾' : '▸'} </span>{hostedCounts(hosted.total, hosted.bySeverity)}
+    <div ref={scroller} className={virtual ? styles.scroller : undefined} data-testid="fleet-scroller">
+      <table className={`table ${styles.table}`} data-testid="fleet-table" aria-rowcount={entries.length + 1}>
+        <caption className="visually-hidden">
+          Clusters, {rows.length} shown. Column headers sort the table; arrow keys move between clusters.
+        </caption>
+        <thead className={styles.head}>
+          <tr aria-rowindex={1}>
+            {COLUMNS.map((c) => {
+              const sorted = view.sort === c.key;
+              return (
+                <th key={c.key} scope="col" aria-sort={sorted ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                  <button type="button" className={styles.sortButton} onClick={() => onSort(c.key)}>
+                    {c.label}<span aria-hidden="true">{sorted ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
                   </button>
-                ) : null}
-              </th>
-              <td>{c.version ?? 'unknown'}</td>
-              <td>{c.desiredVersion ?? 'unknown'}</td>
-              <td>{updateStateLabel(c)}</td>
-              <td data-testid="row-worst"><WorstFindingCell row={c} /></td>
-              <td data-testid="row-sources">
-                {c.sources.length === 0 ? <span className="muted">—</span>
-                  : bad.length === 0 ? <span><span aria-hidden="true">● </span>all synced</span>
-                    : <span className={styles.stale}><span aria-hidden="true">▲ </span>{bad.length} not synced ({[...new Set(bad.map((s) => s.status))].join(', ')})</span>}
-              </td>
-              <td className={styles.trend}>
-                {spark === undefined ? <span className="muted">…</span>
-                  : spark === null ? <span className="muted">no data</span>
-                    : <Sparkline points={spark.points} label={spark.label} caption={spark.caption} testId={`sparkline-${c.id}`} />}
-              </td>
-            </tr>
-          );
-        })}
-      </tbody>
-    </table>
+                </th>
+              );
+            })}
+            <th scope="col">Sources</th>
+            <th scope="col">Trend</th>
+          </tr>
+        </thead>
+        <tbody onKeyDown={onKeyDown}>
+          {paddingTop > 0 ? <tr aria-hidden="true" style={{ height: paddingTop }} /> : null}
+          {items.map(({ index }) => (
+            <FleetRow key={entries[index].row.id} entry={entries[index]} index={index} open={!collapsed.has(entries[index].row.id)}
+              onToggle={toggle} measure={virtual ? virtualizer.measureElement : undefined} />
+          ))}
+          {paddingBottom > 0 ? <tr aria-hidden="true" style={{ height: paddingBottom }} /> : null}
+        </tbody>
+      </table>
+    </div>
   );
 }

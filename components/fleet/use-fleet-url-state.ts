@@ -1,9 +1,9 @@
 'use client';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useCallback, useMemo } from 'react';
-import { DEFAULT_FLEET_VIEW, parseFleetView, type FleetView } from '@/lib/view/fleet-rows';
+import { fleetViewQuery, parseFleetView, type FleetView } from '@/lib/view/fleet-rows';
 
-/** Fleet filter and sort kept in the URL (`?q=&sort=&dir=`), defaults omitted. */
+/** Fleet filters and sort kept in the URL (`?q=&sort=&dir=&sev=&upd=&role=&mgmt=&ver=`), defaults omitted. */
 export function useFleetUrlState(): [FleetView, (patch: Partial<FleetView>) => void] {
   const params = useSearchParams();
   const pathname = usePathname();
@@ -11,12 +11,7 @@ export function useFleetUrlState(): [FleetView, (patch: Partial<FleetView>) => v
   const query = params.toString();
   const view = useMemo(() => parseFleetView(new URLSearchParams(query)), [query]);
   const update = useCallback((patch: Partial<FleetView>) => {
-    const next = { ...parseFleetView(new URLSearchParams(window.location.search)), ...patch };
-    const out = new URLSearchParams();
-    if (next.q) out.set('q', next.q);
-    if (next.sort !== DEFAULT_FLEET_VIEW.sort) out.set('sort', next.sort);
-    if (next.dir !== DEFAULT_FLEET_VIEW.dir) out.set('dir', next.dir);
-    const s = out.toString();
+    const s = fleetViewQuery({ ...parseFleetView(new URLSearchParams(window.location.search)), ...patch });
     router.replace(s ? `${pathname}?${s}` : pathname, { scroll: false });
   }, [pathname, router]);
   return [view, update];

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react';
 import { streamMessageSchema, type StreamMessage } from '@/lib/api/dto';
 import { applyStreamMessage, type LiveCacheSlice } from '@/lib/live/apply-stream-message';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
+import type { StreamView } from '@/lib/live/summary-stream';
 import { revealingReviver } from '@/lib/view/reveal-controls';
 
 /** State of the tab's event stream. */
@@ -35,13 +36,14 @@ export function applyMessagesToCache(client: QueryClient, messages: readonly Str
 }
 
 /**
- * One EventSource for the clusters on screen, feeding the query cache. Reconnects are the browser's own (it
+ * One EventSource for the clusters on screen (`'all'`: every cluster, as the fleet page asks, with `view` 'summary'
+ * for rows only), feeding the query cache. Reconnects are the browser's own (it
  * resends `Last-Event-ID`); only when the stream is closed for good (an HTTP error) is it reopened after a pause.
  * Messages are applied in batches so a burst (the snapshot sent on connect) renders once.
  */
-export function useLiveStream(clusterIds: readonly string[]): StreamStatus {
+export function useLiveStream(clusterIds: readonly string[] | 'all', view: StreamView = 'detail'): StreamStatus {
   const client = useQueryClient();
-  const ids = [...new Set(clusterIds)].sort().join(',');
+  const ids = clusterIds === 'all' ? '*' : [...new Set(clusterIds)].sort().join(',');
   const [status, setStatus] = useState<StreamStatus>('idle');
 
   useEffect(() => {
@@ -72,8 +74,11 @@ export function useLiveStream(clusterIds: readonly string[]): StreamStatus {
     };
     const open = (): void => {
       setStatus('connecting');
-      es = new EventSource(`/api/stream?clusters=${encodeURIComponent(ids)}`);
-      for (const type of ['health', 'samples', 'transitions']) es.addEventListener(type, onMessage as EventListener);
+      const query = new URLSearchParams();
+      if (ids !== '*') query.set('clusters', ids);
+      if (view !== 'detail') query.set('view', view);
+      es = new EventSource(`/api/stream?${query.toString()}`);
+      for (const type of ['health', 'summary', 'samples', 'transitions']) es.addEventListener(type, onMessage as EventListener);
       es.onopen = () => setStatus('live');
       es.onerror = () => {
         if (disposed || !es) return;
@@ -96,7 +101,7 @@ export function useLiveStream(clusterIds: readonly string[]): StreamStatus {
         flush();
       }
     };
-  }, [client, ids]);
+  }, [client, ids, view]);
 
   return ids ? status : 'idle';
 }

@@ -186,6 +186,8 @@ export const clusterSummarySchema = z.object({
   role: clusterRoleSchema,
   /** Fleet id of the management cluster, on hosted rows seen from one. */
   managedBy: z.string().optional(),
+  /** The update channel (ClusterVersion `spec.channel`). */
+  channel: z.string().nullable().optional(),
 });
 
 /** `GET /api/clusters`. */
@@ -215,6 +217,8 @@ export const clusterSeriesSchema = z.object({
 /** Messages on the SSE stream (`event: <type>`, JSON `data`). */
 export const streamMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('health'), clusterId: z.string(), health: clusterHealthSchema, summary: clusterSummarySchema }),
+  /** The fleet page's lighter stream (`?view=summary`): the row only. */
+  z.object({ type: z.literal('summary'), clusterId: z.string(), summary: clusterSummarySchema }),
   z.object({ type: z.literal('samples'), clusterId: z.string(), detector: z.string(), points: z.array(samplePointSchema) }),
   z.object({ type: z.literal('transitions'), clusterId: z.string(), transitions: z.array(transitionSchema) }),
 ]);

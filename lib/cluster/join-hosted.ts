@@ -54,6 +54,7 @@ export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
     },
     sources,
     role: cluster.role ?? 'standalone',
+    channel: cluster.channel,
     ...(cluster.managedBy ? { managedBy: cluster.managedBy } : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterHealthDto, ClusterListDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage, TransitionDto } from '@/lib/api/dto';
 import { applyStreamMessage, type LiveCacheSlice } from './apply-stream-message';
+import { forView } from './summary-stream';
 
 const summary = (id: string, worstSeverity: ClusterSummaryDto['worstSeverity'] = 'ok'): ClusterSummaryDto => ({
   id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity, findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone',
@@ -37,6 +38,28 @@ describe('applyStreamMessage: health', () => {
     const msg: StreamMessage = { type: 'health', clusterId: 'c', health: health('c'), summary: summary('c') };
     expect(applyStreamMessage(slice(), msg).list?.clusters.map((c) => c.id)).toEqual(['a', 'b', 'c']);
     expect(applyStreamMessage(slice({ list: undefined }), msg).list).toBeUndefined();
+  });
+});
+
+describe('applyStreamMessage: summary (the fleet page\'s stream)', () => {
+  it('replaces only the row, keeping health and series by identity', () => {
+    const before = slice();
+    const after = applyStreamMessage(before, { type: 'summary', clusterId: 'b', summary: summary('b', 'warning') });
+    expect(after.list?.clusters.map((c) => c.worstSeverity)).toEqual(['ok', 'warning']);
+    expect(after.health).toBe(before.health);
+    expect(after.series).toBe(before.series);
+  });
+});
+
+describe('forView', () => {
+  it('turns health into its row for the summary view and drops chart messages; the detail view passes everything', () => {
+    const msg: StreamMessage = { type: 'health', clusterId: 'a', health: health('a'), summary: summary('a') };
+    const samples: StreamMessage = { type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points: [] };
+    expect(forView(msg, 'summary')).toEqual({ type: 'summary', clusterId: 'a', summary: msg.summary });
+    expect(JSON.stringify(forView(msg, 'summary')).length).toBeLessThan(JSON.stringify(msg).length);
+    expect(forView(samples, 'summary')).toBeUndefined();
+    expect(forView(msg, 'detail')).toBe(msg);
+    expect(forView(samples, 'detail')).toBe(samples);
   });
 });
 

@@ -25,6 +25,7 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = { maxPoints: MAX_POINTS, maxTrans
  * Applies one SSE message to the cached data of its cluster. Pure: returns a new slice and keeps the identity of
  * every part it did not change, so callers write back only what changed (and React keeps unchanged subtrees).
  * - `health` replaces the cluster's health and its row of the fleet list (appending the row if it is new);
+ * - `summary` (the fleet page's stream) replaces the row only;
  * - `samples` appends points newer than the last cached one (a resumed stream may repeat some), then bounds;
  * - `transitions` appends transitions not already cached, then keeps the newest `maxTransitions`.
  * Series messages for a cluster whose series is not cached yet are dropped: the pending fetch returns them.
@@ -33,6 +34,8 @@ export function applyStreamMessage(slice: LiveCacheSlice, msg: StreamMessage, li
   switch (msg.type) {
     case 'health':
       return { ...slice, health: msg.health, list: slice.list && upsertRow(slice.list, msg.summary) };
+    case 'summary':
+      return { ...slice, list: slice.list && upsertRow(slice.list, msg.summary) };
     case 'samples':
       if (!slice.series || msg.points.length === 0) return slice;
       return { ...slice, series: appendSamples(slice.series, msg.detector, msg.points, limits.maxPoints) };

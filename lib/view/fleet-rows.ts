@@ -1,4 +1,4 @@
-import type { ClusterSummaryDto } from '@/lib/api/dto';
+import type { ClusterRoleDto, ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import { compareVersions } from '@/lib/charts/compare-versions';
 import { severityRank } from './severity';
 
@@ -7,24 +7,75 @@ export const FLEET_SORT_KEYS = ['name', 'version', 'desired', 'update', 'severit
 export type FleetSortKey = (typeof FLEET_SORT_KEYS)[number];
 export type SortDir = 'asc' | 'desc';
 
-/** Fleet table view state, as kept in the URL (`?q=&sort=&dir=`). */
+/** Update-state filter values. */
+export type UpdateFilter = '' | 'updating' | 'idle';
+
+/**
+ * Fleet table view state, as kept in the URL (`?q=&sort=&dir=&sev=&upd=&role=&mgmt=&ver=`): a text filter, the sort,
+ * and exact filters on worst severity, update state, role, management cluster and version ('' = any).
+ */
 export interface FleetView {
   q: string;
   sort: FleetSortKey;
   dir: SortDir;
+  severity: SeverityDto | '';
+  update: UpdateFilter;
+  role: ClusterRoleDto | '';
+  /** A management cluster's id: it and the clusters it hosts. */
+  managedBy: string;
+  /** Current or desired version. */
+  version: string;
 }
 
-/** Default view: worst clusters first. */
-export const DEFAULT_FLEET_VIEW: FleetView = { q: '', sort: 'severity', dir: 'asc' };
+/** Default view: worst clusters first, nothing filtered. */
+export const DEFAULT_FLEET_VIEW: FleetView = { q: '', sort: 'severity', dir: 'asc', severity: '', update: '', role: '', managedBy: '', version: '' };
+
+/** URL parameter of each filter field. */
+export const FLEET_FILTER_PARAMS = { severity: 'sev', update: 'upd', role: 'role', managedBy: 'mgmt', version: 'ver' } as const;
+
+const SEVERITY_VALUES: readonly string[] = ['critical', 'warning', 'info', 'ok'];
+const ROLE_VALUES: readonly string[] = ['standalone', 'management', 'hosted'];
 
 /** Reads the fleet view from URL search params; unknown values fall back to the defaults. */
 export function parseFleetView(params: URLSearchParams): FleetView {
   const sort = params.get('sort');
   const dir = params.get('dir');
+  const pick = <T extends string>(value: string | null, allowed: readonly string[]): T | '' => (value && allowed.includes(value) ? value as T : '');
   return {
     q: params.get('q') ?? '',
     sort: (FLEET_SORT_KEYS as readonly string[]).includes(sort ?? '') ? (sort as FleetSortKey) : DEFAULT_FLEET_VIEW.sort,
     dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_FLEET_VIEW.dir,
+    severity: pick<SeverityDto>(params.get(FLEET_FILTER_PARAMS.severity), SEVERITY_VALUES),
+    update: pick<'updating' | 'idle'>(params.get(FLEET_FILTER_PARAMS.update), ['updating', 'idle']),
+    role: pick<ClusterRoleDto>(params.get(FLEET_FILTER_PARAMS.role), ROLE_VALUES),
+    managedBy: params.get(FLEET_FILTER_PARAMS.managedBy) ?? '',
+    version: params.get(FLEET_FILTER_PARAMS.version) ?? '',
+  };
+}
+
+/** The URL query of a view, defaults omitted (the inverse of {@link parseFleetView}). */
+export function fleetViewQuery(view: FleetView): string {
+  const out = new URLSearchParams();
+  if (view.q) out.set('q', view.q);
+  if (view.sort !== DEFAULT_FLEET_VIEW.sort) out.set('sort', view.sort);
+  if (view.dir !== DEFAULT_FLEET_VIEW.dir) out.set('dir', view.dir);
+  for (const [field, param] of Object.entries(FLEET_FILTER_PARAMS) as [keyof typeof FLEET_FILTER_PARAMS, string][]) {
+    if (view[field]) out.set(param, view[field]);
+  }
+  return out.toString();
+}
+
+/** The choices the filter controls offer for these rows: versions present and management clusters. */
+export function fleetFacets(rows: readonly ClusterSummaryDto[]): { versions: string[]; managementClusters: { id: string; name: string }[] } {
+  const versions = new Set<string>();
+  for (const row of rows) {
+    if (row.version) versions.add(row.version);
+    if (row.desiredVersion) versions.add(row.desiredVersion);
+  }
+  return {
+    versions: [...versions].sort((a, b) => compareVersions(b, a)),
+    managementClusters: rows.filter((row) => row.role === 'management').map((row) => ({ id: row.id, name: row.name }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
 
@@ -37,13 +88,18 @@ export function updateStateLabel(c: Pick<ClusterSummaryDto, 'updating' | 'versio
 const byVersion = (a: string | null, b: string | null): number => (a && b ? compareVersions(a, b) : a ? 1 : b ? -1 : 0);
 
 /**
- * Filters rows by a case-insensitive substring of name, id, versions or update state, and sorts them by `sort`
+ * Filters rows by the exact filters and a case-insensitive substring of name, id, versions or update state, and sorts them by `sort`
  * (ties broken by name so the order is stable).
  */
 export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetView): ClusterSummaryDto[] {
   const q = view.q.trim().toLowerCase();
   const match = (c: ClusterSummaryDto): boolean =>
-    !q || [c.name, c.id, c.version ?? '', c.desiredVersion ?? '', updateStateLabel(c), c.worstSeverity, c.worstFinding?.title ?? ''].some((s) => s.toLowerCase().includes(q));
+    (!view.severity || c.worstSeverity === view.severity)
+    && (!view.update || c.updating === (view.update === 'updating'))
+    && (!view.role || c.role === view.role)
+    && (!view.managedBy || c.id === view.managedBy || c.managedBy === view.managedBy)
+    && (!view.version || c.version === view.version || c.desiredVersion === view.version)
+    && (!q || [c.name, c.id, c.version ?? '', c.desiredVersion ?? '', updateStateLabel(c), c.worstSeverity, c.worstFinding?.title ?? ''].some((s) => s.toLowerCase().includes(q)));
   const cmp = (a: ClusterSummaryDto, b: ClusterSummaryDto): number => {
     switch (view.sort) {
       case 'name': return a.name.localeCompare(b.name);

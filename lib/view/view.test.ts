@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
 import { parseClusterUrlState, withClusterUrlState } from './cluster-url-state';
-import { parseFleetView, selectFleetRows, updateStateLabel } from './fleet-rows';
+import { DEFAULT_FLEET_VIEW, fleetFacets, fleetViewQuery, parseFleetView, selectFleetRows, updateStateLabel } from './fleet-rows';
 import { sortFindings, worstByDetector, worstSeverity } from './severity';
 
 const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto =>
@@ -35,12 +35,36 @@ describe('fleet rows', () => {
     expect(selectFleetRows(rows, view).map((r) => r.version)).toEqual(['4.16.3', '4.15.9', '4.13.20']);
   });
   it('filters by name, version or update state', () => {
-    expect(selectFleetRows(rows, { q: 'ROLLBACK', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['cross-minor-rollback']);
-    expect(selectFleetRows(rows, { q: 'updating', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['update-in-progress']);
-    expect(selectFleetRows(rows, { q: '4.13', sort: 'name', dir: 'asc' })).toHaveLength(1);
+    expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: 'ROLLBACK', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['cross-minor-rollback']);
+    expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: 'updating', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['update-in-progress']);
+    expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: '4.13', sort: 'name', dir: 'asc' })).toHaveLength(1);
   });
   it('falls back to defaults on unknown params', () => {
-    expect(parseFleetView(new URLSearchParams('sort=bogus&dir=up'))).toEqual({ q: '', sort: 'severity', dir: 'asc' });
+    expect(parseFleetView(new URLSearchParams('sort=bogus&dir=up&sev=bad&role=x'))).toEqual(DEFAULT_FLEET_VIEW);
+  });
+  it('filters exactly by severity, update state, role, management cluster and version, and round-trips through the URL', () => {
+    const fleet = [
+      ...rows,
+      c('mgmt-a', { role: 'management', version: '4.16.8' }),
+      c('mgmt-a.clusters.one', { role: 'hosted', managedBy: 'mgmt-a', worstSeverity: 'critical', version: '4.14.38', desiredVersion: '4.14.39', updating: true }),
+      c('mgmt-a.clusters.two', { role: 'hosted', managedBy: 'mgmt-a', version: '4.15.23' }),
+      c('mgmt-b', { role: 'management', version: '4.16.8' }),
+      c('mgmt-b.clusters.one', { role: 'hosted', managedBy: 'mgmt-b', version: '4.15.23' }),
+    ];
+    const ids = (query: string) => selectFleetRows(fleet, parseFleetView(new URLSearchParams(query))).map((r) => r.id);
+    expect(ids('mgmt=mgmt-a&sort=name')).toEqual(['mgmt-a', 'mgmt-a.clusters.one', 'mgmt-a.clusters.two']);
+    expect(ids('mgmt=mgmt-a&role=hosted&sort=name')).toEqual(['mgmt-a.clusters.one', 'mgmt-a.clusters.two']);
+    expect(ids('sev=critical&sort=name')).toEqual(['cross-minor-rollback', 'mgmt-a.clusters.one']);
+    expect(ids('upd=updating&sort=name')).toEqual(['mgmt-a.clusters.one', 'update-in-progress']);
+    expect(ids('upd=idle&role=hosted&sort=name')).toEqual(['mgmt-a.clusters.two', 'mgmt-b.clusters.one']);
+    expect(ids('ver=4.14.39')).toEqual(['mgmt-a.clusters.one']);
+    const view = parseFleetView(new URLSearchParams('q=x&sort=name&dir=desc&sev=warning&upd=idle&role=hosted&mgmt=mgmt-b&ver=4.15.23'));
+    expect(parseFleetView(new URLSearchParams(fleetViewQuery(view)))).toEqual(view);
+    expect(fleetViewQuery(DEFAULT_FLEET_VIEW)).toBe('');
+    expect(fleetFacets(fleet)).toEqual({
+      versions: ['4.16.8', '4.16.3', '4.16.0', '4.15.23', '4.15.9', '4.14.39', '4.14.38', '4.13.20'],
+      managementClusters: [{ id: 'mgmt-a', name: 'mgmt-a' }, { id: 'mgmt-b', name: 'mgmt-b' }],
+    });
   });
   it('labels the update state', () => {
     expect(updateStateLabel(rows[2])).toBe('Updating to 4.16.0');

@@ -57,7 +57,8 @@ async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: 
     const health = await healthFor(viewer, { id: message.clusterId, health: () => message.health });
     return health ? { ...message, health, summary: summaryOf(health) } : undefined;
   }
-  if (!(await visible(message.clusterId))) return undefined;
+  // Sources publish health, samples and transitions; a summary is derived after this filter, never before it.
+  if (message.type === 'summary' || !(await visible(message.clusterId))) return undefined;
   if (message.type === 'samples') {
     const detector = DETECTORS.find((candidate) => candidate.id === message.detector);
     const series: ClusterSeriesDto = { clusterId: message.clusterId, now: 0, samples: { [message.detector]: message.points }, transitions: [] };

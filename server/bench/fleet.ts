@@ -179,7 +179,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     }
     console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`);
 
-    for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream`));
+    // Browser-like: the fleet page's stream, a row per cluster.
+    for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
     await Promise.all(clients.map((client) => client.waitForSnapshot(ids.size, 120_000)));
     const latencies = await measureChanges(fleet.clusters, clients, args.changes, 'steady');
     let memory = await metricsOf(base);

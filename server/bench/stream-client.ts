@@ -1,4 +1,7 @@
-/** A browser-like `/api/stream` client for benchmarks: one long-lived SSE connection, health messages indexed by cluster. */
+/**
+ * A browser-like `/api/stream` client for benchmarks: one long-lived SSE connection, as the fleet page opens it
+ * (`?view=summary`: a row per cluster), or a cluster page's detailed stream; rows indexed by cluster.
+ */
 export interface StreamClient {
   /** Resolves once the first health message of `count` distinct clusters arrived (the snapshot). */
   waitForSnapshot(count: number, timeoutMs: number): Promise<void>;
@@ -13,7 +16,7 @@ interface Waiter {
   resolve: (at: number) => void;
 }
 
-/** Connects to an SSE URL and parses `event: health` frames as they arrive. */
+/** Connects to an SSE URL and parses `event: health` and `event: summary` frames as they arrive. */
 export async function streamClient(url: string): Promise<StreamClient> {
   const controller = new AbortController();
   const response = await fetch(url, { signal: controller.signal, headers: { accept: 'text/event-stream' } });
@@ -22,10 +25,10 @@ export async function streamClient(url: string): Promise<StreamClient> {
   const seenMarkers = new Map<string, number>();
   let waiters: Waiter[] = [];
   let snapshotWaiter: { count: number; resolve: () => void } | undefined;
-  const onHealth = (data: string, at: number) => {
-    const message = JSON.parse(data) as { clusterId: string; health: { cluster: { channel: string | null } } };
+  const onRow = (data: string, at: number) => {
+    const message = JSON.parse(data) as { clusterId: string; summary: { channel?: string | null } };
     seenClusters.add(message.clusterId);
-    const channel = message.health.cluster.channel;
+    const channel = message.summary.channel;
     if (channel?.startsWith('bench-')) {
       const key = `${message.clusterId} ${channel}`;
       if (!seenMarkers.has(key)) seenMarkers.set(key, at);
@@ -49,9 +52,9 @@ export async function streamClient(url: string): Promise<StreamClient> {
           const frame = buffer.slice(0, end);
           buffer = buffer.slice(end + 2);
           const lines = frame.split('\n');
-          if (!lines.includes('event: health')) continue;
+          if (!lines.includes('event: health') && !lines.includes('event: summary')) continue;
           const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
-          if (data) onHealth(data, at);
+          if (data) onRow(data, at);
         }
       }
     } catch {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamMessage } from '@/lib/api/dto';
 import { drain, isDraining } from '@/server/observability/shutdown';
-import { sseResponse, type StreamSource } from './sse';
+import { mapSource, sseResponse, type StreamSource } from './sse';
 
 const message = (clusterId: string): StreamMessage => ({
   type: 'transitions', clusterId, transitions: [{ ref: { kind: 'ClusterOperator', name: 'olm' }, type: 'Available', status: 'False', at: '2026-11-22T09:00:00Z' }],
@@ -79,5 +79,27 @@ describe('sseResponse', () => {
     expect((await reader.read()).done).toBe(true);
     expect(src.listeners).toBe(0);
     expect(isDraining()).toBe(true);
+  });
+
+  it('ends the stream of a client that falls too far behind instead of buffering without bound', async () => {
+    const src = source();
+    const response = sseResponse(src, new AbortController().signal, 60_000, 10_000);
+    const reader = response.body!.getReader();
+    await readUntil(reader, '"clusterId":"a"');
+    // Nobody reads: 40 KB of messages pile up against a 10 KB allowance (beyond the 1 MiB high-water mark it is measured from).
+    for (let i = 0; i < 40 && src.listeners > 0; i++) src.emit(message('x'.repeat(30_000)));
+    expect(src.listeners).toBe(0);
+  });
+
+  it('mapSource maps snapshot and live messages and drops what the map rejects', async () => {
+    const src = source();
+    const mapped = mapSource(src, (m) => (m.clusterId === 'drop' ? undefined : { ...m, clusterId: `m-${m.clusterId}` }));
+    expect((mapped.snapshot() as StreamMessage[]).map((m) => m.clusterId)).toEqual(['m-a']);
+    const seen: string[] = [];
+    const stop = mapped.subscribe((m) => seen.push(m.clusterId));
+    src.emit(message('b'));
+    src.emit(message('drop'));
+    stop();
+    expect(seen).toEqual(['m-b']);
   });
 });

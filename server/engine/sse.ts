@@ -11,19 +11,44 @@ export interface StreamSource {
 }
 
 let sequence = 0;
+// One message object is usually sent to every open stream: serialize it once.
+const serialized = new WeakMap<StreamMessage, string>();
 
 /** Formats one SSE frame. Ids are server-wide increasing, so `Last-Event-ID` is always comparable. */
 export function sseFrame(message: StreamMessage): string {
   sequence += 1;
-  return `id: ${sequence}\nevent: ${message.type}\ndata: ${JSON.stringify(message)}\n\n`;
+  let json = serialized.get(message);
+  if (json === undefined) {
+    json = JSON.stringify(message);
+    serialized.set(message, json);
+  }
+  return `id: ${sequence}\nevent: ${message.type}\ndata: ${json}\n\n`;
 }
+
+/** The source with every message passed through `map` (undefined drops it), snapshot included. */
+export function mapSource(source: StreamSource, map: (message: StreamMessage) => StreamMessage | undefined): StreamSource {
+  const all = (messages: StreamMessage[]) => messages.map(map).filter((message): message is StreamMessage => !!message);
+  return {
+    snapshot: () => {
+      const snapshot = source.snapshot();
+      return Array.isArray(snapshot) ? all(snapshot) : snapshot.then(all);
+    },
+    subscribe: (listener) => source.subscribe((message) => {
+      const mapped = map(message);
+      if (mapped) listener(mapped);
+    }),
+  };
+}
+
+/** Bytes a client may fall behind before its stream is ended (it reconnects and starts from a fresh snapshot). */
+export const MAX_BEHIND_BYTES = 16 * 1024 * 1024;
 
 /**
  * A `text/event-stream` response: current state first (also after a resume with `Last-Event-ID`, because a fresh
  * snapshot is always correct where replaying a gap might not be), then live messages, and a heartbeat comment
  * well inside proxy idle timeouts (OpenShift's router closes idle connections after 30 s).
  */
-export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeatMs = 15_000): Response {
+export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeatMs = 15_000, maxBehindBytes = MAX_BEHIND_BYTES): Response {
   const encoder = new TextEncoder();
   let cleanup = (): void => {};
   const body = new ReadableStream<Uint8Array>({
@@ -31,6 +56,8 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
       const send = (text: string): void => {
         try {
           controller.enqueue(encoder.encode(text));
+          // A client that cannot keep up would make the server buffer without bound: end its stream instead.
+          if ((controller.desiredSize ?? 0) < -maxBehindBytes) cleanup();
         } catch {
           cleanup();
         }
@@ -72,7 +99,7 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
     cancel() {
       cleanup();
     },
-  });
+  }, new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 }));
   return new Response(body, {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',

@@ -2,6 +2,7 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
+import { createSecureContext } from 'node:tls';
 
 /** TLS material copied from the options client-node fills in; anything else it sets is ignored. */
 const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
@@ -41,6 +42,9 @@ export class TlsAgentCache {
         const value = (options as Record<string, unknown>)[k];
         if (value !== undefined) (tls as Record<string, unknown>)[k] = value;
       }
+      // One TLS context for every connection of this cluster: without it each connection (a watch per resource)
+      // builds its own, with its own certificate store, which at fleet scale costs more memory than the caches.
+      tls.secureContext = createSecureContext(tls);
       this.agent = new https.Agent(tls);
     }
     return this.agent;

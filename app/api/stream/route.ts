@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { streamFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
-import { sseResponse } from '@/server/engine/sse';
+import { mapSource, sseResponse } from '@/server/engine/sse';
+import { forView } from '@/lib/live/summary-stream';
 import { jsonError, parseQuery } from '@/server/http/responses';
 import { timedRoute } from '@/server/observability/timed-route';
 
@@ -11,6 +12,8 @@ export const dynamic = 'force-dynamic';
 
 const querySchema = z.object({
   clusters: z.string().regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids').optional(),
+  /** `summary`: fleet rows only (the fleet page); `detail` (default): health, samples and transitions. */
+  view: z.enum(['detail', 'summary']).default('detail'),
 });
 
 function handleGet(request: NextRequest) {
@@ -22,7 +25,8 @@ function handleGet(request: NextRequest) {
   const ids = query.data.clusters?.split(',').filter(Boolean) ?? [];
   const unknown = ids.filter((id) => !fleet.get(id));
   if (unknown.length > 0) return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
-  return sseResponse(streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)), request.signal);
+  const view = query.data.view;
+  return sseResponse(mapSource(streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)), (message) => forView(message, view)), request.signal);
 }
 
 export const GET = timedRoute('/api/stream', handleGet);
