@@ -70,7 +70,7 @@ test.describe('fleet', () => {
     await fleet.filter.fill('steady');
     await expect(fleet.rows).toHaveCount(1);
     // Tab from the filter reaches the sort buttons, then the cluster link.
-    for (let i = 0; i < 12; i++) {
+    for (let i = 0; i < 20; i++) {
       await page.keyboard.press('Tab');
       if (await fleet.row('steady').getByRole('link').evaluate((el) => el === document.activeElement)) break;
     }

@@ -29,6 +29,8 @@ export async function startEmbeddedServer(options: {
   args?: string[];
   /** What answers 200 once the server is up (default `/api/clusters`; with login on, `/readyz`). */
   readyPath?: string;
+  /** How long to wait for it (default 120 s). */
+  readyTimeoutMs?: number;
 }): Promise<EmbeddedServer> {
   const { port, dataDir } = options;
   const child: ChildProcess = spawn(process.execPath, [
@@ -40,7 +42,7 @@ export async function startEmbeddedServer(options: {
   child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseURL = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`embedded server exited: ${output}`);
     const ok = await fetch(`${baseURL}${options.readyPath ?? '/api/clusters'}`).then((r) => r.ok, () => false);
