@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
 import { conditionTransitions } from './condition-transitions';
-import { appendBounded, windowed } from './bounded-series';
+import { SampleColumns } from './bounded-series';
 
 const extension = (conditions: object[]): KubeObject => ({
   apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', metadata: { name: 'argocd' }, status: { conditions },
@@ -25,20 +25,37 @@ describe('conditionTransitions', () => {
   });
 });
 
-describe('bounded series', () => {
+describe('bounded series (columns)', () => {
   it('never holds more than twice the capacity and keeps the newest points exact', () => {
-    const points: { t: number; values: Record<string, number> }[] = [];
-    for (let t = 0; t < 10_000; t += 1) appendBounded(points, { t, values: { v: t } }, 100);
-    expect(points.length).toBeLessThan(200);
-    expect(points.at(-1)?.t).toBe(9_999);
+    const series = new SampleColumns(100);
+    for (let t = 0; t < 10_000; t += 1) series.append({ t, values: { v: t } });
+    expect(series.length).toBeLessThan(200);
+    const points = series.points(1_000);
+    expect(points.at(-1)).toEqual({ t: 9_999, values: { v: 9_999 } });
     expect(points.map((point) => point.t)).toEqual([...points.map((point) => point.t)].sort((a, b) => a - b));
+    // Thinning keeps a point and its values together.
+    expect(points.every((point) => point.values.v === point.t)).toBe(true);
   });
 
   it('windows to at most max points and keeps the last one', () => {
-    const points = Array.from({ length: 5_000 }, (_, t) => ({ t, values: { v: t } }));
-    const out = windowed(points, 1_000);
+    const series = new SampleColumns(5_000);
+    for (let t = 0; t < 5_000; t += 1) series.append({ t, values: { v: t } });
+    const out = series.points(1_000);
     expect(out).toHaveLength(1_000);
     expect(out.at(-1)?.t).toBe(4_999);
-    expect(windowed(points, 1_000, 100, 200)).toHaveLength(101);
+    expect(series.points(1_000, 100, 200)).toHaveLength(101);
+    expect(series.points(1_000, 6_000)).toEqual([]);
+  });
+
+  it('keeps nulls and values that appear or vanish later, at chart precision', () => {
+    const series = new SampleColumns(10);
+    series.append({ t: 1, values: { a: 0.1, b: null } });
+    series.append({ t: 2, values: { a: 2.5 } });
+    series.append({ t: 3, values: { a: 3, c: 1234.5678 } });
+    expect(series.points(10)).toEqual([
+      { t: 1, values: { a: 0.1, b: null, c: null } },
+      { t: 2, values: { a: 2.5, b: null, c: null } },
+      { t: 3, values: { a: 3, b: null, c: 1234.568 } },
+    ]);
   });
 });

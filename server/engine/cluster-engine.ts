@@ -2,7 +2,7 @@ import 'server-only';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type {
-  ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SamplePointDto, SourceStateDto, StreamMessage, TransitionDto,
+  ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SourceStateDto, StreamMessage, TransitionDto,
 } from '@/lib/api/dto';
 import type { ConditionTransition, Detector, HealthConfig, LatencySeries, ResourceNeed, Snapshot } from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
@@ -13,7 +13,7 @@ import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/hosted-views';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
-import { SERIES_CAPACITY, appendBounded, seriesWindow } from '@/lib/cluster/bounded-series';
+import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
@@ -71,7 +71,7 @@ export class ClusterEngine {
   private readonly sources: { resource: ResourceName; handle: SourceHandle }[] = [];
   private readonly lastTracked = new Map<string, KubeObject>();
   private readonly transitions: ConditionTransition[] = [];
-  private readonly samples = new Map<string, SamplePointDto[]>();
+  private readonly samples = new Map<string, SampleColumns>();
   private readonly listeners = new Set<Listener>();
   private readonly logs: LogPoller;
   private optional: OptionalSources | undefined;
@@ -306,10 +306,10 @@ export class ClusterEngine {
       const point = { t: now, values };
       let points = this.samples.get(detector);
       if (!points) {
-        points = [];
+        points = new SampleColumns(SERIES_CAPACITY);
         this.samples.set(detector, points);
       }
-      appendBounded(points, point, SERIES_CAPACITY);
+      points.append(point);
       this.emit({ type: 'samples', clusterId: this.id, detector, points: [point] });
     }
   }

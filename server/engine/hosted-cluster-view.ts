@@ -1,9 +1,9 @@
 import 'server-only';
-import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SamplePointDto, StreamMessage } from '@/lib/api/dto';
+import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
 import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/join-hosted';
-import { SERIES_CAPACITY, appendBounded, seriesWindow } from '@/lib/cluster/bounded-series';
+import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 
 
 /** What a hosted view borrows from the engine of its management cluster. */
@@ -21,7 +21,7 @@ export class HostedClusterView {
   private current: ClusterHealthDto;
   private currentJson = '';
   private part: Snapshot = { objects: {}, transitions: [], logs: [], probes: [] };
-  private readonly samples = new Map<string, SamplePointDto[]>();
+  private readonly samples = new Map<string, SampleColumns>();
 
   constructor(
     readonly id: string,
@@ -53,10 +53,10 @@ export class HostedClusterView {
         const point = { t: now, values };
         let points = this.samples.get(detector);
         if (!points) {
-          points = [];
+          points = new SampleColumns(SERIES_CAPACITY);
           this.samples.set(detector, points);
         }
-        appendBounded(points, point, SERIES_CAPACITY);
+        points.append(point);
         messages.push({ type: 'samples', clusterId: this.id, detector, points: [point] });
       }
     }

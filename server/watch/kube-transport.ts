@@ -1,6 +1,7 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
+import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
@@ -81,7 +82,7 @@ export class KubeTransport {
 
   /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
   static fromFile(path: string, options: KubeTransportOptions & { context?: string } = {}): KubeTransport {
-    return new KubeTransport(loadConfig((kc) => kc.loadFromFile(path), options.context), options, {
+    return new KubeTransport(loadConfig((kc) => loadFileOnce(kc, path), options.context), options, {
       kind: 'file',
       path,
       context: options.context,
@@ -106,7 +107,7 @@ export class KubeTransport {
     if (this.source.kind !== 'file') return false;
     const { path, context } = this.source;
     try {
-      this.config = loadConfig((kc) => kc.loadFromFile(path), context);
+      this.config = loadConfig((kc) => loadFileOnce(kc, path), context);
       return true;
     } catch {
       return false;
@@ -325,5 +326,43 @@ function loadConfig(load: (kc: KubeConfig) => void, context?: string): KubeConfi
     if (!kc.getContextObject(context)) throw new KubeCredentialsError(`kubeconfig has no context "${context}"`);
     kc.setCurrentContext(context);
   }
-  return kc;
+  return onlyCurrentContext(kc);
+}
+
+/**
+ * A copy holding just the current context, its cluster and its user. A fleet kubeconfig has a context per cluster,
+ * and the parser's strings are slices of the whole file: without the copy every cluster's transport would keep the
+ * whole file (and every other cluster's credentials) alive, which grows with the square of the fleet.
+ */
+function onlyCurrentContext(kc: KubeConfig): KubeConfig {
+  const name = kc.getCurrentContext();
+  const context = kc.getContextObject(name);
+  if (!context) return kc;
+  const cluster = kc.getCluster(context.cluster);
+  const user = kc.getUser(context.user);
+  const slim = new KubeConfig();
+  slim.loadFromOptions(JSON.parse(JSON.stringify({
+    clusters: cluster ? [cluster] : [], users: user ? [user] : [], contexts: [context], currentContext: name,
+  })) as Parameters<KubeConfig['loadFromOptions']>[0]);
+  return slim;
+}
+
+const parsedFiles = new Map<string, { text: string; config: KubeConfig }>();
+
+/**
+ * Parses a kubeconfig file once per content, however many contexts are taken from it (a fleet kubeconfig is read
+ * once per cluster at start, and again whenever a credential is rejected: only a changed file is parsed again).
+ */
+function loadFileOnce(kc: KubeConfig, path: string): void {
+  const text = readFileSync(path, 'utf8');
+  let cached = parsedFiles.get(path);
+  if (!cached || cached.text !== text) {
+    const config = new KubeConfig();
+    config.loadFromFile(path);
+    cached = { text, config };
+    parsedFiles.set(path, cached);
+  }
+  kc.loadFromOptions({
+    clusters: cached.config.clusters, users: cached.config.users, contexts: cached.config.contexts, currentContext: cached.config.currentContext,
+  });
 }
