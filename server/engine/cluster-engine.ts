@@ -117,7 +117,13 @@ export class ClusterEngine {
     }, this.options.optionalProbeMs);
     this.optional.start();
     this.logs.start();
-    this.periodic = setInterval(() => this.schedule(), PERIODIC_EVALUATION_MS);
+    // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
+    // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
+    this.periodic = setTimeout(() => {
+      this.schedule();
+      this.periodic = setInterval(() => this.schedule(), PERIODIC_EVALUATION_MS);
+      this.periodic.unref?.();
+    }, Math.random() * PERIODIC_EVALUATION_MS);
     this.periodic.unref?.();
   }
 
@@ -136,6 +142,7 @@ export class ClusterEngine {
     for (const { handle } of this.sources) handle.stop();
     this.sources.length = 0;
     this.logs.stop();
+    clearTimeout(this.periodic);
     clearInterval(this.periodic);
     clearTimeout(this.scheduled);
     this.connection.close();
