@@ -19,6 +19,7 @@ import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
 import { OptionalSources } from './optional-sources';
 import { serviceMetrics } from '@/server/observability/service-metrics';
+import { createHash } from 'node:crypto';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
@@ -76,7 +77,8 @@ export class ClusterEngine {
   private readonly logs: LogPoller;
   private optional: OptionalSources | undefined;
   private current: ClusterHealthDto;
-  private currentJson = '';
+  /** Digest of the last published health: comparing digests, not 50 KB strings kept per cluster. */
+  private currentDigest = '';
   private scheduled: NodeJS.Timeout | undefined;
   private scheduledDelay = 0;
   private periodic: NodeJS.Timeout | undefined;
@@ -269,9 +271,10 @@ export class ClusterEngine {
     });
     this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
     const nextJson = JSON.stringify(next);
-    if (nextJson !== this.currentJson) {
+    const digest = createHash('sha1').update(nextJson).digest('base64');
+    if (digest !== this.currentDigest) {
       this.current = next;
-      this.currentJson = nextJson;
+      this.currentDigest = digest;
       this.emit({ type: 'health', clusterId: this.id, health: next, summary: this.summary() });
     }
     if (this.pendingTransitions.length > 0) {

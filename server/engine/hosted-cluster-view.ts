@@ -4,6 +4,7 @@ import type { Snapshot } from '@/lib/health/types';
 import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
+import { createHash } from 'node:crypto';
 
 
 /** What a hosted view borrows from the engine of its management cluster. */
@@ -19,7 +20,8 @@ export interface HostedViewOwner {
  */
 export class HostedClusterView {
   private current: ClusterHealthDto;
-  private currentJson = '';
+  /** Digest of the last published health: comparing digests, not 50 KB strings kept per cluster. */
+  private currentDigest = '';
   private part: Snapshot = { objects: {}, transitions: [], logs: [], probes: [] };
   private readonly samples = new Map<string, SampleColumns>();
 
@@ -42,9 +44,10 @@ export class HostedClusterView {
     this.part = part;
     const messages: StreamMessage[] = [];
     const json = JSON.stringify(assessment.health);
-    if (json !== this.currentJson) {
+    const digest = createHash('sha1').update(json).digest('base64');
+    if (digest !== this.currentDigest) {
       this.current = assessment.health;
-      this.currentJson = json;
+      this.currentDigest = digest;
       messages.push({ type: 'health', clusterId: this.id, health: this.current, summary: this.summary() });
     }
     if (sample) {
