@@ -160,7 +160,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     }
     const base = `http://127.0.0.1:${args.port}`;
     const started = performance.now();
-    dashboard = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'server/cli/start.ts', '--kubeconfig', kubeconfig, '--port', String(args.port), '--no-build'], {
+    // As deployed (deploy/openshift): the heap limit the container's memory limit leaves for JavaScript.
+    dashboard = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'server/cli/start.ts', '--kubeconfig', kubeconfig, '--port', String(args.port), '--no-build', '--max-heap-mb', '1024'], {
       env: { ...process.env, UPDATE_HEALTH_DATA_DIR: join(dir, 'data'), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'inherit', 'inherit'],
     });
     const ids = new Set(fleet.clusters.map((running) => running.id));

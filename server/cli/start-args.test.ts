@@ -17,8 +17,9 @@ describe('npm start: authentication flags', () => {
       'npm start: refusing to serve every cluster\'s data without login on 0.0.0.0: use --auth openshift, or --insecure-no-auth if something in front authenticates');
   });
 
-  it('rejects an unknown auth mode and --htpasswd for a real cluster', () => {
+  it('rejects an unknown auth mode, --htpasswd for a real cluster and a heap too small to run', () => {
     expect(start(['--auth', 'basic']).stderr).toMatch(/^npm start: --auth must be none or openshift, got "basic"/);
     expect(start(['--kubeconfig', '/dev/null', '--htpasswd', 'users']).stderr).toMatch(/^npm start: --htpasswd configures the embedded clusters' login/);
+    expect(start(['--max-heap-mb', '12']).stderr).toMatch(/^npm start: --max-heap-mb must be an integer of at least 128, got "12"/);
   });
 });

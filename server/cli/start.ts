@@ -17,7 +17,8 @@ import { needsBuild } from './build-state';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
                      [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]
-                     [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]`;
+                     [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]
+                     [--max-heap-mb N]`;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}\n${USAGE}`);
@@ -31,6 +32,7 @@ function parse() {
         port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
         scenario: { type: 'string' }, fleet: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
         auth: { type: 'string' }, 'auth-cluster': { type: 'string' }, htpasswd: { type: 'string' }, 'insecure-no-auth': { type: 'boolean' },
+        'max-heap-mb': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -73,6 +75,14 @@ async function main(): Promise<void> {
   if (!(speed > 0)) fail(`--speed must be a positive number, got "${args.speed}"`);
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), UPDATE_HEALTH_AUTH: auth };
   if (args['auth-cluster']) env.UPDATE_HEALTH_AUTH_CLUSTER = args['auth-cluster'];
+  // The dashboard's JavaScript heap limit: set it to what the container's memory limit leaves for the heap, or V8
+  // sizes it from the machine and grows the heap with garbage long past what the service needs.
+  const heapText = args['max-heap-mb'] ?? process.env.UPDATE_HEALTH_MAX_HEAP_MB;
+  if (heapText !== undefined && heapText !== '') {
+    const heapMb = Number(heapText);
+    if (!Number.isInteger(heapMb) || heapMb < 128) fail(`--max-heap-mb must be an integer of at least 128, got "${heapText}"`);
+    env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${heapMb}`.trim();
+  }
   const dataDir = resolve(process.env.UPDATE_HEALTH_DATA_DIR ?? 'data');
 
   let stopFleet = async (): Promise<void> => {};
