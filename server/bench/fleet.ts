@@ -48,7 +48,10 @@ async function relay(target: string): Promise<{ url: string; blackhole(): void; 
   const { hostname, port } = new URL(target);
   const pairs = new Set<[Socket, Socket]>();
   let holed = false;
+  const accepted = new Set<Socket>();
   const server: Server = createServer((client) => {
+    accepted.add(client);
+    client.on('close', () => accepted.delete(client));
     if (holed) return; // accepted, never answered
     const upstream = connect(Number(port), hostname);
     client.pipe(upstream).pipe(client);
@@ -80,6 +83,8 @@ async function relay(target: string): Promise<{ url: string; blackhole(): void; 
         client.destroy();
         upstream.destroy();
       }
+      // Connections accepted while black-holed were never paired; server.close would wait for them forever.
+      for (const client of accepted) client.destroy();
       server.close(() => resolve());
     }),
   };
