@@ -29,12 +29,22 @@ export function findingAccess(finding: FindingDto): (AccessCheck | undefined)[] 
   return refs.map(accessForRef);
 }
 
-/** What a detector without watched resources reads: cluster-wide metrics, as sensitive as listing every pod. */
-const CLUSTER_METRICS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
+/** What cluster-wide metrics (a detector without watched resources, a Prometheus chart) need: listing every pod. */
+export const CLUSTER_METRICS_ACCESS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
 
-function needChecks(detector: DetectorNeeds): AccessCheck[] {
-  if (detector.needs.length === 0) return [CLUSTER_METRICS];
+/** The checks that decide whether the viewer may read what a detector reads (and so see its samples). */
+export function detectorAccess(detector: DetectorNeeds): AccessCheck[] {
+  if (detector.needs.length === 0) return [CLUSTER_METRICS_ACCESS];
   return detector.needs.map((need) => (need.name ? { ...accessForNeed(need), verb: 'get' as const, name: need.name } : accessForNeed(need)));
+}
+
+/** Whether the viewer may read everything a detector reads (and so see its samples). */
+export function detectorReadable(detector: DetectorNeeds, allowed: AccessAnswers): boolean {
+  return detectorAccess(detector).every(allowed);
+}
+
+function sourceAccess(source: ClusterHealthDto['sources'][number]): AccessCheck {
+  return accessForNeed({ resource: source.resource as DetectorNeeds['needs'][number]['resource'], namespace: source.namespace });
 }
 
 /** Every question whose answer the filter may need for this health (ask them all at once, then filter). */
@@ -43,8 +53,8 @@ export function healthAccess(health: ClusterHealthDto, detectors: readonly Detec
     ...READ_EVERYTHING,
     versionAccess(health),
     ...health.findings.flatMap((finding) => findingAccess(finding).filter((check): check is AccessCheck => !!check)),
-    ...health.sources.map((source) => accessForNeed({ resource: source.resource as DetectorNeeds['needs'][number]['resource'], namespace: source.namespace })),
-    ...detectors.flatMap(needChecks),
+    ...health.sources.map(sourceAccess),
+    ...detectors.flatMap(detectorAccess),
   ]);
 }
 
@@ -54,7 +64,7 @@ function readsEverything(allowed: AccessAnswers): boolean {
 
 /** True when the viewer may see this cluster at all. */
 export function clusterVisible(health: ClusterHealthDto, detectors: readonly DetectorNeeds[], allowed: AccessAnswers): boolean {
-  return readsEverything(allowed) || allowed(versionAccess(health)) || detectors.some((detector) => needChecks(detector).some(allowed));
+  return readsEverything(allowed) || allowed(versionAccess(health)) || detectors.some((detector) => detectorAccess(detector).some(allowed));
 }
 
 function findingVisible(finding: FindingDto, allowed: AccessAnswers): boolean {
@@ -79,7 +89,7 @@ export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers):
     findings,
     updateProgress: versionOk ? health.updateProgress : null,
     updateRecommendations: versionOk ? health.updateRecommendations : null,
-    sources: health.sources.filter((source) => allowed(accessForNeed({ resource: source.resource as DetectorNeeds['needs'][number]['resource'], namespace: source.namespace }))),
+    sources: health.sources.filter((source) => allowed(sourceAccess(source))),
     ...(health.hosted && versionOk ? { hosted: health.hosted } : {}),
     access: { hiddenFindings: health.findings.length - findings.length, clusterVersion: versionOk, missing },
   };
@@ -96,7 +106,7 @@ export function visibleSummary(health: ClusterHealthDto, allowed: AccessAnswers)
  */
 export function visibleSeries(series: ClusterSeriesDto, detectors: readonly DetectorNeeds[], allowed: AccessAnswers): ClusterSeriesDto {
   if (readsEverything(allowed)) return series;
-  const readable = new Set(detectors.filter((detector) => needChecks(detector).every(allowed)).map((detector) => detector.id as string));
+  const readable = new Set(detectors.filter((detector) => detectorReadable(detector, allowed)).map((detector) => detector.id as string));
   return {
     ...series,
     samples: Object.fromEntries(Object.entries(series.samples).filter(([detector]) => readable.has(detector))),
@@ -111,7 +121,7 @@ export function visibleSeries(series: ClusterSeriesDto, detectors: readonly Dete
 export function seriesAccess(series: ClusterSeriesDto, detectors: readonly DetectorNeeds[]): AccessCheck[] {
   return uniqueChecks([
     ...READ_EVERYTHING,
-    ...detectors.flatMap(needChecks),
+    ...detectors.flatMap(detectorAccess),
     ...series.transitions.map((transition) => accessForRef(transition.ref)).filter((check): check is AccessCheck => !!check),
   ]);
 }

@@ -1,5 +1,7 @@
 import 'server-only';
 import { z } from 'zod';
+import { decodeBase64Json, encodeBase64Json } from '@/server/http/base64-json';
+import { isTls } from '@/server/http/tls';
 import { escapeHtml, simplePage } from '@/server/http/simple-page';
 import { getAuthService } from './auth-service';
 import { LoginError, type PendingLogin } from './oauth-login';
@@ -8,17 +10,13 @@ import { loginCookieName, readCookie, sessionCookieName, setCookie } from './ses
 const pendingSchema = z.object({ state: z.string().min(1), verifier: z.string().min(43), then: z.string() });
 const LOGIN_COOKIE_SECONDS = 600;
 
-function tlsOf(request: Request): boolean {
-  return new URL(request.url).protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
-}
-
 /** The dashboard's external origin: UPDATE_HEALTH_PUBLIC_URL, else what the browser addressed (Host, forwarded proto). */
 function publicOrigin(request: Request): string {
   const configured = getAuthService().env.UPDATE_HEALTH_PUBLIC_URL;
   if (configured) return new URL(configured).origin;
   const url = new URL(request.url);
   const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host') ?? url.host;
-  return `${tlsOf(request) ? 'https' : 'http'}://${host}`;
+  return `${isTls(request) ? 'https' : 'http'}://${host}`;
 }
 
 function redirectUri(request: Request): string {
@@ -41,7 +39,7 @@ export async function startLogin(request: Request): Promise<Response> {
   const then = safeThen(new URL(request.url).searchParams.get('then'));
   try {
     const { location, pending } = await auth.beginLogin(redirectUri(request), then);
-    const cookie = setCookie(loginCookieName(tlsOf(request)), Buffer.from(JSON.stringify(pending)).toString('base64url'), LOGIN_COOKIE_SECONDS, tlsOf(request));
+    const cookie = setCookie(loginCookieName(isTls(request)), encodeBase64Json(pending), LOGIN_COOKIE_SECONDS, isTls(request));
     return new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
   } catch (error) {
     return page(request, 'Login unavailable', `<p>The cluster's OAuth server cannot be reached: ${escapeHtml((error as Error).message)}</p><p><a href="/auth/login?then=${encodeURIComponent(then)}">Try again</a></p>`, 503);
@@ -49,19 +47,12 @@ export async function startLogin(request: Request): Promise<Response> {
 }
 
 function pendingOf(request: Request): PendingLogin | undefined {
-  const raw = readCookie(request.headers.get('cookie'), loginCookieName(tlsOf(request)));
-  if (!raw) return undefined;
-  try {
-    const parsed = pendingSchema.safeParse(JSON.parse(Buffer.from(raw, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return decodeBase64Json(readCookie(request.headers.get('cookie'), loginCookieName(isTls(request))), pendingSchema);
 }
 
 /** `GET /auth/callback?code&state`: the code for a token, the token for a user, a session cookie for the browser. */
 export async function finishLogin(request: Request): Promise<Response> {
-  const tls = tlsOf(request);
+  const tls = isTls(request);
   const clearLogin = setCookie(loginCookieName(tls), '', 0, tls);
   const pending = pendingOf(request);
   const retry = `<p><a href="/auth/login">Log in again</a></p>`;
@@ -80,7 +71,7 @@ export async function finishLogin(request: Request): Promise<Response> {
 
 /** `POST /auth/logout`: ends the session on every replica (it is deleted from the database) and drops the cookie. */
 export async function logout(request: Request): Promise<Response> {
-  const tls = tlsOf(request);
+  const tls = isTls(request);
   const value = readCookie(request.headers.get('cookie'), sessionCookieName(tls));
   if (value) await getAuthService().logout(value);
   return new Response(null, { status: 204, headers: { 'Set-Cookie': setCookie(sessionCookieName(tls), '', 0, tls), 'Cache-Control': 'no-store' } });

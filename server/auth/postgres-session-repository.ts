@@ -1,6 +1,6 @@
 import 'server-only';
-import pg from 'pg';
-import { migrate } from '@/server/db/postgres-migrations';
+import type pg from 'pg';
+import { openPostgres } from '@/server/db/postgres-migrations';
 import { userIdentitySchema } from './identity';
 import type { SessionRecord, SessionRepository } from './session-repository';
 
@@ -10,10 +10,7 @@ export class PostgresSessionRepository implements SessionRepository {
   private readonly ready: Promise<void>;
 
   constructor(connectionString: string) {
-    this.pool = new pg.Pool({ connectionString, max: 4 });
-    this.pool.on('error', () => undefined);
-    this.ready = migrate(this.pool);
-    this.ready.catch(() => undefined);
+    ({ pool: this.pool, ready: this.ready } = openPostgres(connectionString));
   }
 
   async create(key: string, record: SessionRecord): Promise<void> {

@@ -1,43 +1,14 @@
 /** One contract for both session stores; two repository instances on one database stand for two replicas. */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgres, type PostgresServer } from '@/server/testing/postgres-server';
+import { expect, it } from 'vitest';
+import { describeOnEveryDatabase } from '@/server/testing/every-database';
 import { PostgresSessionRepository } from './postgres-session-repository';
 import { sessionKey, type SessionRepository } from './session-repository';
 import { SqliteSessionRepository } from './sqlite-session-repository';
 
-let dir = '';
-let postgres: PostgresServer | undefined;
-const STORES = [
-  {
-    name: 'SQLite',
-    setup: async () => { dir = mkdtempSync(join(tmpdir(), 'sessions-')); },
-    open: (): SessionRepository => new SqliteSessionRepository(join(dir, 'incidents.sqlite')),
-    teardown: async () => rmSync(dir, { recursive: true, force: true }),
-  },
-  {
-    name: 'PostgreSQL',
-    setup: async () => { postgres = await startPostgres(); },
-    open: (): SessionRepository => new PostgresSessionRepository(postgres!.url),
-    teardown: async () => postgres?.stop(),
-  },
-];
-
-describe.each(STORES)('session repository contract: $name', (store) => {
-  const opened: SessionRepository[] = [];
-  const open = () => {
-    const repository = store.open();
-    opened.push(repository);
-    return repository;
-  };
-  beforeAll(() => store.setup(), 120_000);
-  afterAll(async () => {
-    for (const repository of opened) await repository.close();
-    await store.teardown();
-  });
-
+describeOnEveryDatabase<SessionRepository>('session repository contract', {
+  sqlite: (file) => new SqliteSessionRepository(file),
+  postgres: (url) => new PostgresSessionRepository(url),
+}, (open) => {
   it('a session made on one instance is valid on another until it expires, and logout ends it everywhere', async () => {
     const one = open();
     const other = open();

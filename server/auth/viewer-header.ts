@@ -1,5 +1,6 @@
 import 'server-only';
 import { z } from 'zod';
+import { decodeBase64Json, encodeBase64Json } from '@/server/http/base64-json';
 import { userIdentitySchema, type Viewer } from './identity';
 
 /** The request header the edge sets for routes (and strips from every incoming request, so it cannot be forged). */
@@ -12,16 +13,10 @@ const viewerSchema = z.discriminatedUnion('kind', [
 
 /** The header value for a viewer. */
 export function encodeViewer(viewer: Viewer): string {
-  return Buffer.from(JSON.stringify(viewer)).toString('base64url');
+  return encodeBase64Json(viewer);
 }
 
 /** The viewer the edge authenticated, or undefined when the header is missing or malformed. */
 export function decodeViewer(value: string | null): Viewer | undefined {
-  if (!value) return undefined;
-  try {
-    const parsed = viewerSchema.safeParse(JSON.parse(Buffer.from(value, 'base64url').toString('utf8')));
-    return parsed.success ? parsed.data : undefined;
-  } catch {
-    return undefined;
-  }
+  return decodeBase64Json(value, viewerSchema);
 }

@@ -1,9 +1,11 @@
 import 'server-only';
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import type { IncidentDto } from '@/lib/api/incident-dto';
-import { accessForRef, type AccessAnswers } from '@/lib/access/access-check';
+import { READ_EVERYTHING, accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck } from '@/lib/access/access-check';
 import { incidentAccess, visibleIncident } from '@/lib/access/visible-incident';
-import { clusterVisible, healthAccess, seriesAccess, visibleHealth, visibleSeries } from '@/lib/access/visible-health';
+import {
+  CLUSTER_METRICS_ACCESS, clusterVisible, detectorAccess, detectorReadable, healthAccess, seriesAccess, visibleHealth, visibleSeries,
+} from '@/lib/access/visible-health';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { DETECTORS } from '@/lib/health/registry';
 import type { FleetMember } from '@/server/engine/fleet';
@@ -16,7 +18,7 @@ import type { Viewer } from './identity';
  * and nothing else decides what a viewer sees. The local operator (`--auth none`) sees everything unchanged.
  */
 
-function answers(viewer: Viewer, memberId: string, checks: Parameters<ReturnType<typeof getAuthService>['answers']>[2]): Promise<AccessAnswers> {
+function answers(viewer: Viewer, memberId: string, checks: readonly AccessCheck[]): Promise<AccessAnswers> {
   return getAuthService().answers(viewer, memberId, checks);
 }
 
@@ -44,6 +46,12 @@ export async function seriesFor(viewer: Viewer, memberId: string, series: Cluste
   return visibleSeries(series, DETECTORS, await answers(viewer, memberId, seriesAccess(series, DETECTORS)));
 }
 
+/** Whether the viewer may see cluster-wide metrics of a member (the service queries them with its own identity). */
+export async function mayReadClusterMetrics(viewer: Viewer, memberId: string): Promise<boolean> {
+  if (viewer.kind === 'local') return true;
+  return (await answers(viewer, memberId, [CLUSTER_METRICS_ACCESS]))(CLUSTER_METRICS_ACCESS);
+}
+
 /** An incident for this reader, or undefined when they may not see its cluster. */
 export async function incidentFor(viewer: Viewer, incident: IncidentDto): Promise<IncidentDto | undefined> {
   if (viewer.kind === 'local') return incident;
@@ -61,9 +69,9 @@ async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: 
   if (message.type === 'summary' || !(await visible(message.clusterId))) return undefined;
   if (message.type === 'samples') {
     const detector = DETECTORS.find((candidate) => candidate.id === message.detector);
-    const series: ClusterSeriesDto = { clusterId: message.clusterId, now: 0, samples: { [message.detector]: message.points }, transitions: [] };
-    const allowed = await answers(viewer, message.clusterId, seriesAccess(series, detector ? [detector] : []));
-    return detector && visibleSeries(series, DETECTORS, allowed).samples[message.detector] ? message : undefined;
+    if (!detector) return undefined;
+    const allowed = await answers(viewer, message.clusterId, uniqueChecks([...READ_EVERYTHING, ...detectorAccess(detector)]));
+    return detectorReadable(detector, allowed) ? message : undefined;
   }
   const allowed = await answers(viewer, message.clusterId, message.transitions.flatMap((t) => { const check = accessForRef(t.ref); return check ? [check] : []; }));
   const transitions = message.transitions.filter((t) => { const check = accessForRef(t.ref); return !!check && allowed(check); });

@@ -1,5 +1,5 @@
 import 'server-only';
-import type pg from 'pg';
+import pg from 'pg';
 
 /** Thrown when the database schema cannot be brought to this build's version. */
 export class MigrationError extends Error {
@@ -64,4 +64,17 @@ export async function migrate(pool: pg.Pool): Promise<void> {
     await client.query('SELECT pg_advisory_unlock(hashtext($1))', ['update-health-migrations']).catch(() => undefined);
     client.release();
   }
+}
+
+/**
+ * A pool on the shared database whose schema is being brought up to date: every repository awaits `ready` before its
+ * first query. An idle client losing its connection must not crash the process (the next query reconnects), and a
+ * failed migration surfaces on the first query, not as an unhandled rejection.
+ */
+export function openPostgres(connectionString: string): { pool: pg.Pool; ready: Promise<void> } {
+  const pool = new pg.Pool({ connectionString, max: 4 });
+  pool.on('error', () => undefined);
+  const ready = migrate(pool);
+  ready.catch(() => undefined);
+  return { pool, ready };
 }

@@ -3,6 +3,7 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { checkRequestUrl } from '@/lib/http/url-check';
 import { securityHeaders, type SecurityContext } from '@/lib/http/security-headers';
 import { badRequestJson, badRequestPage } from '@/server/http/bad-request';
+import { isTls } from '@/server/http/tls';
 import type { Viewer } from '@/server/auth/identity';
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 
@@ -26,7 +27,7 @@ export type EdgeStep = (edge: EdgeRequest) => Response | undefined | Promise<Res
 /** The request as the edge sees it, with a fresh script nonce. */
 export function edgeRequest(request: NextRequest, dev: boolean): EdgeRequest {
   const nonce = Buffer.from(crypto.randomUUID()).toString('base64');
-  const tls = request.nextUrl.protocol === 'https:' || request.headers.get('x-forwarded-proto') === 'https';
+  const tls = isTls(request);
   const afterHost = request.url.replace(/^[a-z]+:\/\/[^/]*/i, '');
   const q = afterHost.indexOf('?');
   const [pathname, search] = q < 0 ? [afterHost, ''] : [afterHost.slice(0, q), afterHost.slice(q)];

@@ -2,11 +2,9 @@
  * One contract for every incident store: SQLite (the embedded default) and PostgreSQL (a real server started by the
  * test from Debian's binaries). Two repository instances on one database stand for two app replicas.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROLLBACK_AFTER_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
+import { describeOnEveryDatabase } from '@/server/testing/every-database';
 import { startPostgres, type PostgresServer } from '@/server/testing/postgres-server';
 import { createIncident } from './incident-service';
 import type { IncidentRepository } from './incident-repository';
@@ -14,44 +12,10 @@ import { PostgresIncidentRepository } from './postgres-incident-repository';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
 import { scenarioSource } from './testing/incident-source';
 
-interface Store {
-  name: string;
-  setup(): Promise<void>;
-  /** A new repository (a new "replica") on the same database. */
-  open(): IncidentRepository;
-  teardown(): Promise<void>;
-}
-
-let dir = '';
-let postgres: PostgresServer | undefined;
-const STORES: Store[] = [
-  {
-    name: 'SQLite',
-    setup: async () => { dir = mkdtempSync(join(tmpdir(), 'contract-')); },
-    open: () => new SqliteIncidentRepository(join(dir, 'incidents.sqlite')),
-    teardown: async () => rmSync(dir, { recursive: true, force: true }),
-  },
-  {
-    name: 'PostgreSQL',
-    setup: async () => { postgres = await startPostgres(); },
-    open: () => new PostgresIncidentRepository(postgres!.url),
-    teardown: async () => postgres?.stop(),
-  },
-];
-
-describe.each(STORES)('incident repository contract: $name', (store) => {
-  const opened: IncidentRepository[] = [];
-  const open = () => {
-    const repository = store.open();
-    opened.push(repository);
-    return repository;
-  };
-  beforeAll(() => store.setup(), 120_000);
-  afterAll(async () => {
-    for (const repository of opened) await repository.close();
-    await store.teardown();
-  });
-
+describeOnEveryDatabase<IncidentRepository>('incident repository contract', {
+  sqlite: (file) => new SqliteIncidentRepository(file),
+  postgres: (url) => new PostgresIncidentRepository(url),
+}, (open) => {
   it('an incident made on one instance opens, identical, on another instance of the same database', async () => {
     const one = open();
     const other = open();

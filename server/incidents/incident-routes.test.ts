@@ -5,7 +5,7 @@ import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incidentSchema } from '@/lib/api/incident-dto';
 import { createIncident } from './incident-service';
-import { INCIDENT_DB_FILE } from './incident-store';
+import { DATABASE_FILE } from '@/server/db/database-location';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
 import { scenarioSource } from './testing/incident-source';
 
@@ -20,7 +20,7 @@ beforeAll(() => {
 
 describe('incident routes', () => {
   it('GET /api/incidents/{id} serves an incident written by an earlier server process, with the cluster gone', async () => {
-    const earlier = new SqliteIncidentRepository(join(dir, INCIDENT_DB_FILE));
+    const earlier = new SqliteIncidentRepository(join(dir, DATABASE_FILE));
     const { id } = await createIncident(scenarioSource('steady', 60_000), earlier);
     await earlier.close();
 

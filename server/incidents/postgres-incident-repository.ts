@@ -1,7 +1,7 @@
 import 'server-only';
-import pg from 'pg';
+import type pg from 'pg';
 import { incidentSchema, type IncidentDto } from '@/lib/api/incident-dto';
-import { migrate } from '@/server/db/postgres-migrations';
+import { openPostgres } from '@/server/db/postgres-migrations';
 import { IncidentStoreError, type IncidentRepository } from './incident-repository';
 
 /**
@@ -14,11 +14,7 @@ export class PostgresIncidentRepository implements IncidentRepository {
   private readonly ready: Promise<void>;
 
   constructor(connectionString: string) {
-    this.pool = new pg.Pool({ connectionString, max: 4 });
-    // an idle client losing its connection must not crash the process; the next query reconnects
-    this.pool.on('error', () => undefined);
-    this.ready = migrate(this.pool);
-    this.ready.catch(() => undefined);
+    ({ pool: this.pool, ready: this.ready } = openPostgres(connectionString));
   }
 
   async create(incident: IncidentDto): Promise<void> {

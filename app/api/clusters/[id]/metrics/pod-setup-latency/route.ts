@@ -1,7 +1,6 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
-import { getAuthService } from '@/server/auth/auth-service';
-import { healthFor } from '@/server/auth/visibility';
+import { healthFor, mayReadClusterMetrics } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
@@ -12,7 +11,6 @@ import { timedRoute } from '@/server/observability/timed-route';
 export const dynamic = 'force-dynamic';
 
 const DEFAULT_RANGE_MS = 60 * 60 * 1000;
-const CLUSTER_PODS = { verb: 'list', group: '', resource: 'pods' } as const;
 
 const querySchema = z.object({
   /** Cluster time, epoch ms; default: the last hour. */
@@ -33,10 +31,7 @@ async function handleGet(request: NextRequest, { params }: { params: Promise<{ i
   if (!query.ok) return query.response;
   const engine = getFleet().get(id);
   if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  // The service queries Prometheus with its own cluster-wide identity: only viewers who could read every pod's
-  // metrics themselves get the answer (a namespace-scoped user would need the tenancy path with their own token).
-  const allowed = await getAuthService().answers(viewer, id, [CLUSTER_PODS]);
-  if (!allowed(CLUSTER_PODS)) return jsonError(403, 'forbidden', 'cluster-wide metrics need list pods at the cluster scope; ask for cluster-reader or use the console\'s namespace metrics');
+  if (!(await mayReadClusterMetrics(viewer, id))) return jsonError(403, 'forbidden', 'cluster-wide metrics need list pods at the cluster scope; ask for cluster-reader or use the console\'s namespace metrics');
   const to = query.data.to ?? engine.now();
   const range = { from: query.data.from ?? Math.max(0, to - DEFAULT_RANGE_MS), to, stepSeconds: query.data.step, plotPx: query.data.px };
   const source = metricsSourceFor(id);
