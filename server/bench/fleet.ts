@@ -34,6 +34,8 @@ export interface FleetBenchResult {
   changeToBrowserP99Ms: number;
   isolation: { blackholed: number; healthyChangeToBrowserP99Ms: number };
   resync: { seconds: number; p95ReconnectGapMs: number };
+  /** Streams the dashboard ended because a client fell behind, and the clients' reconnections (all phases). */
+  stream: { slowClientsEnded: number; clientReconnects: number };
 }
 
 const percentile = (values: number[], q: number): number => {
@@ -90,10 +92,10 @@ async function relay(target: string): Promise<{ url: string; blackhole(): void; 
   };
 }
 
-async function metricsOf(base: string): Promise<{ heap: number; rss: number }> {
+async function metricsOf(base: string): Promise<{ heap: number; rss: number; slowClientsEnded: number }> {
   const { samples } = parseExposition(await (await fetch(`${base}/metrics`)).text());
   const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? Number.NaN;
-  return { heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes') };
+  return { heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes'), slowClientsEnded: value('update_health_sse_slow_clients_ended_total') };
 }
 
 /** Sets a cluster's ClusterVersion channel (the change marker) through its API store, as any client would. */
@@ -103,15 +105,33 @@ function change(running: FleetCluster, marker: string): void {
   running.cluster.client.update('clusterversions', { ...cv, spec: { ...(cv.spec as object), channel: marker } });
 }
 
+/** Where a change that never reached the clients got to: the API server, the dashboard's cache and health, each client. */
+async function diagnose(base: string, running: FleetCluster, marker: string, clients: StreamClient[]): Promise<string> {
+  const cv = running.cluster.client.get('clusterversions', 'version');
+  const health = await fetch(`${base}/api/clusters/${encodeURIComponent(running.id)}/health`).then((r) => r.json(), (e: unknown) => ({ error: String(e) })) as
+    { cluster?: { channel?: string | null }; sources?: { resource: string; status: string; lastEventAt?: string; error?: { message: string } }[] };
+  const source = health.sources?.find((s) => s.resource === 'clusterversions');
+  return [
+    `${running.id} ${marker}: API server channel=${(cv?.spec as { channel?: string } | undefined)?.channel} rv=${cv?.metadata.resourceVersion}`,
+    `dashboard health channel=${health.cluster?.channel} clusterversions source=${JSON.stringify(source)}`,
+    `client reconnects=${clients.map((client) => client.reconnects).join(',')}`,
+  ].join('; ');
+}
+
 /** Makes `count` changes on `targets`, one every `gapMs`, and returns each change's latency to the slowest client. */
-async function measureChanges(targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, gapMs = 50): Promise<number[]> {
+async function measureChanges(base: string, targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, gapMs = 50): Promise<number[]> {
   const waits: Promise<number>[] = [];
   for (let i = 0; i < count; i += 1) {
     const running = targets[(i * 7919) % targets.length];
     const marker = `bench-${tag}-${i}`;
     const written = performance.now();
     change(running, marker);
-    waits.push(Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 60_000))).then((seen) => Math.max(...seen) - written));
+    waits.push(Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 60_000))).then(
+      (seen) => Math.max(...seen) - written,
+      async (error: Error) => {
+        throw new Error(`${error.message} (${await diagnose(base, running, marker, clients)})`);
+      },
+    ));
     await sleep(gapMs);
   }
   return Promise.all(waits);
@@ -188,14 +208,14 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     // Browser-like: the fleet page's stream, a row per cluster.
     for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
     await Promise.all(clients.map((client) => client.waitForSnapshot(ids.size, 120_000)));
-    const latencies = await measureChanges(fleet.clusters, clients, args.changes, 'steady');
+    const latencies = await measureChanges(base, fleet.clusters, clients, args.changes, 'steady');
     let memory = await metricsOf(base);
 
     for (const r of relays) r.blackhole();
     const healthy = fleet.clusters.filter((running) => !candidates.includes(running));
-    const isolated = await measureChanges(healthy, clients, Math.ceil(args.changes / 2), 'isolated');
+    const isolated = await measureChanges(base, healthy, clients, Math.ceil(args.changes / 2), 'isolated');
     const during = await metricsOf(base);
-    memory = { heap: Math.max(memory.heap, during.heap), rss: Math.max(memory.rss, during.rss) };
+    memory = { ...during, heap: Math.max(memory.heap, during.heap), rss: Math.max(memory.rss, during.rss) };
 
     // R12: every API server restarts behind watch rate limiting; recovery = a change after the restart reaches the clients.
     console.log('fleet bench: restarting every API server with watch rate limiting ...');
@@ -221,6 +241,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
       isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },
       resync: { seconds: Math.round(Math.max(...gaps) / 100) / 10, p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)) },
+      stream: { slowClientsEnded: (await metricsOf(base)).slowClientsEnded, clientReconnects: clients.reduce((sum, client) => sum + client.reconnects, 0) },
     };
     console.log(JSON.stringify(result, null, 2));
     if (args.json) writeFileSync(args.json, `${JSON.stringify(result, null, 2)}\n`);

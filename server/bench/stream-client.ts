@@ -1,12 +1,16 @@
 /**
  * A browser-like `/api/stream` client for benchmarks: one long-lived SSE connection, as the fleet page opens it
- * (`?view=summary`: a row per cluster), or a cluster page's detailed stream; rows indexed by cluster.
+ * (`?view=summary`: a row per cluster), or a cluster page's detailed stream; rows indexed by cluster. Like the
+ * browser's EventSource it reconnects when the server ends the stream (after the `retry:` delay, with
+ * `Last-Event-ID`), and the fresh snapshot it then receives counts as seeing what it carries.
  */
 export interface StreamClient {
   /** Resolves once the first health message of `count` distinct clusters arrived (the snapshot). */
   waitForSnapshot(count: number, timeoutMs: number): Promise<void>;
   /** Resolves with the arrival time (performance.now) of the first health message of `clusterId` whose channel is `marker`. */
   waitForChannel(clusterId: string, marker: string, timeoutMs: number): Promise<number>;
+  /** Times the server ended the stream and the client connected again. */
+  readonly reconnects: number;
   close(): void;
 }
 
@@ -16,15 +20,18 @@ interface Waiter {
   resolve: (at: number) => void;
 }
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 /** Connects to an SSE URL and parses `event: health` and `event: summary` frames as they arrive. */
 export async function streamClient(url: string): Promise<StreamClient> {
   const controller = new AbortController();
-  const response = await fetch(url, { signal: controller.signal, headers: { accept: 'text/event-stream' } });
-  if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
   const seenClusters = new Set<string>();
   const seenMarkers = new Map<string, number>();
   let waiters: Waiter[] = [];
   let snapshotWaiter: { count: number; resolve: () => void } | undefined;
+  let reconnects = 0;
+  let retryMs = 3000;
+  let lastEventId: string | undefined;
   const onRow = (data: string, at: number) => {
     const message = JSON.parse(data) as { clusterId: string; summary: { channel?: string | null } };
     seenClusters.add(message.clusterId);
@@ -40,25 +47,53 @@ export async function streamClient(url: string): Promise<StreamClient> {
     }
     if (snapshotWaiter && seenClusters.size >= snapshotWaiter.count) snapshotWaiter.resolve();
   };
-  void (async () => {
+  const open = async () => {
+    const headers: Record<string, string> = { accept: 'text/event-stream' };
+    if (lastEventId) headers['last-event-id'] = lastEventId;
+    const response = await fetch(url, { signal: controller.signal, headers });
+    if (!response.ok || !response.body) throw new Error(`${url}: HTTP ${response.status}`);
+    return response.body as unknown as AsyncIterable<Uint8Array>;
+  };
+  const read = async (body: AsyncIterable<Uint8Array>) => {
     const decoder = new TextDecoder();
     let buffer = '';
-    try {
-      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-        const at = performance.now();
-        buffer += decoder.decode(chunk, { stream: true });
-        let end: number;
-        while ((end = buffer.indexOf('\n\n')) >= 0) {
-          const frame = buffer.slice(0, end);
-          buffer = buffer.slice(end + 2);
-          const lines = frame.split('\n');
-          if (!lines.includes('event: health') && !lines.includes('event: summary')) continue;
-          const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
-          if (data) onRow(data, at);
+    for await (const chunk of body) {
+      const at = performance.now();
+      buffer += decoder.decode(chunk, { stream: true });
+      let end: number;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const lines = buffer.slice(0, end).split('\n');
+        buffer = buffer.slice(end + 2);
+        for (const line of lines) {
+          if (line.startsWith('retry: ')) retryMs = Number(line.slice(7)) || retryMs;
+          else if (line.startsWith('id: ')) lastEventId = line.slice(4);
+        }
+        if (!lines.includes('event: health') && !lines.includes('event: summary')) continue;
+        const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+        if (data) onRow(data, at);
+      }
+    }
+  };
+  let body = await open();
+  void (async () => {
+    while (!controller.signal.aborted) {
+      try {
+        await read(body);
+      } catch {
+        // the connection broke: reconnect as a browser would
+      }
+      if (controller.signal.aborted) return;
+      for (;;) {
+        await sleep(retryMs);
+        if (controller.signal.aborted) return;
+        try {
+          body = await open();
+          reconnects += 1;
+          break;
+        } catch {
+          // not up yet: keep retrying
         }
       }
-    } catch {
-      // aborted on close
     }
   })();
   const timeout = <T>(promise: Promise<T>, ms: number, what: string) =>
@@ -70,6 +105,9 @@ export async function streamClient(url: string): Promise<StreamClient> {
       const seen = seenMarkers.get(`${clusterId} ${marker}`);
       if (seen !== undefined) return Promise.resolve(seen);
       return timeout(new Promise<number>((resolve) => waiters.push({ clusterId, marker, resolve })), timeoutMs, `${clusterId} ${marker}`);
+    },
+    get reconnects() {
+      return reconnects;
     },
     close: () => controller.abort(),
   };

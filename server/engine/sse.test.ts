@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamMessage } from '@/lib/api/dto';
 import { drain, isDraining } from '@/server/observability/shutdown';
+import { serviceMetrics } from '@/server/observability/service-metrics';
 import { mapSource, sseResponse, type StreamSource } from './sse';
 
 const message = (clusterId: string): StreamMessage => ({
@@ -83,12 +84,14 @@ describe('sseResponse', () => {
 
   it('ends the stream of a client that falls too far behind instead of buffering without bound', async () => {
     const src = source();
+    const endedBefore = (await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value ?? 0;
     const response = sseResponse(src, new AbortController().signal, 60_000, 10_000);
     const reader = response.body!.getReader();
     await readUntil(reader, '"clusterId":"a"');
     // Nobody reads: 40 KB of messages pile up against a 10 KB allowance (beyond the 1 MiB high-water mark it is measured from).
     for (let i = 0; i < 40 && src.listeners > 0; i++) src.emit(message('x'.repeat(30_000)));
     expect(src.listeners).toBe(0);
+    expect((await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value).toBe(endedBefore + 1);
   });
 
   it('mapSource maps snapshot and live messages and drops what the map rejects', async () => {

@@ -57,7 +57,10 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
         try {
           controller.enqueue(encoder.encode(text));
           // A client that cannot keep up would make the server buffer without bound: end its stream instead.
-          if ((controller.desiredSize ?? 0) < -maxBehindBytes) cleanup();
+          if ((controller.desiredSize ?? 0) < -maxBehindBytes) {
+            serviceMetrics().sseSlowClientsEnded.inc();
+            cleanup();
+          }
         } catch {
           cleanup();
         }

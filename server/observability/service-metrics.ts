@@ -33,6 +33,7 @@ export class ServiceMetrics {
   private fleetStats: (() => FleetStats) | undefined;
   readonly evaluationSeconds: Histogram;
   readonly sseClients: Gauge;
+  readonly sseSlowClientsEnded: Counter;
   readonly httpSeconds: Histogram<'route' | 'method' | 'code'>;
 
   constructor() {
@@ -59,6 +60,11 @@ export class ServiceMetrics {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers: [this.registry],
     });
     this.sseClients = new Gauge({ name: 'update_health_sse_clients', help: 'Connected live-update streams.', registers: [this.registry] });
+    this.sseSlowClientsEnded = new Counter({
+      name: 'update_health_sse_slow_clients_ended_total',
+      help: 'Live-update streams ended because the client fell too far behind (it reconnects to a fresh snapshot).',
+      registers: [this.registry],
+    });
     this.httpSeconds = new Histogram({
       name: 'update_health_http_request_duration_seconds',
       help: 'Time from request to response headers, by route pattern (the event stream: until it opened), method and status.',
