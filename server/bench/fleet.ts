@@ -13,6 +13,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { serveCluster } from '@/server/simulator/api-server';
 import { startFleet, type Fleet, type FleetCluster } from '@/server/simulator/fleet';
@@ -34,6 +35,15 @@ export interface FleetBenchResult {
   changeToBrowserP99Ms: number;
   isolation: { blackholed: number; healthyChangeToBrowserP99Ms: number };
   resync: { seconds: number; p95ReconnectGapMs: number };
+  /**
+   * Event-loop delay p99 while the steady changes were made, in the dashboard and in this process (the API servers
+   * and the clients): which side a slow change waited on.
+   */
+  eventLoopDelayP99Ms: { dashboard: number; simulators: number };
+  /** The dashboard during the steady changes: CPU cores used, health evaluations per second and their mean time. */
+  dashboardWork: { cpuCores: number; evaluationsPerSecond: number; evaluationMeanMs: number };
+  /** Changes another writer replaced on the API server before the clients saw them (not timed). */
+  supersededChanges: number;
   /** Streams the dashboard ended because a client fell behind, and the clients' reconnections (all phases). */
   stream: { slowClientsEnded: number; clientReconnects: number };
 }
@@ -92,10 +102,16 @@ async function relay(target: string): Promise<{ url: string; blackhole(): void; 
   };
 }
 
-async function metricsOf(base: string): Promise<{ heap: number; rss: number; slowClientsEnded: number }> {
+/** The dashboard's memory and counters; the event-loop delay is since the previous scrape (prom-client resets it). */
+async function metricsOf(base: string): Promise<{ heap: number; rss: number; slowClientsEnded: number; loopDelayP99Ms: number; evaluations: number; evaluationSeconds: number; cpuSeconds: number }> {
   const { samples } = parseExposition(await (await fetch(`${base}/metrics`)).text());
   const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? Number.NaN;
-  return { heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes'), slowClientsEnded: value('update_health_sse_slow_clients_ended_total') };
+  return {
+    heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes'),
+    slowClientsEnded: value('update_health_sse_slow_clients_ended_total'), loopDelayP99Ms: Math.round(value('nodejs_eventloop_lag_p99_seconds') * 1000),
+    evaluations: value('update_health_detector_evaluation_seconds_count'), evaluationSeconds: value('update_health_detector_evaluation_seconds_sum'),
+    cpuSeconds: value('process_cpu_seconds_total'),
+  };
 }
 
 /** Sets a cluster's ClusterVersion channel (the change marker) through its API store, as any client would. */
@@ -118,23 +134,51 @@ async function diagnose(base: string, running: FleetCluster, marker: string, cli
   ].join('; ');
 }
 
-/** Makes `count` changes on `targets`, one every `gapMs`, and returns each change's latency to the slowest client. */
-async function measureChanges(base: string, targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, gapMs = 50): Promise<number[]> {
-  const waits: Promise<number>[] = [];
+/**
+ * Resolves when another writer replaces the marker on the API server before the clients saw it: the scenarios'
+ * own stories change the channel too (update-in-progress runs `oc adm upgrade channel`), and the dashboard then
+ * rightly shows theirs. Such a change is superseded, not lost.
+ */
+function superseded(running: FleetCluster, marker: string): { promise: Promise<'superseded'>; cancel(): void } {
+  let cancel = (): void => {};
+  const promise = new Promise<'superseded'>((resolve) => {
+    cancel = running.cluster.store.subscribe('clusterversions', (event) => {
+      if ((event.entry.object.spec as { channel?: string } | undefined)?.channel === marker) return;
+      cancel();
+      resolve('superseded');
+    });
+  });
+  return { promise, cancel: () => cancel() };
+}
+
+/**
+ * Makes `count` changes on `targets`, one every `gapMs`, and returns each change's latency to the slowest client
+ * (superseded changes are counted in `stats`, not timed).
+ */
+async function measureChanges(base: string, targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, stats: { superseded: number }, gapMs = 50): Promise<number[]> {
+  const waits: Promise<number | undefined>[] = [];
   for (let i = 0; i < count; i += 1) {
     const running = targets[(i * 7919) % targets.length];
     const marker = `bench-${tag}-${i}`;
     const written = performance.now();
     change(running, marker);
-    waits.push(Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 60_000))).then(
-      (seen) => Math.max(...seen) - written,
+    const overwritten = superseded(running, marker);
+    const seen = Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 60_000))).then(
+      (times) => Math.max(...times) - written,
       async (error: Error) => {
         throw new Error(`${error.message} (${await diagnose(base, running, marker, clients)})`);
       },
-    ));
+    );
+    waits.push(Promise.race([seen, overwritten.promise]).then((outcome) => {
+      overwritten.cancel();
+      if (outcome !== 'superseded') return outcome;
+      stats.superseded += 1;
+      seen.catch(() => undefined);
+      return undefined;
+    }));
     await sleep(gapMs);
   }
-  return Promise.all(waits);
+  return (await Promise.all(waits)).filter((latency): latency is number => latency !== undefined);
 }
 
 function parse(argv: string[]) {
@@ -208,12 +252,26 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     // Browser-like: the fleet page's stream, a row per cluster.
     for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
     await Promise.all(clients.map((client) => client.waitForSnapshot(ids.size, 120_000)));
-    const latencies = await measureChanges(base, fleet.clusters, clients, args.changes, 'steady');
+    const changeStats = { superseded: 0 };
+    const before = await metricsOf(base);
+    const phaseStart = performance.now();
+    const loop = monitorEventLoopDelay({ resolution: 10 });
+    loop.enable();
+    const latencies = await measureChanges(base, fleet.clusters, clients, args.changes, 'steady', changeStats);
+    loop.disable();
     let memory = await metricsOf(base);
+    const eventLoopDelayP99Ms = { dashboard: memory.loopDelayP99Ms, simulators: Math.round(loop.percentile(99) / 1e6) };
+    const phaseSeconds = (performance.now() - phaseStart) / 1000;
+    const evaluations = memory.evaluations - before.evaluations;
+    const dashboardWork = {
+      cpuCores: Math.round(((memory.cpuSeconds - before.cpuSeconds) / phaseSeconds) * 100) / 100,
+      evaluationsPerSecond: Math.round(evaluations / phaseSeconds),
+      evaluationMeanMs: Math.round(((memory.evaluationSeconds - before.evaluationSeconds) / evaluations) * 1e4) / 10,
+    };
 
     for (const r of relays) r.blackhole();
     const healthy = fleet.clusters.filter((running) => !candidates.includes(running));
-    const isolated = await measureChanges(base, healthy, clients, Math.ceil(args.changes / 2), 'isolated');
+    const isolated = await measureChanges(base, healthy, clients, Math.ceil(args.changes / 2), 'isolated', changeStats);
     const during = await metricsOf(base);
     memory = { ...during, heap: Math.max(memory.heap, during.heap), rss: Math.max(memory.rss, during.rss) };
 
@@ -241,6 +299,9 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
       isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },
       resync: { seconds: Math.round(Math.max(...gaps) / 100) / 10, p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)) },
+      eventLoopDelayP99Ms,
+      dashboardWork,
+      supersededChanges: changeStats.superseded,
       stream: { slowClientsEnded: (await metricsOf(base)).slowClientsEnded, clientReconnects: clients.reduce((sum, client) => sum + client.reconnects, 0) },
     };
     console.log(JSON.stringify(result, null, 2));
