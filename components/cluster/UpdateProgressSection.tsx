@@ -18,7 +18,7 @@ export function UpdateProgressSection({ progress }: { progress: UpdateProgressDt
         <h3 id="cp-title">Control plane</h3>
         <dl className={styles.facts}>
           <div><dt>Assessment</dt><dd data-testid="cp-assessment">{cp.assessment}</dd></div>
-          <div><dt>Target</dt><dd>{cp.targetVersion ?? '—'}{cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}</dd></div>
+          <div><dt>Target</dt><dd>{cp.targetVersion ?? '—'}{cp.multiArchMigration ? ' to multi-architecture (same version, new release image)' : cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}</dd></div>
           <div><dt>Completion</dt><dd>{Math.round(cp.completionPercent)} %</dd></div>
           <div><dt>Duration</dt><dd>{cp.durationSeconds !== null ? formatDuration(cp.durationSeconds) : '—'}{cp.estimatedRemainingSeconds !== null ? ` · est. ${formatDuration(cp.estimatedRemainingSeconds)} left` : ''}</dd></div>
           <div><dt>Operators</dt><dd data-testid="operator-counts">{cp.operators.updated} of {cp.operators.total} updated · {cp.operators.updating} updating · {cp.operators.waiting} waiting</dd></div>

@@ -109,6 +109,8 @@ export const updateProgressSchema = z.object({
     assessment: z.string(),
     targetVersion: z.string().nullable(),
     previousVersion: z.string().nullable(),
+    /** Same version, new release image: a migration to multi-arch (oc: "X to Multi-Architecture", no estimate). */
+    multiArchMigration: z.boolean().optional(),
     completionPercent: z.number(),
     operators: z.object({ updated: z.number(), updating: z.number(), waiting: z.number(), total: z.number() }),
     health: z.object({ healthy: z.number(), unavailable: z.number(), degraded: z.number() }),

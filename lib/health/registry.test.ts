@@ -21,12 +21,13 @@ describe('DETECTORS', () => {
     expect(needs.filter((n) => n.resource === 'configmaps')).toStrictEqual([{ resource: 'configmaps', name: 'feature-gate' }]);
   });
 
-  it('watches only the ClusterVersion CRD, never every CRD, and the catalog namespaces', () => {
+  it('watches only the ClusterVersion CRD, never every CRD, and only the catalog namespaces\' and the machine-config-operator\'s Deployments', () => {
     const needs = requiredResources(DETECTORS);
     expect(needs.filter((n) => n.resource === 'customresourcedefinitions')).toStrictEqual([
       { resource: 'customresourcedefinitions', name: 'clusterversions.config.openshift.io' },
     ]);
     expect(needs.filter((n) => n.resource === 'deployments')).toStrictEqual([
+      { resource: 'deployments', namespace: 'openshift-machine-config-operator', name: 'machine-config-operator' },
       { resource: 'deployments', namespace: 'openshift-catalogd' },
       { resource: 'deployments', namespace: 'olmv1-system' },
       { resource: 'deployments', namespace: 'openshift-operator-controller' },

@@ -8,7 +8,7 @@ import { findCondition, isFalse, isTrue, transitionTimeMs } from '@/lib/k8s/cond
 import type { ControlPlaneProgress, InsightCondition, UpdatingOperator } from '@/lib/health/update-progress-types';
 import { LEVEL, type RawInsight } from '@/lib/health/update-progress-insights';
 import {
-  MINUTE_MS, SECOND_MS, formatShortDuration, formatTime, parseTime, roundDuration, roundPercent, statusOf,
+  MINUTE_MS, SECOND_MS, formatShortDuration, formatTime, parseTime, roundDuration, roundPercent, specOf, statusOf,
   truncateDuration,
 } from '@/lib/health/update-progress-util';
 
@@ -30,12 +30,28 @@ export interface HistoryEntry {
   version?: string;
   startedTime?: string;
   completionTime?: string;
+  image?: string;
 }
 
 /** `status.history` of a ClusterVersion, newest first. */
 export function historyOf(cv: KubeObject | undefined): HistoryEntry[] {
   const history = statusOf(cv).history;
   return Array.isArray(history) ? (history as HistoryEntry[]) : [];
+}
+
+/**
+ * Whether the newest history entry is a migration to the multi-architecture payload: the same version as the
+ * previous entry from a different release image. Versions alone cannot tell such an update apart from no update.
+ */
+export function isMultiArchMigration(history: HistoryEntry[]): boolean {
+  return history.length > 1 && history[0].version === history[1].version && history[0].image !== history[1].image;
+}
+
+/** Image of the `machine-config-operator` container of the machine-config-operator Deployment, when known. */
+export function machineConfigOperatorImage(deployment: KubeObject | undefined): string | undefined {
+  const template = specOf(deployment).template as { spec?: { containers?: { name?: string; image?: string }[] } } | undefined;
+  const containers = Array.isArray(template?.spec?.containers) ? template.spec.containers : [];
+  return containers.find((container) => container.name === 'machine-config-operator')?.image || undefined;
 }
 
 /** Control-plane fields computed here; nodes are added by the caller. */
@@ -107,12 +123,32 @@ export function isPlatformOperator(co: KubeObject): boolean {
     (key) => key.startsWith('exclude.release.openshift.io/') || key.startsWith('include.release.openshift.io/'));
 }
 
-/** The `operator` entry of `status.versions`. */
-export function operatorVersion(co: KubeObject): string | undefined {
+function versionEntry(co: KubeObject, name: string): string | undefined {
   const versions = statusOf(co).versions;
   if (!Array.isArray(versions)) return undefined;
-  const entry = (versions as { name?: string; version?: string }[]).find((v) => v.name === 'operator');
+  const entry = (versions as { name?: string; version?: string }[]).find((v) => v.name === name);
   return entry?.version;
+}
+
+/** The `operator` entry of `status.versions`. */
+export function operatorVersion(co: KubeObject): string | undefined {
+  return versionEntry(co, 'operator');
+}
+
+/**
+ * Whether a ClusterOperator is at the target: its `operator` version is the target version and, for
+ * machine-config, its `operator-image` is the image the MCO Deployment runs (a multi-arch migration keeps the
+ * version and changes only images).
+ */
+function isOperatorUpdated(co: KubeObject, targetVersion: string | undefined, mcoImage: string | undefined): boolean {
+  if (targetVersion === undefined) return false;
+  // oc reads the Deployment on every run; without it (not watched, not readable) the image cannot be compared, and
+  // counting MCO as still updating would hold every such control plane at "Progressing" forever.
+  if (co.metadata.name === 'machine-config' && mcoImage !== undefined) {
+    const image = versionEntry(co, 'operator-image');
+    if (image !== undefined && image !== mcoImage) return false;
+  }
+  return operatorVersion(co) === targetVersion;
 }
 
 /** Duration of the previous completed update (history entries between current and install), else one hour. */
@@ -146,7 +182,8 @@ function estimateRemainingMs(baseline: number, toLastProgress: number, updatingF
   return estimate > 10 * MINUTE_MS ? roundDuration(estimate, MINUTE_MS) : roundDuration(estimate, SECOND_MS);
 }
 
-function estimateLabel(remaining: number, estimatedDuration: number): string {
+function estimateLabel(remaining: number, estimatedDuration: number, multiArchMigration: boolean): string {
+  if (multiArchMigration) return 'N/A for Multi-Architecture Migration';
   if (remaining < -10 * MINUTE_MS) return `N/A; estimate duration was ${formatShortDuration(estimatedDuration / SECOND_MS)}`;
   if (remaining < 10 * MINUTE_MS) return '<10m';
   return formatShortDuration(remaining / SECOND_MS);
@@ -167,8 +204,11 @@ function versionInsights(history: HistoryEntry[], completed: boolean, cv: KubeOb
   }];
 }
 
-/** Assesses the control plane from the ClusterVersion and ClusterOperators at time `now` (epoch ms). */
-export function assessControlPlane(cv: KubeObject, operators: KubeObject[], now: number): { core: ControlPlaneCore; insights: RawInsight[] } {
+/**
+ * Assesses the control plane from the ClusterVersion and ClusterOperators at time `now` (epoch ms). `mcoImage` is
+ * the image the machine-config-operator Deployment runs ({@link machineConfigOperatorImage}), when known.
+ */
+export function assessControlPlane(cv: KubeObject, operators: KubeObject[], now: number, mcoImage?: string): { core: ControlPlaneCore; insights: RawInsight[] } {
   const insights = clusterVersionInsights(cv, now);
   const desired = statusOf(cv).desired as { version?: string } | undefined;
   const targetVersion = desired?.version;
@@ -180,7 +220,7 @@ export function assessControlPlane(cv: KubeObject, operators: KubeObject[], now:
 
   for (const co of operators) {
     if (!isPlatformOperator(co)) continue;
-    const updated = targetVersion !== undefined && operatorVersion(co) === targetVersion;
+    const updated = isOperatorUpdated(co, targetVersion, mcoImage);
     if (updated) counts.updated++;
     counts.total++;
     const available = findCondition(co, 'Available');
@@ -207,6 +247,7 @@ export function assessControlPlane(cv: KubeObject, operators: KubeObject[], now:
   if (mcoStartedUpdating !== undefined && counts.total - counts.updated === 1) lastObservedProgress = mcoStartedUpdating;
 
   const history = historyOf(cv);
+  const multiArchMigration = isMultiArchMigration(history);
   const current = history[0];
   const started = parseTime(current?.startedTime);
   let completionAt: number | undefined;
@@ -238,15 +279,16 @@ export function assessControlPlane(cv: KubeObject, operators: KubeObject[], now:
     previousVersion: history.length > 1 ? history[1].version || null : null,
     previousPartial: history.length > 1 && history[1].state === 'Partial',
     targetIsInstall: history.length === 1,
+    multiArchMigration,
     completionPercent: roundPercent(coCompletion * 100),
     operators: { updated: counts.updated, updating: updating.length, waiting: counts.waiting, total: counts.total },
     health: { healthy: counts.total - health.unavailable - health.degraded, ...health },
     startedAt: formatTime(started),
     completedAt: current?.state === 'Completed' ? formatTime(completionAt) : null,
     durationSeconds: durationMs === undefined ? null : durationMs / SECOND_MS,
-    estimatedRemainingSeconds: completed ? 0 : remaining < -10 * MINUTE_MS ? null : Math.max(0, remaining / SECOND_MS),
-    estimatedDurationSeconds: estimatedDuration === undefined ? null : estimatedDuration / SECOND_MS,
-    estimateLabel: !completed && remaining !== 0 ? estimateLabel(remaining, estimatedDuration ?? 0) : null,
+    estimatedRemainingSeconds: completed ? 0 : multiArchMigration || remaining < -10 * MINUTE_MS ? null : Math.max(0, remaining / SECOND_MS),
+    estimatedDurationSeconds: estimatedDuration === undefined || multiArchMigration ? null : estimatedDuration / SECOND_MS,
+    estimateLabel: !completed && remaining !== 0 ? estimateLabel(remaining, estimatedDuration ?? 0, multiArchMigration) : null,
     updatingOperators: updating.map((op) => op.name),
     updatingOperatorDetails: updating,
   };

@@ -3,7 +3,7 @@
  * and filtering `oc adm upgrade status` applies before printing its "Update Health" section.
  */
 import type { Alert, InsightCondition, InsightLevel, InsightSubject, UpdateInsight } from '@/lib/health/update-progress-types';
-import { formatTime, parseTime } from '@/lib/health/update-progress-util';
+import { formatInstant, parseTime } from '@/lib/health/update-progress-util';
 
 /** Numeric impact levels, in `oc`'s order (higher is worse). */
 export const LEVEL = { info: 0, warning: 1, error: 2, critical: 3 } as const;
@@ -104,7 +104,7 @@ function toInsight(raw: RawInsight): UpdateInsight {
     impact: raw.impact,
     message: raw.summary,
     description: raw.description,
-    since: formatTime(raw.startedAt),
+    since: formatInstant(raw.startedAt),
     scope: raw.scope,
   };
   if (raw.subject) insight.subject = raw.subject;
@@ -136,7 +136,7 @@ export function finalizeInsights(raw: RawInsight[], updateStartedAt: number | un
       impact: 'None',
       message: 'Update is proceeding well',
       description: '',
-      since: formatTime(updateStartedAt),
+      since: formatInstant(updateStartedAt),
       scope: 'ControlPlane',
     }];
   }

@@ -170,11 +170,24 @@ const PHASE_ASSESSMENT: Record<NodePhase, [NodeAssessment, string]> = {
   Rebooting: ['Progressing', '+5m'], Updated: ['Completed', '-'], Unknown: ['Unknown', '?'],
 };
 
-/**
- * Assesses the nodes of one pool. `targetVersion` is the newest ClusterVersion history entry's version; `now` is
- * used to tell a briefly NotReady node from a seriously unavailable one.
- */
-export function assessNodes(pool: KubeObject, nodes: KubeObject[], machineConfigs: Map<string, KubeObject>, targetVersion: string | undefined, now: number): { nodes: AssessedNode[]; insights: RawInsight[] } {
+/** What {@link assessNodes} judges nodes against. */
+export interface NodeAssessmentContext {
+  /** MachineConfigs by name (a node's version is its MachineConfig's release-image-version annotation). */
+  machineConfigs: Map<string, KubeObject>;
+  /** The newest ClusterVersion history entry's version. */
+  targetVersion: string | undefined;
+  /** Evaluation time (epoch ms): tells a briefly NotReady node from a seriously unavailable one. */
+  now: number;
+  /**
+   * A multi-architecture migration is in progress (same version, new release image, ClusterVersion Progressing):
+   * a node at the target version is updated only once it runs its pool's current config.
+   */
+  multiArchMigrationInProgress: boolean;
+}
+
+/** Assesses the nodes of one pool. */
+export function assessNodes(pool: KubeObject, nodes: KubeObject[], context: NodeAssessmentContext): { nodes: AssessedNode[]; insights: RawInsight[] } {
+  const { machineConfigs, targetVersion, now, multiArchMigrationInProgress } = context;
   const scope = pool.metadata.name === 'master' ? 'ControlPlane' : 'WorkerPool';
   const poolConfig = (specOf(pool).configuration as { name?: string } | undefined)?.name;
   const insights: RawInsight[] = [];
@@ -190,7 +203,9 @@ export function assessNodes(pool: KubeObject, nodes: KubeObject[], machineConfig
     const degraded = !!desiredConfig && (state === 'Degraded' || state === 'Unreconcilable');
     const annotationMatched = annotation(node, CURRENT_CONFIG) === desiredConfig;
     const desiredIsPoolConfig = desiredConfig === poolConfig;
-    const updated = currentVersion !== undefined && targetVersion !== undefined && currentVersion === targetVersion;
+    // The version stays the same through a multi-arch migration, so the config annotations must tell.
+    const updated = currentVersion !== undefined && targetVersion !== undefined && currentVersion === targetVersion
+      && (!multiArchMigrationInProgress || desiredConfig === undefined || (annotationMatched && desiredIsPoolConfig));
     const updating = !updated && currentVersion !== undefined && desiredVersion !== undefined
       && desiredVersion === targetVersion && !annotationMatched && desiredIsPoolConfig;
     const phase = phaseOf(node, pool, updating, updated);

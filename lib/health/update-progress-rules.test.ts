@@ -88,6 +88,29 @@ describe('ClusterOperator thresholds', () => {
   });
 });
 
+describe('machine-config operator image', () => {
+  const mco = (image: string): KubeObject => {
+    const operator = co('machine-config', '4.16.1', { Available: ['True', T0], Progressing: ['False', T0 + min] });
+    (operator.status as { versions: unknown[] }).versions.push({ name: 'operator-image', version: image });
+    return operator;
+  };
+  const deployment = (image: string): KubeObject => ({
+    apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'machine-config-operator', namespace: 'openshift-machine-config-operator' },
+    spec: { template: { spec: { containers: [{ name: 'kube-rbac-proxy', image: 'proxy' }, { name: 'machine-config-operator', image }] } } },
+  });
+  const updated = (mcoDeployment?: KubeObject) => computeUpdateProgress({ ...input([mco('mco@sha256:new')]), mcoDeployment }, T0 + 2 * min)
+    .controlPlane.operators.updated;
+
+  it('counts machine-config as updated only once it reports the image its Deployment runs', () => {
+    expect(updated(deployment('mco@sha256:new'))).toBe(1);
+    expect(updated(deployment('mco@sha256:next'))).toBe(0);
+  });
+
+  it('judges machine-config by version alone when the Deployment is not known', () => {
+    expect(updated()).toBe(1);
+  });
+});
+
 describe('alerts', () => {
   const now = T0 + 30 * min;
   const alert = (name: string, startsAt: number, extra: Partial<Alert> = {}): Alert => ({

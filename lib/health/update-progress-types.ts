@@ -54,6 +54,11 @@ export type ControlPlaneProgress = {
   previousPartial: boolean;
   /** The only history entry is the target: this is an installation, not an update. */
   targetIsInstall: boolean;
+  /**
+   * The newest history entry keeps the previous version but has a new release image: a migration to the
+   * multi-architecture payload (`oc`: "X to Multi-Architecture"). No time estimate is given for it.
+   */
+  multiArchMigration?: boolean;
   /** Platform ClusterOperators at the target version, in percent (rounded like `oc`). */
   completionPercent: number;
   operators: { updated: number; updating: number; waiting: number; total: number };
@@ -65,11 +70,17 @@ export type ControlPlaneProgress = {
   completedAt: string | null;
   /** Time since the update started (or its total length once completed), rounded like `oc`. */
   durationSeconds: number | null;
-  /** Estimated time left; `null` when N/A (more than 10 minutes past the estimate) or unknown; never negative. */
+  /**
+   * Estimated time left; `null` when N/A (more than 10 minutes past the estimate, or a multi-architecture migration)
+   * or unknown; never negative.
+   */
   estimatedRemainingSeconds: number | null;
-  /** Estimated total length of the update (elapsed + remaining), truncated to minutes. */
+  /** Estimated total length of the update (elapsed + remaining), truncated to minutes; `null` when not estimated. */
   estimatedDurationSeconds: number | null;
-  /** `oc`'s wording of the estimate: `1h12m`, `<10m`, `N/A; estimate duration was 1h24m`; `null` when not shown. */
+  /**
+   * `oc`'s wording of the estimate: `1h12m`, `<10m`, `N/A; estimate duration was 1h24m`,
+   * `N/A for Multi-Architecture Migration`; `null` when not shown.
+   */
   estimateLabel: string | null;
   /** Names of the operators currently updating, in ClusterOperator list order. */
   updatingOperators: string[];
@@ -124,7 +135,10 @@ export type UpdateInsight = {
   impact: string;
   message: string;
   description: string;
-  /** When the underlying problem started (RFC 3339); `null` when unknown (`oc` prints `-`). */
+  /**
+   * When the underlying problem started (RFC 3339, with milliseconds when the source has them, e.g. an alert's
+   * `activeAt`); `null` when unknown (`oc` prints `-`).
+   */
   since: string | null;
   scope: 'ControlPlane' | 'WorkerPool' | 'Cluster';
   subject?: InsightSubject;

@@ -22,6 +22,15 @@ export function formatTime(ms: number | undefined): string | null {
   return new Date(Math.floor(ms / SECOND_MS) * SECOND_MS).toISOString().replace('.000Z', 'Z');
 }
 
+/**
+ * Formats epoch ms as RFC 3339 keeping milliseconds when there are any, or `null`. For instants whose age `oc`
+ * truncates to seconds (insights' SINCE): flooring them first would add up to a second.
+ */
+export function formatInstant(ms: number | undefined): string | null {
+  if (ms === undefined || !Number.isFinite(ms)) return null;
+  return new Date(Math.floor(ms)).toISOString().replace('.000Z', 'Z');
+}
+
 /** Go `Duration.Round`: to the nearest multiple of `unit`, halves away from zero. */
 export function roundDuration(ms: number, unit: number): number {
   const rounded = Math.floor(Math.abs(ms) / unit + 0.5) * unit;

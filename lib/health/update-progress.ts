@@ -7,7 +7,7 @@ import { findCondition, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
 import type { Detector, DetectorOutput, Snapshot } from '@/lib/health/types';
 import type { Alert, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
 import { alertInsights, finalizeInsights, type RawInsight } from '@/lib/health/update-progress-insights';
-import { assessControlPlane, historyOf } from '@/lib/health/update-progress-control-plane';
+import { assessControlPlane, historyOf, isMultiArchMigration, machineConfigOperatorImage } from '@/lib/health/update-progress-control-plane';
 import { assessNodes, assessPool, type AssessedNode, type AssessedPool } from '@/lib/health/update-progress-nodes';
 import { insightFindings, progressSamples, summaryFinding } from '@/lib/health/update-progress-findings';
 import { SECOND_MS, formatTime, matchesSelector, parseTime, roundDuration, roundPercent, specOf, type LabelSelector } from '@/lib/health/update-progress-util';
@@ -19,8 +19,17 @@ export interface UpdateProgressInput {
   machineConfigPools: KubeObject[];
   machineConfigs: KubeObject[];
   nodes: KubeObject[];
+  /** Firing and pending alerts from the cluster's Prometheus; absent when no alerts source answered. */
   alerts?: Alert[];
+  /**
+   * The `machine-config-operator` Deployment (namespace `openshift-machine-config-operator`): the image it runs tells
+   * whether machine-config reached the target during a multi-arch migration, where versions do not change.
+   */
+  mcoDeployment?: KubeObject;
 }
+
+/** Namespace and name of the Deployment read into {@link UpdateProgressInput.mcoDeployment}. */
+export const MCO_DEPLOYMENT = { namespace: 'openshift-machine-config-operator', name: 'machine-config-operator' } as const;
 
 function selectorOf(pool: KubeObject): LabelSelector | undefined {
   return specOf(pool).nodeSelector as LabelSelector | undefined;
@@ -95,11 +104,16 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
     nodesPerPool.set(pool, [...(nodesPerPool.get(pool) ?? []), node]);
   }
 
+  const progressing = findCondition(cv, 'Progressing');
+  // Nodes may still be migrating after Progressing ends; oc accepts that (the cluster can already run cross-arch
+  // machines) and judges nodes by version again.
+  const multiArchMigrationInProgress = isMultiArchMigration(history) && isTrue(progressing);
   const insights: RawInsight[] = [];
   let master: AssessedPool | undefined;
   const workers: AssessedPool[] = [];
   for (const pool of input.machineConfigPools) {
-    const assessed = assessNodes(pool, nodesPerPool.get(pool.metadata.name) ?? [], machineConfigs, targetVersion, now);
+    const assessed = assessNodes(pool, nodesPerPool.get(pool.metadata.name) ?? [],
+      { machineConfigs, targetVersion, now, multiArchMigrationInProgress });
     insights.push(...assessed.insights);
     const summary = assessPool(pool, assessed.nodes);
     insights.push(...summary.insights);
@@ -107,7 +121,6 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
     else workers.push(summary.pool);
   }
 
-  const progressing = findCondition(cv, 'Progressing');
   const workerOutdated = workers.some((pool) => pool.counts.total > 0 && pool.completionPercent !== 100);
   const updating = isTrue(progressing) || workerOutdated;
 
@@ -115,7 +128,7 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
   const updatingFor = startedAt === undefined ? undefined : roundDuration(now - startedAt, SECOND_MS);
   insights.push(...alertInsights(input.alerts ?? [], startedAt));
 
-  const controlPlane = assessControlPlane(cv, input.clusterOperators, now);
+  const controlPlane = assessControlPlane(cv, input.clusterOperators, now, machineConfigOperatorImage(input.mcoDeployment));
   insights.push(...controlPlane.insights);
 
   return {
@@ -135,7 +148,16 @@ function objects(snapshot: Snapshot, resource: keyof Snapshot['objects']): KubeO
   return snapshot.objects[resource] ?? [];
 }
 
-/** Reads the update-progress input out of a detector snapshot. The snapshot carries no alerts. */
+/** The machine-config-operator Deployment among `deployments`, if there. */
+export function mcoDeploymentOf(deployments: KubeObject[]): KubeObject | undefined {
+  return deployments.find((deployment) => deployment.metadata.namespace === MCO_DEPLOYMENT.namespace
+    && deployment.metadata.name === MCO_DEPLOYMENT.name);
+}
+
+/**
+ * Reads the update-progress input out of a detector snapshot. Alerts are not read here (the detector's findings
+ * come from cluster objects); `assessCluster` passes them to the served progress.
+ */
 export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgressInput {
   const versions = objects(snapshot, 'clusterversions');
   return {
@@ -144,6 +166,7 @@ export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgr
     machineConfigPools: objects(snapshot, 'machineconfigpools'),
     machineConfigs: objects(snapshot, 'machineconfigs'),
     nodes: objects(snapshot, 'nodes'),
+    mcoDeployment: mcoDeploymentOf(objects(snapshot, 'deployments')),
   };
 }
 
@@ -161,6 +184,8 @@ export const updateProgress: Detector = {
     { resource: 'machineconfigpools' },
     { resource: 'machineconfigs' },
     { resource: 'nodes' },
+    // Its image tells whether machine-config really runs the new payload during a multi-arch migration.
+    { resource: 'deployments', namespace: MCO_DEPLOYMENT.namespace, name: MCO_DEPLOYMENT.name },
   ],
   detect(snapshot, context): DetectorOutput {
     const progress = computeUpdateProgress(updateProgressInputFromSnapshot(snapshot), context.now);

@@ -40,8 +40,8 @@ export interface FleetBenchResult {
    * and the clients): which side a slow change waited on.
    */
   eventLoopDelayP99Ms: { dashboard: number; simulators: number };
-  /** The dashboard during the steady changes: CPU cores used, health evaluations per second and their mean time. */
-  dashboardWork: { cpuCores: number; evaluationsPerSecond: number; evaluationMeanMs: number };
+  /** The dashboard during the steady changes: CPU cores used, health evaluations per second and their mean time, major GCs. */
+  dashboardWork: { cpuCores: number; evaluationsPerSecond: number; evaluationMeanMs: number; majorGcs: number; majorGcMeanMs: number };
   /** Changes another writer replaced on the API server before the clients saw them (not timed). */
   supersededChanges: number;
   /** Streams the dashboard ended because a client fell behind, and the clients' reconnections (all phases). */
@@ -103,7 +103,7 @@ async function relay(target: string): Promise<{ url: string; blackhole(): void; 
 }
 
 /** The dashboard's memory and counters; the event-loop delay is since the previous scrape (prom-client resets it). */
-async function metricsOf(base: string): Promise<{ heap: number; rss: number; slowClientsEnded: number; loopDelayP99Ms: number; evaluations: number; evaluationSeconds: number; cpuSeconds: number }> {
+async function metricsOf(base: string): Promise<{ heap: number; rss: number; slowClientsEnded: number; loopDelayP99Ms: number; evaluations: number; evaluationSeconds: number; cpuSeconds: number; majorGcSeconds: number; majorGcs: number }> {
   const { samples } = parseExposition(await (await fetch(`${base}/metrics`)).text());
   const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? Number.NaN;
   return {
@@ -111,6 +111,8 @@ async function metricsOf(base: string): Promise<{ heap: number; rss: number; slo
     slowClientsEnded: value('update_health_sse_slow_clients_ended_total'), loopDelayP99Ms: Math.round(value('nodejs_eventloop_lag_p99_seconds') * 1000),
     evaluations: value('update_health_detector_evaluation_seconds_count'), evaluationSeconds: value('update_health_detector_evaluation_seconds_sum'),
     cpuSeconds: value('process_cpu_seconds_total'),
+    majorGcSeconds: samples.filter((sample) => sample.name === 'nodejs_gc_duration_seconds_sum' && sample.labels.kind === 'major').reduce((sum, sample) => sum + sample.value, 0),
+    majorGcs: samples.filter((sample) => sample.name === 'nodejs_gc_duration_seconds_count' && sample.labels.kind === 'major').reduce((sum, sample) => sum + sample.value, 0),
   };
 }
 
@@ -267,6 +269,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       cpuCores: Math.round(((memory.cpuSeconds - before.cpuSeconds) / phaseSeconds) * 100) / 100,
       evaluationsPerSecond: Math.round(evaluations / phaseSeconds),
       evaluationMeanMs: Math.round(((memory.evaluationSeconds - before.evaluationSeconds) / evaluations) * 1e4) / 10,
+      majorGcs: memory.majorGcs - before.majorGcs,
+      majorGcMeanMs: Math.round(((memory.majorGcSeconds - before.majorGcSeconds) / Math.max(1, memory.majorGcs - before.majorGcs)) * 1000),
     };
 
     for (const r of relays) r.blackhole();
