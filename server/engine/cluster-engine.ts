@@ -27,7 +27,8 @@ const MAX_TRANSITIONS = 2_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
 const COALESCE_MS = { bulk: 250, other: 5 } as const;
 const BULK_KINDS = new Set(['Pod', 'Event']);
-const PERIODIC_EVALUATION_MS = 5_000;
+/** How often a cluster is re-evaluated without events (time-based rules age); fleets stretch it, see the option. */
+export const PERIODIC_EVALUATION_MS = 5_000;
 const SAMPLE_INTERVAL_MS = 1_000;
 
 /** Options of a {@link ClusterEngine}. */
@@ -43,6 +44,8 @@ export interface ClusterEngineOptions {
   alerts?: () => Alert[] | undefined;
   /** How often APIs a cluster did not serve are looked for again (default 5 min). */
   optionalProbeMs?: number;
+  /** Re-evaluation period without events (default {@link PERIODIC_EVALUATION_MS}). */
+  periodicEvaluationMs?: number;
 }
 
 type Listener = (message: StreamMessage) => void;
@@ -121,11 +124,12 @@ export class ClusterEngine {
     this.logs.start();
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
     // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
+    const period = this.options.periodicEvaluationMs ?? PERIODIC_EVALUATION_MS;
     this.periodic = setTimeout(() => {
       this.schedule();
-      this.periodic = setInterval(() => this.schedule(), PERIODIC_EVALUATION_MS);
+      this.periodic = setInterval(() => this.schedule(), period);
       this.periodic.unref?.();
-    }, Math.random() * PERIODIC_EVALUATION_MS);
+    }, Math.random() * period);
     this.periodic.unref?.();
   }
 
