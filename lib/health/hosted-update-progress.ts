@@ -89,7 +89,7 @@ function insight(hc: KubeObject | undefined, type: string, level: UpdateInsight[
 }
 
 /** Update progress of the hosted cluster of `hostedCluster`, its ControlPlaneComponents and NodePools, at `now`. */
-export function computeHostedUpdateProgress(hostedCluster: KubeObject | undefined, components: KubeObject[], nodePools: KubeObject[], now: number): UpdateProgress {
+export function computeHostedUpdateProgress(hostedCluster: KubeObject | undefined, components: readonly KubeObject[], nodePools: readonly KubeObject[], now: number): UpdateProgress {
   const history = historyOf(hostedCluster);
   const desired = asString(dig(hostedCluster, 'status', 'version', 'desired', 'version'))
     || versionOfReleaseImage(asString(dig(hostedCluster, 'status', 'version', 'desired', 'image')))

@@ -45,7 +45,7 @@ export function stringsAt(root: unknown, ...path: string[]): string[] {
 }
 
 /** Objects of a resource in the snapshot, optionally narrowed to one namespace. */
-export function objectsOf(snapshot: Snapshot, resource: ResourceName, namespace?: string): KubeObject[] {
+export function objectsOf(snapshot: Snapshot, resource: ResourceName, namespace?: string): readonly KubeObject[] {
   const all = snapshot.objects[resource] ?? [];
   return namespace === undefined ? all : all.filter((o) => o.metadata.namespace === namespace);
 }

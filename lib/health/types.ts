@@ -128,7 +128,7 @@ export interface LatencySeries {
 
 /** Everything a detector may read. Objects are projections (managedFields dropped) keyed by resource. */
 export interface Snapshot {
-  objects: Partial<Record<ResourceName, KubeObject[]>>;
+  objects: Partial<Record<ResourceName, readonly KubeObject[]>>;
   transitions: ConditionTransition[];
   logs: LogExcerpt[];
   probes: ProbeResult[];

@@ -208,7 +208,7 @@ function versionInsights(history: HistoryEntry[], completed: boolean, cv: KubeOb
  * Assesses the control plane from the ClusterVersion and ClusterOperators at time `now` (epoch ms). `mcoImage` is
  * the image the machine-config-operator Deployment runs ({@link machineConfigOperatorImage}), when known.
  */
-export function assessControlPlane(cv: KubeObject, operators: KubeObject[], now: number, mcoImage?: string): { core: ControlPlaneCore; insights: RawInsight[] } {
+export function assessControlPlane(cv: KubeObject, operators: readonly KubeObject[], now: number, mcoImage?: string): { core: ControlPlaneCore; insights: RawInsight[] } {
   const insights = clusterVersionInsights(cv, now);
   const desired = statusOf(cv).desired as { version?: string } | undefined;
   const targetVersion = desired?.version;

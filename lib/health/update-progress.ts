@@ -15,10 +15,10 @@ import { SECOND_MS, formatTime, matchesSelector, parseTime, roundDuration, round
 /** What {@link computeUpdateProgress} reads: the objects `oc adm upgrade status` reads, plus current alerts. */
 export interface UpdateProgressInput {
   clusterVersion?: KubeObject;
-  clusterOperators: KubeObject[];
-  machineConfigPools: KubeObject[];
-  machineConfigs: KubeObject[];
-  nodes: KubeObject[];
+  clusterOperators: readonly KubeObject[];
+  machineConfigPools: readonly KubeObject[];
+  machineConfigs: readonly KubeObject[];
+  nodes: readonly KubeObject[];
   /** Firing and pending alerts from the cluster's Prometheus; absent when no alerts source answered. */
   alerts?: Alert[];
   /**
@@ -36,7 +36,7 @@ function selectorOf(pool: KubeObject): LabelSelector | undefined {
 }
 
 /** `oc`'s node-to-pool rule: master first, then custom pools (in list order), then worker. */
-function poolOfNode(node: KubeObject, pools: KubeObject[]): string | undefined {
+function poolOfNode(node: KubeObject, pools: readonly KubeObject[]): string | undefined {
   const labels = node.metadata.labels;
   const master = pools.find((pool) => pool.metadata.name === 'master');
   if (master && matchesSelector(selectorOf(master), labels)) return 'master';
@@ -144,12 +144,12 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
   };
 }
 
-function objects(snapshot: Snapshot, resource: keyof Snapshot['objects']): KubeObject[] {
+function objects(snapshot: Snapshot, resource: keyof Snapshot['objects']): readonly KubeObject[] {
   return snapshot.objects[resource] ?? [];
 }
 
 /** The machine-config-operator Deployment among `deployments`, if there. */
-export function mcoDeploymentOf(deployments: KubeObject[]): KubeObject | undefined {
+export function mcoDeploymentOf(deployments: readonly KubeObject[]): KubeObject | undefined {
   return deployments.find((deployment) => deployment.metadata.namespace === MCO_DEPLOYMENT.namespace
     && deployment.metadata.name === MCO_DEPLOYMENT.name);
 }

@@ -204,7 +204,8 @@ export class ClusterEngine {
   snapshot(): Snapshot {
     const objects: Snapshot['objects'] = {};
     for (const { resource, handle } of this.sources) {
-      (objects[resource] ??= []).push(...handle.objects());
+      const held = objects[resource];
+      objects[resource] = held ? [...held, ...handle.objects()] : handle.objects();
     }
     return { objects, transitions: this.transitions, logs: this.logs.excerpts(), probes: [], latency: this.options.latency?.(), alerts: this.options.alerts?.() };
   }

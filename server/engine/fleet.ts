@@ -177,7 +177,7 @@ export class Fleet {
       watchEvents += stats.events;
       relists += stats.relists;
     }
-    return { sourcesByStatus, watchEvents, relists, clusters: this.summaries().length };
+    return { sourcesByStatus, watchEvents, relists, clusters: this.members().length };
   }
 
   /** Clusters whose first sync has not settled yet (synced, or failed in a way only time or RBAC can fix). */

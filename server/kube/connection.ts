@@ -14,7 +14,7 @@ export interface SourceHandle {
   stop(): void;
   state(): SourceStateDto;
   /** The cached projections. */
-  objects(): KubeObject[];
+  objects(): readonly KubeObject[];
   /** Object events delivered and relists done since the source started (for the service's metrics). */
   counters?(): { events: number; relists: number };
 }

@@ -38,7 +38,12 @@ export class ServiceMetrics {
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
-    const stats = () => this.fleetStats?.();
+    // Four metrics read the fleet's statistics, which walk every source of every cluster: once per scrape.
+    let cached: { at: number; stats: FleetStats | undefined } | undefined;
+    const stats = () => {
+      if (!cached || Date.now() - cached.at > 1_000) cached = { at: Date.now(), stats: this.fleetStats?.() };
+      return cached.stats;
+    };
     new Gauge({
       name: 'update_health_watch_sources', help: 'Watched sources (one per resource and cluster) by status.',
       labelNames: ['status'], registers: [this.registry],

@@ -204,7 +204,7 @@ export class OfflineCollector {
     return [...fromHistory, ...synthesized].sort((a, b) => a.at.localeCompare(b.at));
   }
 
-  private async readLogs(pods: KubeObject[]): Promise<LogExcerpt[]> {
+  private async readLogs(pods: readonly KubeObject[]): Promise<LogExcerpt[]> {
     const out: LogExcerpt[] = [];
     for (const need of this.logNeeds) {
       let matcher: ((object: KubeObject) => boolean) | undefined;

@@ -21,6 +21,7 @@ export interface ReplaceDiff<T> {
 export class ObjectCache<T extends KubeObject = KubeObject> {
   private readonly items = new Map<string, T>();
   private counter = 0;
+  private listed: { version: number; items: readonly T[] } | undefined;
 
   /** Increases on every mutation. */
   get version(): number {
@@ -42,9 +43,13 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     return this.items.get(namespace ? `${namespace}/${name}` : name);
   }
 
-  /** All cached objects, in insertion order. */
-  list(): T[] {
-    return [...this.items.values()];
+  /**
+   * All cached objects, in insertion order. The array is shared until the next change (a fleet re-evaluates
+   * every cluster periodically, mostly with nothing changed): never mutate it.
+   */
+  list(): readonly T[] {
+    if (this.listed?.version !== this.counter) this.listed = { version: this.counter, items: [...this.items.values()] };
+    return this.listed.items;
   }
 
   /** All keys. */

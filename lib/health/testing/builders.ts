@@ -9,7 +9,7 @@ import type { ResourceName } from '@/lib/k8s/resources';
 
 /** A snapshot holding `objects` and optionally transitions, logs, probes and latency. */
 export function makeSnapshot(
-  objects: Partial<Record<ResourceName, KubeObject[]>> = {},
+  objects: Partial<Record<ResourceName, readonly KubeObject[]>> = {},
   rest: Partial<Omit<Snapshot, 'objects'>> = {},
 ): Snapshot {
   return { objects, transitions: [], logs: [], probes: [], ...rest };

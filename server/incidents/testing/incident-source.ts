@@ -14,7 +14,7 @@ import type { IncidentSource } from '../incident-service';
 export function scenarioSource(name: ScenarioName, atMs: number, extra: { objects?: Partial<Record<ResourceName, KubeObject[]>>; findings?: FindingDto[] } = {}): IncidentSource {
   const { snapshot, now } = scenarioSnapshot(name, atMs);
   for (const [resource, objects] of Object.entries(extra.objects ?? {})) {
-    (snapshot.objects[resource as ResourceName] ??= []).push(...(objects ?? []));
+    snapshot.objects[resource as ResourceName] = [...(snapshot.objects[resource as ResourceName] ?? []), ...(objects ?? [])];
   }
   const assessed = assess(snapshot, now, name);
   const health: ClusterHealthDto = { ...assessed, findings: [...assessed.findings, ...(extra.findings ?? [])] };
