@@ -67,4 +67,20 @@ describe('ObjectCache', () => {
     expect(cache.version).toBeGreaterThan(version);
     expect(cache.getByName('d', 'ns')?.metadata.uid).toBe('d2');
   });
+
+  it('lists the same array until something changes, then a fresh one', () => {
+    const cache = new ObjectCache();
+    cache.upsert(obj('a', '1'));
+    const first = cache.list();
+    expect(cache.list()).toBe(first);
+    cache.upsert(obj('b', '1'));
+    const second = cache.list();
+    expect(second).not.toBe(first);
+    expect(first.map((o) => o.metadata.name)).toEqual(['a']);
+    expect(second.map((o) => o.metadata.name)).toEqual(['a', 'b']);
+    cache.delete('ns/a');
+    expect(cache.list().map((o) => o.metadata.name)).toEqual(['b']);
+    cache.replace([obj('c', '1')]);
+    expect(cache.list().map((o) => o.metadata.name)).toEqual(['c']);
+  });
 });
