@@ -159,6 +159,7 @@ function superseded(running: FleetCluster, marker: string): { promise: Promise<'
  */
 async function measureChanges(base: string, targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, stats: { superseded: number }, gapMs = 50): Promise<number[]> {
   const waits: Promise<number | undefined>[] = [];
+  const slowest: { id: string; ms: number }[] = [];
   for (let i = 0; i < count; i += 1) {
     const running = targets[(i * 7919) % targets.length];
     const marker = `bench-${tag}-${i}`;
@@ -173,14 +174,19 @@ async function measureChanges(base: string, targets: FleetCluster[], clients: St
     );
     waits.push(Promise.race([seen, overwritten.promise]).then((outcome) => {
       overwritten.cancel();
-      if (outcome !== 'superseded') return outcome;
+      if (outcome !== 'superseded') {
+        slowest.push({ id: running.id, ms: Math.round(outcome) });
+        return outcome;
+      }
       stats.superseded += 1;
       seen.catch(() => undefined);
       return undefined;
     }));
     await sleep(gapMs);
   }
-  return (await Promise.all(waits)).filter((latency): latency is number => latency !== undefined);
+  const latencies = (await Promise.all(waits)).filter((latency): latency is number => latency !== undefined);
+  console.log(`fleet bench: ${tag} slowest: ${slowest.sort((a, b) => b.ms - a.ms).slice(0, 5).map(({ id, ms }) => `${id} ${ms} ms`).join(', ')}`);
+  return latencies;
 }
 
 function parse(argv: string[]) {
