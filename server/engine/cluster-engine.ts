@@ -27,8 +27,10 @@ const MAX_TRANSITIONS = 2_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
 const COALESCE_MS = { bulk: 250, other: 5 } as const;
 const BULK_KINDS = new Set(['Pod', 'Event']);
-/** How often a cluster is re-evaluated without events (time-based rules age); fleets stretch it, see the option. */
-export const PERIODIC_EVALUATION_MS = 5_000;
+/** How often a cluster is re-evaluated without events (time-based rules age); fleets stretch it (`pollScale`). */
+const PERIODIC_EVALUATION_MS = 5_000;
+/** How often the logs detectors corroborate with are fetched again (`pollScale` stretches it too). */
+const LOG_POLL_MS = 10_000;
 const SAMPLE_INTERVAL_MS = 1_000;
 
 /** Options of a {@link ClusterEngine}. */
@@ -44,8 +46,11 @@ export interface ClusterEngineOptions {
   alerts?: () => Alert[] | undefined;
   /** How often APIs a cluster did not serve are looked for again (default 5 min). */
   optionalProbeMs?: number;
-  /** Re-evaluation period without events (default {@link PERIODIC_EVALUATION_MS}). */
-  periodicEvaluationMs?: number;
+  /**
+   * How many times slower than for a single cluster the periodic work runs (re-evaluation, log polls); a fleet
+   * sets it from its size, see `fleetPollScale`. Default 1.
+   */
+  pollScale?: number;
 }
 
 type Listener = (message: StreamMessage) => void;
@@ -97,7 +102,7 @@ export class ClusterEngine {
     this.connection = options.connection;
     this.detectors = options.detectors ?? DETECTORS;
     this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
-    this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule());
+    this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule(), LOG_POLL_MS * (options.pollScale ?? 1));
     this.current = { cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, updateRecommendations: null, sources: [] };
   }
 
@@ -124,7 +129,7 @@ export class ClusterEngine {
     this.logs.start();
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
     // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
-    const period = this.options.periodicEvaluationMs ?? PERIODIC_EVALUATION_MS;
+    const period = PERIODIC_EVALUATION_MS * (this.options.pollScale ?? 1);
     this.periodic = setTimeout(() => {
       this.schedule();
       this.periodic = setInterval(() => this.schedule(), period);

@@ -19,12 +19,13 @@ export class LogPoller {
     private readonly connection: ClusterConnection,
     private readonly needs: readonly LogNeed[],
     private readonly onChange: () => void,
+    private readonly pollMs = POLL_MS,
   ) {}
 
   start(): void {
     if (this.timer || this.needs.length === 0) return;
     void this.poll();
-    this.timer = setInterval(() => void this.poll(), POLL_MS);
+    this.timer = setInterval(() => void this.poll(), this.pollMs);
     this.timer.unref?.();
   }
 

@@ -15,14 +15,15 @@ const SCRAPE_INTERVAL_MS = { live: 15_000, embedded: 5_000 } as const;
 /**
  * Creates, registers and starts the metrics source of one cluster: its configured Prometheus
  * (`UPDATE_HEALTH_PROMETHEUS`), else a direct scrape of the ovnkube pods through the API server. A source already
- * registered under the id is stopped first. Throws MetricsConfigError on a malformed configuration.
+ * registered under the id is stopped first; `pollScale` stretches the scrape period for a fleet. Throws
+ * MetricsConfigError on a malformed configuration.
  */
-export function startMetricsSource(clusterId: string, connection: ClusterConnection): MetricsSource {
+export function startMetricsSource(clusterId: string, connection: ClusterConnection, pollScale = 1): MetricsSource {
   const env = metricsEnv();
   const target = prometheusFor(parsePrometheusConfig(env.prometheus), clusterId);
   const source: MetricsSource = target
     ? new PrometheusSource(target, connection)
-    : new ScrapeSource(connection, { intervalMs: env.embedded ? SCRAPE_INTERVAL_MS.embedded : SCRAPE_INTERVAL_MS.live });
+    : new ScrapeSource(connection, { intervalMs: (env.embedded ? SCRAPE_INTERVAL_MS.embedded : SCRAPE_INTERVAL_MS.live) * pollScale });
   registry.get(clusterId)?.stop();
   registry.set(clusterId, source);
   source.start();
