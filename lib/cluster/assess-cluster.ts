@@ -6,7 +6,7 @@ import type { ClusterHealthDto, ClusterRoleDto, SourceStateDto } from '@/lib/api
 import type { Detector, DetectorContext, DetectorId, Snapshot } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
 import { evaluate } from '@/lib/health/evaluate';
-import { computeUpdateProgress } from '@/lib/health/update-progress';
+import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
 import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
 import { computeRecommendations } from '@/lib/recommend/recommend';
 import { withPredictions } from '@/lib/recommend/predict-targets';
@@ -68,14 +68,7 @@ export function assessCluster(input: AssessmentInput): Assessment {
   const external = (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
   const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
   const updateProgress = clusterVersion
-    ? computeUpdateProgress({
-      clusterVersion,
-      clusterOperators: snapshot.objects.clusteroperators ?? [],
-      machineConfigPools: snapshot.objects.machineconfigpools ?? [],
-      machineConfigs: snapshot.objects.machineconfigs ?? [],
-      nodes: snapshot.objects.nodes ?? [],
-      alerts: snapshot.alerts,
-    }, context.now)
+    ? computeUpdateProgress({ ...updateProgressInputFromSnapshot(snapshot), clusterVersion, alerts: snapshot.alerts }, context.now)
     : null;
   const updateRecommendations = clusterVersion
     ? withPredictions(computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot)

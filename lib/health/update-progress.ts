@@ -5,6 +5,7 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import { findCondition, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
 import type { Detector, DetectorOutput, Snapshot } from '@/lib/health/types';
+import { findObject, objectsOf } from '@/lib/health/objects';
 import type { Alert, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
 import { alertInsights, finalizeInsights, type RawInsight } from '@/lib/health/update-progress-insights';
 import { assessControlPlane, historyOf, isMultiArchMigration, machineConfigOperatorImage } from '@/lib/health/update-progress-control-plane';
@@ -144,29 +145,19 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
   };
 }
 
-function objects(snapshot: Snapshot, resource: keyof Snapshot['objects']): readonly KubeObject[] {
-  return snapshot.objects[resource] ?? [];
-}
-
-/** The machine-config-operator Deployment among `deployments`, if there. */
-export function mcoDeploymentOf(deployments: readonly KubeObject[]): KubeObject | undefined {
-  return deployments.find((deployment) => deployment.metadata.namespace === MCO_DEPLOYMENT.namespace
-    && deployment.metadata.name === MCO_DEPLOYMENT.name);
-}
-
 /**
  * Reads the update-progress input out of a detector snapshot. Alerts are not read here (the detector's findings
  * come from cluster objects); `assessCluster` passes them to the served progress.
  */
 export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgressInput {
-  const versions = objects(snapshot, 'clusterversions');
+  const versions = objectsOf(snapshot, 'clusterversions');
   return {
     clusterVersion: versions.find((cv) => cv.metadata.name === 'version') ?? versions[0],
-    clusterOperators: objects(snapshot, 'clusteroperators'),
-    machineConfigPools: objects(snapshot, 'machineconfigpools'),
-    machineConfigs: objects(snapshot, 'machineconfigs'),
-    nodes: objects(snapshot, 'nodes'),
-    mcoDeployment: mcoDeploymentOf(objects(snapshot, 'deployments')),
+    clusterOperators: objectsOf(snapshot, 'clusteroperators'),
+    machineConfigPools: objectsOf(snapshot, 'machineconfigpools'),
+    machineConfigs: objectsOf(snapshot, 'machineconfigs'),
+    nodes: objectsOf(snapshot, 'nodes'),
+    mcoDeployment: findObject(snapshot, 'deployments', MCO_DEPLOYMENT.name, MCO_DEPLOYMENT.namespace),
   };
 }
 

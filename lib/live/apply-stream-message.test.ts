@@ -56,6 +56,7 @@ describe('forView', () => {
     const msg: StreamMessage = { type: 'health', clusterId: 'a', health: health('a'), summary: summary('a') };
     const samples: StreamMessage = { type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points: [] };
     expect(forView(msg, 'summary')).toEqual({ type: 'summary', clusterId: 'a', summary: msg.summary });
+    expect(forView(msg, 'summary')).toBe(forView(msg, 'summary'));
     expect(JSON.stringify(forView(msg, 'summary')).length).toBeLessThan(JSON.stringify(msg).length);
     expect(forView(samples, 'summary')).toBeUndefined();
     expect(forView(msg, 'detail')).toBe(msg);

@@ -5,7 +5,7 @@
  */
 import type { RecommendConditionDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
 import { parseVersion } from '@/lib/version';
-import { TabWriter } from './tab-writer';
+import { TabWriter } from '@/lib/text/tab-writer';
 
 /** Flags of the command. `version` and `showOutdatedReleases` exclude each other, as in oc. */
 export interface RecommendOptions {

@@ -9,7 +9,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -21,6 +20,7 @@ import { SCENARIO_NAMES } from '@/server/simulator/types';
 import { parseExposition } from '@/lib/metrics/exposition';
 import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
+import { relay } from './tcp-relay';
 
 const BLACKHOLED = 20;
 
@@ -55,64 +55,18 @@ const percentile = (values: number[], q: number): number => {
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A TCP relay in front of one cluster that can black-hole every connection (stop relaying, keep sockets open). */
-async function relay(target: string): Promise<{ url: string; blackhole(): void; close(): Promise<void> }> {
-  const { hostname, port } = new URL(target);
-  const pairs = new Set<[Socket, Socket]>();
-  let holed = false;
-  const accepted = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    accepted.add(client);
-    client.on('close', () => accepted.delete(client));
-    if (holed) return; // accepted, never answered
-    const upstream = connect(Number(port), hostname);
-    client.pipe(upstream).pipe(client);
-    const pair: [Socket, Socket] = [client, upstream];
-    pairs.add(pair);
-    const drop = () => {
-      pairs.delete(pair);
-      client.destroy();
-      upstream.destroy();
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address() as { port: number };
-  return {
-    url: `https://127.0.0.1:${address.port}`,
-    blackhole: () => {
-      holed = true;
-      for (const [client, upstream] of pairs) {
-        client.unpipe(upstream);
-        upstream.unpipe(client);
-        client.pause();
-        upstream.pause();
-      }
-    },
-    close: () => new Promise<void>((resolve) => {
-      for (const [client, upstream] of pairs) {
-        client.destroy();
-        upstream.destroy();
-      }
-      // Connections accepted while black-holed were never paired; server.close would wait for them forever.
-      for (const client of accepted) client.destroy();
-      server.close(() => resolve());
-    }),
-  };
-}
-
 /** The dashboard's memory and counters; the event-loop delay is since the previous scrape (prom-client resets it). */
-async function metricsOf(base: string): Promise<{ heap: number; rss: number; slowClientsEnded: number; loopDelayP99Ms: number; evaluations: number; evaluationSeconds: number; cpuSeconds: number; majorGcSeconds: number; majorGcs: number }> {
+async function metricsOf(base: string) {
   const { samples } = parseExposition(await (await fetch(`${base}/metrics`)).text());
-  const value = (name: string) => samples.find((sample) => sample.name === name)?.value ?? Number.NaN;
+  const sum = (name: string, labels: Record<string, string> = {}) => samples
+    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
+    .reduce((total, sample) => total + sample.value, 0);
   return {
-    heap: value('nodejs_heap_size_used_bytes'), rss: value('process_resident_memory_bytes'),
-    slowClientsEnded: value('update_health_sse_slow_clients_ended_total'), loopDelayP99Ms: Math.round(value('nodejs_eventloop_lag_p99_seconds') * 1000),
-    evaluations: value('update_health_detector_evaluation_seconds_count'), evaluationSeconds: value('update_health_detector_evaluation_seconds_sum'),
-    cpuSeconds: value('process_cpu_seconds_total'),
-    majorGcSeconds: samples.filter((sample) => sample.name === 'nodejs_gc_duration_seconds_sum' && sample.labels.kind === 'major').reduce((sum, sample) => sum + sample.value, 0),
-    majorGcs: samples.filter((sample) => sample.name === 'nodejs_gc_duration_seconds_count' && sample.labels.kind === 'major').reduce((sum, sample) => sum + sample.value, 0),
+    heap: sum('nodejs_heap_size_used_bytes'), rss: sum('process_resident_memory_bytes'),
+    slowClientsEnded: sum('update_health_sse_slow_clients_ended_total'), loopDelayP99Ms: Math.round(sum('nodejs_eventloop_lag_p99_seconds') * 1000),
+    evaluations: sum('update_health_detector_evaluation_seconds_count'), evaluationSeconds: sum('update_health_detector_evaluation_seconds_sum'),
+    cpuSeconds: sum('process_cpu_seconds_total'),
+    majorGcSeconds: sum('nodejs_gc_duration_seconds_sum', { kind: 'major' }), majorGcs: sum('nodejs_gc_duration_seconds_count', { kind: 'major' }),
   };
 }
 

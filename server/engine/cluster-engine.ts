@@ -11,15 +11,13 @@ import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registr
 import { clusterInfo } from '@/lib/cluster/cluster-info';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/hosted-views';
-import { summaryOf } from '@/lib/cluster/join-hosted';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
-import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { LogPoller } from './log-poller';
 import { OptionalSources } from './optional-sources';
+import { PublishedHealth } from './published-health';
 import { serviceMetrics } from '@/server/observability/service-metrics';
-import { createHash } from 'node:crypto';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
@@ -80,13 +78,10 @@ export class ClusterEngine {
   private readonly sources: { resource: ResourceName; handle: SourceHandle }[] = [];
   private readonly lastTracked = new Map<string, KubeObject>();
   private readonly transitions: ConditionTransition[] = [];
-  private readonly samples = new Map<string, SampleColumns>();
   private readonly listeners = new Set<Listener>();
   private readonly logs: LogPoller;
   private optional: OptionalSources | undefined;
-  private current: ClusterHealthDto;
-  /** Digest of the last published health: comparing digests, not 50 KB strings kept per cluster. */
-  private currentDigest = '';
+  private readonly published: PublishedHealth;
   private scheduled: NodeJS.Timeout | undefined;
   private scheduledDelay = 0;
   private periodic: NodeJS.Timeout | undefined;
@@ -103,7 +98,9 @@ export class ClusterEngine {
     this.detectors = options.detectors ?? DETECTORS;
     this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
     this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule(), LOG_POLL_MS * (options.pollScale ?? 1));
-    this.current = { cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, updateRecommendations: null, sources: [] };
+    this.published = new PublishedHealth(this.id, {
+      cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, updateRecommendations: null, sources: [],
+    });
   }
 
   /** The HostedClusters found on this cluster (a management cluster), each a fleet member of its own. */
@@ -181,12 +178,12 @@ export class ClusterEngine {
   }
 
   health(): ClusterHealthDto {
-    return this.current;
+    return this.published.health();
   }
 
   /** One fleet row. */
   summary(): ClusterSummaryDto {
-    return summaryOf(this.current);
+    return this.published.summary();
   }
 
   /** The cluster's current time (epoch ms), as learnt from the API server. */
@@ -200,8 +197,8 @@ export class ClusterEngine {
   }
 
   /** Sample series (≤ `max` points each, at most 1,000) and transitions between `from` and `to` (epoch ms, cluster time). */
-  series(from?: number, to?: number, max = SERIES_CAPACITY): ClusterSeriesDto {
-    return seriesWindow({ clusterId: this.id, now: this.connection.now(), samples: this.samples, transitions: this.transitions, from, to, max });
+  series(from?: number, to?: number, max?: number): ClusterSeriesDto {
+    return this.published.series(this.connection.now(), this.transitions, from, to, max);
   }
 
 
@@ -275,24 +272,19 @@ export class ClusterEngine {
     const now = this.connection.now();
     const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
     const split = splitSnapshot(this.snapshot());
-    const { health: next, samples } = assessCluster({
+    const assessment = assessCluster({
       id: this.id, name: this.name, snapshot: split.own, context: { now, config: this.config }, sources, detectors: this.detectors,
       hostedClusterCount: split.hosted.length,
     });
     this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
-    const nextJson = JSON.stringify(next);
-    const digest = createHash('sha1').update(nextJson).digest('base64');
-    if (digest !== this.currentDigest) {
-      this.current = next;
-      this.currentDigest = digest;
-      this.emit({ type: 'health', clusterId: this.id, health: next, summary: this.summary() });
-    }
+    // Charts need at most a point a second, however often events re-evaluate.
+    const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
+    if (sample) this.lastSampleAt = Date.now();
+    for (const message of this.published.update(assessment, now, sample)) this.emit(message);
     if (this.pendingTransitions.length > 0) {
       this.emit({ type: 'transitions', clusterId: this.id, transitions: this.pendingTransitions });
       this.pendingTransitions = [];
     }
-    const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
-    this.recordSamples(now, samples);
     this.evaluateHosted(split.hosted, now, sources, sample);
   }
 
@@ -315,23 +307,6 @@ export class ClusterEngine {
       for (const message of view.apply(assessment, part.snapshot, now, sample)) this.emit(message);
     }
     for (const id of this.hosted.keys()) if (!seen.has(id)) this.hosted.delete(id);
-  }
-
-  private recordSamples(now: number, samples: Partial<Record<string, Record<string, number | null>>>): void {
-    const local = Date.now();
-    if (local - this.lastSampleAt < SAMPLE_INTERVAL_MS) return;
-    this.lastSampleAt = local;
-    for (const [detector, values] of Object.entries(samples)) {
-      if (!values || Object.keys(values).length === 0) continue;
-      const point = { t: now, values };
-      let points = this.samples.get(detector);
-      if (!points) {
-        points = new SampleColumns(SERIES_CAPACITY);
-        this.samples.set(detector, points);
-      }
-      points.append(point);
-      this.emit({ type: 'samples', clusterId: this.id, detector, points: [point] });
-    }
   }
 
   private emit(message: StreamMessage): void {

@@ -2,10 +2,7 @@ import 'server-only';
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
 import type { Assessment } from '@/lib/cluster/assess-cluster';
-import { summaryOf } from '@/lib/cluster/join-hosted';
-import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
-import { createHash } from 'node:crypto';
-
+import { PublishedHealth } from './published-health';
 
 /** What a hosted view borrows from the engine of its management cluster. */
 export interface HostedViewOwner {
@@ -19,11 +16,8 @@ export interface HostedViewOwner {
  * so routes, the stream and incidents treat it as any other fleet member.
  */
 export class HostedClusterView {
-  private current: ClusterHealthDto;
-  /** Digest of the last published health: comparing digests, not 50 KB strings kept per cluster. */
-  private currentDigest = '';
+  private readonly published: PublishedHealth;
   private part: Snapshot = { objects: {}, transitions: [], logs: [], probes: [] };
-  private readonly samples = new Map<string, SampleColumns>();
 
   constructor(
     readonly id: string,
@@ -33,45 +27,24 @@ export class HostedClusterView {
     /** `spec.clusterID` of the HostedCluster (joins the hosted cluster's own context). */
     public clusterID: string | undefined,
   ) {
-    this.current = {
+    this.published = new PublishedHealth(id, {
       cluster: { id, name, role: 'hosted', managedBy, version: null, desiredVersion: null, channel: null, history: [] },
       findings: [], updateProgress: null, updateRecommendations: null, sources: [],
-    };
+    });
   }
 
   /** Takes a new assessment; returns the messages to publish (none when nothing changed). */
   apply(assessment: Assessment, part: Snapshot, now: number, sample: boolean): StreamMessage[] {
     this.part = part;
-    const messages: StreamMessage[] = [];
-    const json = JSON.stringify(assessment.health);
-    const digest = createHash('sha1').update(json).digest('base64');
-    if (digest !== this.currentDigest) {
-      this.current = assessment.health;
-      this.currentDigest = digest;
-      messages.push({ type: 'health', clusterId: this.id, health: this.current, summary: this.summary() });
-    }
-    if (sample) {
-      for (const [detector, values] of Object.entries(assessment.samples)) {
-        if (!values || Object.keys(values).length === 0) continue;
-        const point = { t: now, values };
-        let points = this.samples.get(detector);
-        if (!points) {
-          points = new SampleColumns(SERIES_CAPACITY);
-          this.samples.set(detector, points);
-        }
-        points.append(point);
-        messages.push({ type: 'samples', clusterId: this.id, detector, points: [point] });
-      }
-    }
-    return messages;
+    return this.published.update(assessment, now, sample);
   }
 
   health(): ClusterHealthDto {
-    return this.current;
+    return this.published.health();
   }
 
   summary(): ClusterSummaryDto {
-    return summaryOf(this.current);
+    return this.published.summary();
   }
 
   snapshot(): Snapshot {
@@ -82,10 +55,9 @@ export class HostedClusterView {
     return this.owner.now();
   }
 
-  series(from?: number, to?: number, max = SERIES_CAPACITY): ClusterSeriesDto {
-    return seriesWindow({ clusterId: this.id, now: this.owner.now(), samples: this.samples, transitions: this.part.transitions, from, to, max });
+  series(from?: number, to?: number, max?: number): ClusterSeriesDto {
+    return this.published.series(this.owner.now(), this.part.transitions, from, to, max);
   }
-
 
   /** Messages about this hosted cluster only. */
   subscribe(listener: (message: StreamMessage) => void): () => void {

@@ -6,6 +6,7 @@
  */
 import type { NodeProgress, UpdateProgress } from '@/lib/health/update-progress-types';
 import { formatShortDuration, parseTime } from '@/lib/health/update-progress-util';
+import { alignTabbed } from '@/lib/text/tab-writer';
 
 /** oc's non-detailed node tables show this many rows, plus any degraded or unavailable node after them. */
 const NODE_ROWS_SHOWN = 10;
@@ -42,38 +43,11 @@ export function ocShortDuration(ns: number): string {
   return formatShortDuration(Number(h) * 3600 + Number(m) * 60 + Number(s));
 }
 
-/**
- * Go's `tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)` over `text`: cells end at `\t`, lines at `\n`; a column block is a
- * run of consecutive lines that have a tab-terminated cell in that column, padded to its widest cell plus 3. A line
- * without tabs (the second line of a multi-line last cell) ends every block, so the rows after it align anew.
- */
+/** Go's `tabwriter.NewWriter(w, 0, 0, 3, ' ', 0)` over `text` (cells end at `\t`, lines at `\n`). */
 export function tabwrite(text: string, padding = 3): string[] {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  const cells = lines.map((line) => line.split('\t'));
-  const width = (cell: string) => [...cell].length;
-  const out: string[] = [];
-  const write = (from: number, to: number, widths: number[]) => {
-    for (let i = from; i < to; i++) {
-      out.push(cells[i].map((cell, j) => (j < widths.length ? cell + ' '.repeat(widths[j] - width(cell)) : cell)).join(''));
-    }
-  };
-  const format = (from: number, to: number, widths: number[]) => {
-    const column = widths.length;
-    let start = from;
-    for (let i = from; i < to; i++) {
-      if (column >= cells[i].length - 1) continue;
-      write(start, i, widths);
-      start = i;
-      let columnWidth = 0;
-      for (; i < to && column < cells[i].length - 1; i++) columnWidth = Math.max(columnWidth, width(cells[i][column]) + padding);
-      format(start, i, [...widths, columnWidth]);
-      start = i;
-    }
-    write(start, to, widths);
-  };
-  format(0, cells.length, []);
-  return out;
+  return alignTabbed(lines.map((line) => line.split('\t')), 0, padding);
 }
 
 /** Rows of a single-line tabwriter table, cut at the header's column offsets. */

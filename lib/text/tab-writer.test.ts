@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TabWriter } from './tab-writer';
+import { TabWriter, alignTabbed } from './tab-writer';
 
 describe('TabWriter', () => {
   it('pads columns to the widest cell plus padding, at least the minimum width', () => {
@@ -18,5 +18,14 @@ describe('TabWriter', () => {
     w.flush();
     w.row('  never', 'y');
     expect(out).toBe('  4.14.10     x\n');
+  });
+
+  it('aligns each column block anew after a line that lacks the column (a multi-line last cell)', () => {
+    expect(alignTabbed([['a', 'b', 'x'], ['long cell', 'c', 'y'], ['  continued'], ['d', 'e', 'z']], 0, 3)).toEqual([
+      'a           b   x',
+      'long cell   c   y',
+      '  continued',
+      'd   e   z',
+    ]);
   });
 });
