@@ -5,7 +5,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } fro
 import type { ClusterHealthDto, ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
 import { detectorSpec } from '@/lib/charts/detectors';
 import { toHistoryTimeline } from '@/lib/charts/to-history-timeline';
-import { ApiError } from '@/lib/queries/api-error';
+import { ClusterLoadError } from './ClusterLoadError';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import { sortFindings } from '@/lib/view/severity';
 import { useLiveStream } from '@/components/live/use-live-stream';
@@ -94,15 +94,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   if (live && health.isPending) {
     body = <p role="status">Loading cluster {id}…</p>;
   } else if (live && health.isError) {
-    const notFound = health.error instanceof ApiError && health.error.status === 404;
-    body = (
-      <div role="alert" data-testid="cluster-error">
-        <h1>{notFound ? 'Cluster not found' : 'Cannot load cluster'}</h1>
-        <p>{notFound ? `No cluster with id “${id}” is watched.` : health.error.message}</p>
-        <p><Link href="/">Back to the fleet</Link></p>
-        {!notFound ? <button type="button" className="btn" onClick={() => void health.refetch()}>Retry</button> : null}
-      </div>
-    );
+    body = <ClusterLoadError id={id} error={health.error} onRetry={() => void health.refetch()} />;
   } else {
     const h = healthData!;
     body = (

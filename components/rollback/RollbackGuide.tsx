@@ -8,6 +8,7 @@ import { rollbackQueries } from '@/lib/queries/rollback-queries';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
 import { AppHeader } from '@/components/shell/AppHeader';
+import { ClusterLoadError } from '@/components/cluster/ClusterLoadError';
 import { RollbackChecks } from './RollbackChecks';
 import { RollbackCommands } from './RollbackCommands';
 import { RollbackTracker } from './RollbackTracker';
@@ -58,6 +59,17 @@ export function RollbackGuide({ id }: { id: string }) {
     if (whatIf.trim()) setUrl({ to: whatIf.trim() });
   };
 
+  if (health.isError) {
+    return (
+      <>
+        <AppHeader><StreamStatusBadge status={stream} /></AppHeader>
+        <main id="main" className={styles.main}>
+          <ClusterLoadError id={id} error={health.error} onRetry={() => void health.refetch()} />
+        </main>
+      </>
+    );
+  }
+
   return (
     <>
       <AppHeader><StreamStatusBadge status={stream} /></AppHeader>
@@ -65,7 +77,6 @@ export function RollbackGuide({ id }: { id: string }) {
         <p><Link href={`/clusters/${encodeURIComponent(id)}`}>← {id}</Link></p>
         <h1>Rollback guide: {id}</h1>
         {health.isPending ? <p role="status">Loading cluster {id}…</p> : null}
-        {health.isError ? <p role="alert">Cannot load cluster {id}: {health.error.message}</p> : null}
         {health.data ? (
           <p data-testid="rollback-current">
             Current version <strong>{health.data.cluster.version ?? 'unknown'}</strong>, desired <strong>{desired ?? 'unknown'}</strong>.

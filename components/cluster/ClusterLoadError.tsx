@@ -1,0 +1,15 @@
+import Link from 'next/link';
+import { ApiError } from '@/lib/queries/api-error';
+
+/** What a page about one cluster shows when its health cannot be loaded: not watched (404), or a retryable error. */
+export function ClusterLoadError({ id, error, onRetry }: { id: string; error: Error; onRetry: () => void }) {
+  const notFound = error instanceof ApiError && error.status === 404;
+  return (
+    <div role="alert" data-testid="cluster-error">
+      <h1>{notFound ? 'Cluster not found' : 'Cannot load cluster'}</h1>
+      <p>{notFound ? `No cluster with id “${id}” is watched.` : error.message}</p>
+      <p><Link href="/">Back to the fleet</Link></p>
+      {!notFound ? <button type="button" className="btn" onClick={onRetry}>Retry</button> : null}
+    </div>
+  );
+}
