@@ -26,6 +26,12 @@ test.describe('fleet', () => {
     await expect(spark).toHaveAttribute('aria-label', /·.+, in (count|seconds|percent), over the last \d+ samples: latest /);
   });
 
+  test('says so when no cluster matches the filters of a link (an unknown management cluster)', async ({ page }) => {
+    await page.goto('/?mgmt=no-such-management-cluster');
+    await expect(page.getByTestId('fleet-no-match')).toHaveText('No cluster matches these filters.');
+    await expect(page.getByTestId('fleet-count')).toHaveText(`0 of ${FLEET.length} clusters`);
+  });
+
   test('sorts by column and keeps the sort in the URL', async ({ fleet, page }) => {
     await fleet.goto();
     await fleet.sortButton('Cluster').click();

@@ -78,7 +78,8 @@ export function FleetView() {
         ) : null}
         {list.isSuccess ? (
           clusters.length === 0 ? <p>No clusters are watched.</p>
-            : <FleetTable rows={rows} view={view} onSort={onSort} />
+            : rows.length === 0 ? <p data-testid="fleet-no-match">No cluster matches these filters.</p>
+              : <FleetTable rows={rows} view={view} onSort={onSort} />
         ) : null}
       </main>
     </>

@@ -11,7 +11,7 @@ import { parseArgs } from 'node:util';
 import { isIP } from 'node:net';
 import { EMBEDDED_OAUTH_CLIENT_ID } from '@/server/simulator/api-server';
 import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
-import { startFleet } from '@/server/simulator/fleet';
+import { defaultFleetSpeed, startFleet } from '@/server/simulator/fleet';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { needsBuild } from './build-state';
 
@@ -70,9 +70,8 @@ async function main(): Promise<void> {
   if (auth === 'none' && !isLoopback(host) && !args['insecure-no-auth']) {
     fail(`refusing to serve every cluster's data without login on ${host}: use --auth openshift, or --insecure-no-auth if something in front authenticates`);
   }
+  if (args.speed !== undefined && !(Number(args.speed) > 0)) fail(`--speed must be a positive number, got "${args.speed}"`);
   if (args.htpasswd && (args.kubeconfig || args.context)) fail('--htpasswd configures the embedded clusters\' login; a real cluster has its own identity providers');
-  const speed = args.speed === undefined ? 10 : Number(args.speed);
-  if (!(speed > 0)) fail(`--speed must be a positive number, got "${args.speed}"`);
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), UPDATE_HEALTH_AUTH: auth };
   if (args['auth-cluster']) env.UPDATE_HEALTH_AUTH_CLUSTER = args['auth-cluster'];
   // The dashboard's JavaScript heap limit: set it to what the container's memory limit leaves for the heap, or V8
@@ -100,6 +99,7 @@ async function main(): Promise<void> {
     if (unknown.length > 0) fail(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`);
     const size = args.fleet === undefined ? undefined : Number(args.fleet);
     if (size !== undefined && !(Number.isInteger(size) && size > 0)) fail(`--fleet must be a positive integer, got "${args.fleet}"`);
+    const speed = args.speed === undefined ? defaultFleetSpeed(size) : Number(args.speed);
     let users: string | undefined;
     try {
       users = configureProcessUsers(args.htpasswd);

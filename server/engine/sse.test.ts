@@ -94,6 +94,19 @@ describe('sseResponse', () => {
     expect((await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value).toBe(endedBefore + 1);
   });
 
+  it('sends a snapshot larger than the allowance in full and only counts falling behind after it', async () => {
+    const big: StreamSource = { ...source(), snapshot: () => Array.from({ length: 50 }, () => message('y'.repeat(30_000))) };
+    const live = source();
+    const endedBefore = (await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value ?? 0;
+    const reader = sseResponse({ snapshot: big.snapshot, subscribe: (l) => live.subscribe(l) }, new AbortController().signal, 60_000, 10_000).body!.getReader();
+    expect(live.listeners).toBe(1);
+    expect((await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value ?? 0).toBe(endedBefore);
+    live.emit(message('after'));
+    expect(live.listeners).toBe(1);
+    const text = await readUntil(reader, '"clusterId":"after"');
+    expect(text.split('"clusterId":"yyy').length - 1).toBe(50);
+  });
+
   it('mapSource maps snapshot and live messages and drops what the map rejects', async () => {
     const src = source();
     const mapped = mapSource(src, (m) => (m.clusterId === 'drop' ? undefined : { ...m, clusterId: `m-${m.clusterId}` }));

@@ -53,11 +53,17 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
   let cleanup = (): void => {};
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
+      // Bytes queued once the snapshot was: the snapshot is what the client asked for, however large (a detailed
+      // stream of 700 clusters is more than 16 MiB); only falling behind on live messages after it ends a stream.
+      let queuedAfterSnapshot: number | undefined;
+      let ended = false;
       const send = (text: string): void => {
+        if (ended) return;
         try {
           controller.enqueue(encoder.encode(text));
           // A client that cannot keep up would make the server buffer without bound: end its stream instead.
-          if ((controller.desiredSize ?? 0) < -maxBehindBytes) {
+          if (queuedAfterSnapshot !== undefined && -(controller.desiredSize ?? 0) > queuedAfterSnapshot + maxBehindBytes) {
+            ended = true;
             serviceMetrics().sseSlowClientsEnded.inc();
             cleanup();
           }
@@ -73,6 +79,7 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
         for (const message of snapshot) send(sseFrame(message));
         for (const message of held ?? []) send(sseFrame(message));
         held = undefined;
+        queuedAfterSnapshot = Math.max(0, -(controller.desiredSize ?? 0));
       };
       const snapshot = source.snapshot();
       if (Array.isArray(snapshot)) flush(snapshot);

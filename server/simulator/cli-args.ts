@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { UnknownScenarioError } from './fleet';
+import { UnknownScenarioError, defaultFleetSpeed } from './fleet';
 import { SCENARIOS } from './scenarios/registry';
 import type { ScenarioName } from './types';
 
@@ -109,7 +109,7 @@ export function parseSimArgs(argv: string[]): SimArgs {
     scenarios: names as ScenarioName[],
     fleet,
     port,
-    speed: positiveNumber('speed', values.speed, false) ?? 10,
+    speed: positiveNumber('speed', values.speed, false) ?? defaultFleetSpeed(fleet),
     seed,
     kubeconfig: resolve(values.kubeconfig ?? './data/sim-kubeconfig.yaml'),
     adminKubeconfig: values['admin-kubeconfig'] ? resolve(values['admin-kubeconfig']) : undefined,

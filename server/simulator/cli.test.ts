@@ -28,6 +28,10 @@ describe('sim CLI', () => {
     expect(() => parseSimArgs(['--bogus'])).toThrow(UsageError);
     expect(() => parseSimArgs(['--fleet', '0'])).toThrow(/--fleet must be a positive integer/);
     expect(parseSimArgs(['--fleet', '3'])).toMatchObject({ fleet: 3, scenarios: Object.keys(SCENARIOS) });
+    // A large fleet runs at real time unless asked otherwise: at 10× its API servers stop answering in time.
+    expect(parseSimArgs(['--fleet', '3']).speed).toBe(10);
+    expect(parseSimArgs(['--fleet', '500']).speed).toBe(1);
+    expect(parseSimArgs(['--fleet', '500', '--speed', '5']).speed).toBe(5);
     expect(() => parseSimArgs(['--fleet', '3', '--scenario', 'steady', '--dump-must-gather', '/tmp/x'])).toThrow(/not --fleet/);
   }, 30_000);
 

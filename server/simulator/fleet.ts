@@ -63,6 +63,14 @@ export function resolveScenarios(names: readonly string[]): Scenario[] {
   });
 }
 
+/**
+ * Virtual seconds per real second when none is asked for: 10 for the scenario fleet, 1 from 50 clusters on (500
+ * clusters at 10× cost the simulator more than a core and their API servers stop answering in time).
+ */
+export function defaultFleetSpeed(size: number | undefined): number {
+  return size !== undefined && size >= 50 ? 1 : 10;
+}
+
 /** Starts one simulated cluster and HTTPS API server per scenario, each driven by its own real-time clock. */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const scenarios = resolveScenarios(options.scenarios);
