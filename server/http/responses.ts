@@ -8,6 +8,13 @@ export function jsonError(status: number, code: string, message: string): NextRe
   return NextResponse.json({ error: { code, message } }, { status, headers: { 'Cache-Control': 'no-store' } });
 }
 
+/** `429 Too Many Requests` with `Retry-After`, for a caller over a rate limit or quota. */
+export function tooManyRequests(retryAfterSeconds: number, message: string): NextResponse<ApiErrorDto> {
+  const response = jsonError(429, 'too_many_requests', message);
+  response.headers.set('Retry-After', String(Math.max(1, Math.ceil(retryAfterSeconds))));
+  return response;
+}
+
 /** A JSON success body that is never cached (it is live data). */
 export function jsonOk<T>(body: T, status = 200): NextResponse<T> {
   return NextResponse.json(body, { status, headers: { 'Cache-Control': 'no-store' } });
