@@ -27,6 +27,9 @@ export const READ_EVERYTHING: readonly AccessCheck[] = [
 /** `get clusterversions/version`: who may read the cluster's version, history and update state. */
 export const CLUSTER_VERSION_ACCESS: AccessCheck = { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' };
 
+/** What cluster-wide metrics (a detector without watched resources, a Prometheus chart, alerts) need: listing every pod. */
+export const CLUSTER_METRICS_ACCESS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
+
 /** A stable key for caches and de-duplication. */
 export function checkKey(check: AccessCheck): string {
   return [check.verb, check.group, check.resource, check.namespace ?? '', check.name ?? ''].join('|');
@@ -51,6 +54,19 @@ export function accessForRef(ref: ObjectRefDto): AccessCheck | undefined {
 export function accessForNeed(need: Pick<ResourceNeed, 'resource' | 'namespace'>): AccessCheck {
   const info: ResourceInfo = RESOURCES[need.resource as ResourceName];
   return { verb: 'list', group: info.group, resource: need.resource, ...(info.namespaced && need.namespace ? { namespace: need.namespace } : {}) };
+}
+
+/** The check for one declared input: `get` on a named object, else `list` on the resource (in its namespace). */
+export function accessForDeclaredNeed(need: Pick<ResourceNeed, 'resource' | 'namespace' | 'name'>): AccessCheck {
+  return need.name ? { ...accessForNeed(need), verb: 'get', name: need.name } : accessForNeed(need);
+}
+
+/**
+ * How the page words missing access without naming any object: `get clusterversions.config.openshift.io`,
+ * `list pods`. Names and namespaces are left out because they would name objects the viewer may not read.
+ */
+export function describeKind(check: AccessCheck): string {
+  return `${check.verb} ${check.group ? `${check.resource}.${check.group}` : check.resource}`;
 }
 
 /** How the page words a missing permission: `get clusterversions.config.openshift.io "version"`, `list pods in openshift-catalogd`. */

@@ -2,15 +2,19 @@
  * One visibility filter for everything that leaves the server (routes, the SSE stream, incidents): given a
  * cluster's health and the authorizer's answers for one viewer, what that viewer may see. A cluster is visible when
  * the viewer may read its ClusterVersion (a hosted cluster: its HostedCluster) or list anything its detectors read;
- * a finding when the viewer may read its subject and every object in its evidence; version, history and update state
- * only with ClusterVersion access. Pure: the server collects the answers (SubjectAccessReview) and calls these.
+ * a finding when the viewer may read its subject and every object in its evidence; version and history only with
+ * ClusterVersion access; a derived view (update progress, recommendations, rollback plan, hosted details) only when
+ * the viewer may read every input it declares (derived-views.ts). What is withheld is said as data, in kinds only.
+ * Pure: the server collects the answers (SubjectAccessReview) and calls these.
  */
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import type { Detector } from '@/lib/health/types';
 import {
-  CLUSTER_VERSION_ACCESS, READ_EVERYTHING, accessForNeed, accessForRef, describeAccess, uniqueChecks, type AccessAnswers, type AccessCheck,
+  CLUSTER_METRICS_ACCESS, CLUSTER_VERSION_ACCESS, READ_EVERYTHING, accessForDeclaredNeed, accessForNeed, accessForRef, describeKind,
+  uniqueChecks, type AccessAnswers, type AccessCheck,
 } from './access-check';
+import { FINDINGS_OF_VIEW, derivedViewAccess, type DerivedViewId } from './derived-views';
 
 /** What the filter needs to know of each detector. */
 export type DetectorNeeds = Pick<Detector, 'id' | 'needs'>;
@@ -29,13 +33,10 @@ export function findingAccess(finding: FindingDto): (AccessCheck | undefined)[] 
   return refs.map(accessForRef);
 }
 
-/** What cluster-wide metrics (a detector without watched resources, a Prometheus chart) need: listing every pod. */
-export const CLUSTER_METRICS_ACCESS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
-
 /** The checks that decide whether the viewer may read what a detector reads (and so see its samples). */
 export function detectorAccess(detector: DetectorNeeds): AccessCheck[] {
   if (detector.needs.length === 0) return [CLUSTER_METRICS_ACCESS];
-  return detector.needs.map((need) => (need.name ? { ...accessForNeed(need), verb: 'get' as const, name: need.name } : accessForNeed(need)));
+  return detector.needs.map(accessForDeclaredNeed);
 }
 
 /** Whether the viewer may read everything a detector reads (and so see its samples). */
@@ -55,6 +56,7 @@ export function healthAccess(health: ClusterHealthDto, detectors: readonly Detec
     ...health.findings.flatMap((finding) => findingAccess(finding).filter((check): check is AccessCheck => !!check)),
     ...health.sources.map(sourceAccess),
     ...detectors.flatMap(detectorAccess),
+    ...Object.values(derivedViewAccess(health)).flat(),
   ]);
 }
 
@@ -71,27 +73,48 @@ function findingVisible(finding: FindingDto, allowed: AccessAnswers): boolean {
   return findingAccess(finding).every((check) => !!check && allowed(check));
 }
 
+/** The access each derived view of this health lacks for this viewer, worded by kind; views shown are absent. */
+export function hiddenViews(health: ClusterHealthDto, allowed: AccessAnswers): Partial<Record<DerivedViewId, string[]>> {
+  const version = versionAccess(health);
+  const hidden = Object.entries(derivedViewAccess(health)).flatMap(([view, checks]) => {
+    // Every derived view states version facts (targets, current version): it also needs the version check.
+    const lacking = uniqueChecks([version, ...checks]).filter((check) => !allowed(check));
+    return lacking.length ? [[view, [...new Set(lacking.map(describeKind))]] as const] : [];
+  });
+  return Object.fromEntries(hidden);
+}
+
 /**
- * The health as this viewer may see it. Hidden findings are counted and the missing permissions named, so the page
- * can say what access would show them; nothing of a hidden finding is sent.
+ * The health as this viewer may see it. Hidden findings are counted; derived views the viewer may not read every
+ * input of are withheld and listed with the access each lacks; `missing` sums it up. Everything is worded by
+ * kind (`list nodes`), never naming an object, so nothing of what is hidden is sent.
  */
 export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers): ClusterHealthDto {
   if (readsEverything(allowed)) return health;
   const versionOk = allowed(versionAccess(health));
-  const findings = health.findings.filter((finding) => findingVisible(finding, allowed));
-  const missing = uniqueChecks([
-    ...(versionOk ? [] : [versionAccess(health)]),
-    ...health.findings.flatMap((finding) => findingAccess(finding).filter((check): check is AccessCheck => !!check && !allowed(check))),
-  ]).map(describeAccess);
+  const views = hiddenViews(health, allowed);
+  const findings = health.findings.filter((finding) => {
+    const view = FINDINGS_OF_VIEW[finding.detector];
+    return findingVisible(finding, allowed) && !(view && views[view]);
+  });
+  const missing = [...new Set([
+    ...(versionOk ? [] : [describeKind(versionAccess(health))]),
+    ...health.findings.flatMap((finding) => findingAccess(finding).filter((check): check is AccessCheck => !!check && !allowed(check)))
+      .map(describeKind),
+    ...Object.values(views).flat(),
+  ])];
   const { cluster } = health;
   return {
     cluster: versionOk ? cluster : { ...cluster, version: null, desiredVersion: null, channel: null, history: [] },
     findings,
-    updateProgress: versionOk ? health.updateProgress : null,
-    updateRecommendations: versionOk ? health.updateRecommendations : null,
+    updateProgress: views.updateProgress ? null : health.updateProgress,
+    updateRecommendations: views.updateRecommendations ? null : health.updateRecommendations,
     sources: health.sources.filter((source) => allowed(sourceAccess(source))),
-    ...(health.hosted && versionOk ? { hosted: health.hosted } : {}),
-    access: { hiddenFindings: health.findings.length - findings.length, clusterVersion: versionOk, missing },
+    ...(health.hosted && !views.hosted ? { hosted: health.hosted } : {}),
+    access: {
+      hiddenFindings: health.findings.length - findings.length, clusterVersion: versionOk, missing,
+      ...(Object.keys(views).length ? { hiddenViews: views } : {}),
+    },
   };
 }
 

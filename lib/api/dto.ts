@@ -167,8 +167,18 @@ export const clusterHealthSchema = z.object({
     hiddenFindings: z.number(),
     /** False when the viewer may not read the ClusterVersion (version, history and update state are withheld). */
     clusterVersion: z.boolean(),
-    /** Permissions that would show what is hidden, worded as `verb resource "name" in namespace ns`. */
+    /** Access that would show what is hidden, by kind only (`get clusterversions.config.openshift.io`, `list nodes`). */
     missing: z.array(z.string()),
+    /**
+     * Derived views withheld because the viewer may not read every object they are built from, each with the access
+     * (by kind) it lacks; a withheld view is null or absent above, and this says it is hidden, not missing.
+     */
+    hiddenViews: z.object({
+      updateProgress: z.array(z.string()).optional(),
+      updateRecommendations: z.array(z.string()).optional(),
+      hosted: z.array(z.string()).optional(),
+      rollbackPlan: z.array(z.string()).optional(),
+    }).optional(),
   }).optional(),
 });
 

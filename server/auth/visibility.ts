@@ -1,10 +1,12 @@
 import 'server-only';
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import type { IncidentDto } from '@/lib/api/incident-dto';
-import { READ_EVERYTHING, accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck } from '@/lib/access/access-check';
+import {
+  CLUSTER_METRICS_ACCESS, READ_EVERYTHING, accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck,
+} from '@/lib/access/access-check';
 import { incidentAccess, visibleIncident } from '@/lib/access/visible-incident';
 import {
-  CLUSTER_METRICS_ACCESS, clusterVisible, detectorAccess, detectorReadable, healthAccess, seriesAccess, visibleHealth, visibleSeries,
+  clusterVisible, detectorAccess, detectorReadable, healthAccess, seriesAccess, visibleHealth, visibleSeries,
 } from '@/lib/access/visible-health';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { DETECTORS } from '@/lib/health/registry';
@@ -28,6 +30,20 @@ export async function healthFor(viewer: Viewer, member: Pick<FleetMember, 'id' |
   if (viewer.kind === 'local') return health;
   const allowed = await answers(viewer, member.id, healthAccess(health, DETECTORS));
   return clusterVisible(health, DETECTORS, allowed) ? visibleHealth(health, allowed) : undefined;
+}
+
+/**
+ * The ids among `ids` that this viewer may not see: unknown ones and hidden ones alike, in the order asked, so a
+ * caller answers both the same way (a hidden cluster must not be told apart from one that does not exist).
+ */
+export async function unseenClusters(
+  viewer: Viewer, ids: readonly string[], member: (id: string) => FleetMember | undefined,
+): Promise<string[]> {
+  const seen = await Promise.all(ids.map(async (id) => {
+    const found = member(id);
+    return !!found && !!(await healthFor(viewer, found));
+  }));
+  return ids.filter((_, i) => !seen[i]);
 }
 
 /** The fleet rows this viewer may see, counted from what they may see. */

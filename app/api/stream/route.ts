@@ -1,6 +1,6 @@
 import type { NextRequest } from 'next/server';
 import { z } from 'zod';
-import { streamFor } from '@/server/auth/visibility';
+import { streamFor, unseenClusters } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { mapSource, sseResponse } from '@/server/engine/sse';
@@ -16,14 +16,15 @@ const querySchema = z.object({
   view: z.enum(['detail', 'summary']).default('detail'),
 });
 
-function handleGet(request: NextRequest) {
+async function handleGet(request: NextRequest) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const query = parseQuery(querySchema, request.nextUrl.searchParams);
   if (!query.ok) return query.response;
   const fleet = getFleet();
   const ids = query.data.clusters?.split(',').filter(Boolean) ?? [];
-  const unknown = ids.filter((id) => !fleet.get(id));
+  // Hidden and unknown clusters get the same answer, as on every other route.
+  const unknown = await unseenClusters(viewer, ids, (id) => fleet.get(id));
   if (unknown.length > 0) return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
   const view = query.data.view;
   return sseResponse(mapSource(streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)), (message) => forView(message, view)), request.signal);
