@@ -136,7 +136,17 @@ test('a Bearer sre token sees the whole fleet and the status-write-rejection fin
   expect((await request.get(`${server.baseURL}/metrics`, { headers: dev })).status()).toBe(403);
   const health = await (await request.get(`${server.baseURL}/api/clusters/catalogd-rollout/health`, { headers: dev })).json();
   expect(health.findings.length).toBeGreaterThan(0);
-  expect(health.access).toMatchObject({ clusterVersion: false, missing: expect.arrayContaining(['get clusterversions.config.openshift.io "version"']) });
+  expect(health.access).toMatchObject({ clusterVersion: false, missing: expect.arrayContaining(['get clusterversions.config.openshift.io']) });
+  // Derived views are withheld as data, with the access they lack worded by kind (never naming an object).
+  expect(health.updateProgress).toBeNull();
+  expect(health.access.hiddenViews.updateProgress).toEqual(expect.arrayContaining(['list nodes']));
+  expect(health.access.missing.join(' ')).not.toContain('"');
+  expect((await request.get(`${server.baseURL}/api/clusters/catalogd-rollout/rollback-plan?to=4.18.11`, { headers: dev })).status()).toBe(403);
+  // A cluster dev may not see answers exactly like one that does not exist, on the stream too.
+  const hiddenStream = await request.get(`${server.baseURL}/api/stream?clusters=cross-minor-rollback`, { headers: dev });
+  const unknownStream = await request.get(`${server.baseURL}/api/stream?clusters=no-such-cluster`, { headers: dev });
+  expect([hiddenStream.status(), unknownStream.status()]).toEqual([404, 404]);
+  expect((await hiddenStream.text()).replace('cross-minor-rollback', 'no-such-cluster')).toBe(await unknownStream.text());
   expect(JSON.stringify(health)).not.toMatch(/ClusterVersion|status-write-rejection/);
   const series = await (await request.get(`${server.baseURL}/api/clusters/catalogd-rollout/series`, { headers: dev })).json();
   expect(JSON.stringify(series)).not.toContain('ClusterVersion');
@@ -181,8 +191,11 @@ test('sre logs in through the OAuth server\'s form and sees every cluster', asyn
 test('dev logs in and sees only catalogd-rollout, with its namespace findings and what is hidden', async ({ page, fleet }) => {
   await logInThroughForm(page, '/clusters/catalogd-rollout', 'dev');
   await expect(page.getByTestId('finding').first()).toBeVisible({ timeout: 30_000 });
-  await expect(page.getByTestId('hidden-findings')).toContainText('get clusterversions.config.openshift.io "version"');
+  await expect(page.getByTestId('hidden-findings')).toContainText('get clusterversions.config.openshift.io');
+  await expect(page.getByTestId('hidden-view').first()).toContainText('Update progress not shown');
   await expect(page.locator('[data-testid="finding"][data-detector="status-write-rejection"]')).toHaveCount(0);
+  await page.goto(`${server.baseURL}/clusters/cross-minor-rollback`);
+  await expect(page.getByTestId('cluster-error')).toContainText('No cluster with id “cross-minor-rollback” is watched, or you may not see it.');
   await page.goto(`${server.baseURL}/`);
   await expect(fleet.rows.first()).toBeVisible({ timeout: 30_000 });
   expect(await fleet.rowIds()).toEqual(['catalogd-rollout']);

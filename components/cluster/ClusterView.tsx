@@ -24,6 +24,7 @@ import { RangePicker } from './RangePicker';
 import { UpdateProgressSection } from './UpdateProgressSection';
 import { BeforeUpdateSection } from './BeforeUpdateSection';
 import { HostedControlPlaneSection } from './HostedControlPlaneSection';
+import { HiddenViewNote } from './HiddenViewNote';
 import { useClusterUrlState } from './use-cluster-url-state';
 import styles from './cluster.module.css';
 
@@ -97,6 +98,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
     body = <ClusterLoadError id={id} error={health.error} onRetry={() => void health.refetch()} />;
   } else {
     const h = healthData!;
+    const hidden = h.access?.hiddenViews;
     body = (
       <>
         {data?.banner}
@@ -126,8 +128,22 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
         </section>
         <section aria-labelledby="progress-title" className={styles.section}>
           <h2 id="progress-title">Update progress</h2>
-          <UpdateProgressSection progress={h.updateProgress} />
+          {hidden?.updateProgress
+            ? <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
+            : <UpdateProgressSection progress={h.updateProgress} />}
         </section>
+        {hidden?.updateRecommendations ? (
+          <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
+            <h2 id="before-update-title">Before you update</h2>
+            <HiddenViewNote what="Update recommendations" missing={hidden.updateRecommendations} />
+          </section>
+        ) : null}
+        {hidden?.hosted ? (
+          <section aria-labelledby="hosted-title" className={styles.section}>
+            <h2 id="hosted-title">Hosted control plane</h2>
+            <HiddenViewNote what="The hosted control plane" missing={hidden.hosted} />
+          </section>
+        ) : null}
         {h.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
             <h2 id="before-update-title">Before you update</h2>

@@ -5,7 +5,7 @@ export function HiddenFindingsNote({ access }: { access: ClusterHealthDto['acces
   if (!access || (access.hiddenFindings === 0 && access.clusterVersion)) return null;
   const parts = [
     access.hiddenFindings > 0 ? `${access.hiddenFindings} finding${access.hiddenFindings === 1 ? ' is' : 's are'} hidden by your access` : null,
-    access.clusterVersion ? null : 'the version, history and update progress need read access to the ClusterVersion',
+    access.clusterVersion ? null : 'the version and history need read access to the ClusterVersion',
   ].filter(Boolean);
   return (
     <div className="note" role="note" data-testid="hidden-findings">
