@@ -72,14 +72,16 @@ function hostedDetails(hosted: HostedDetails): AccessCheck[] {
 
 /**
  * The checks each derived view present in this health needs (a view the health does not carry is absent). A
- * hosted cluster's progress is built from its management cluster's objects; the rollback plan exists for clusters
- * with a ClusterVersion of their own.
+ * hosted cluster's progress is built from its management cluster's objects, and also from its own when its own
+ * context is watched too (it then has a ClusterVersion, and recommendations, of its own); the rollback plan exists
+ * for clusters with a ClusterVersion of their own.
  */
 export function derivedViewAccess(health: ClusterHealthDto): Partial<Record<DerivedViewId, AccessCheck[]>> {
   const { hosted } = health;
   const ownClusterVersion = !hosted || health.updateRecommendations !== null;
+  const progress = [...(hosted ? hostedProgress(hosted) : []), ...(ownClusterVersion ? STANDALONE_PROGRESS : [])];
   return {
-    ...(health.updateProgress ? { updateProgress: uniqueChecks(hosted ? hostedProgress(hosted) : STANDALONE_PROGRESS) } : {}),
+    ...(health.updateProgress ? { updateProgress: uniqueChecks(progress) } : {}),
     ...(health.updateRecommendations ? { updateRecommendations: uniqueChecks(RECOMMENDATIONS) } : {}),
     ...(hosted ? { hosted: uniqueChecks(hostedDetails(hosted)) } : {}),
     ...(ownClusterVersion ? { rollbackPlan: uniqueChecks(ROLLBACK_PLAN) } : {}),
