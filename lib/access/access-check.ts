@@ -27,7 +27,7 @@ export const READ_EVERYTHING: readonly AccessCheck[] = [
 /** `get clusterversions/version`: who may read the cluster's version, history and update state. */
 export const CLUSTER_VERSION_ACCESS: AccessCheck = { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' };
 
-/** What cluster-wide metrics (a detector without watched resources, a Prometheus chart, alerts) need: listing every pod. */
+/** What cluster-wide metrics (a detector without watched resources, a chart, alerts) need: listing every pod. */
 export const CLUSTER_METRICS_ACCESS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
 
 /** A stable key for caches and de-duplication. */

@@ -21,7 +21,9 @@ export type DerivedViewId = (typeof DERIVED_VIEWS)[number];
  * Detectors whose findings restate a derived view (the update-progress summary gives operator health and worker
  * pool counts under the ClusterVersion's name): their findings are shown only with that view.
  */
-export const FINDINGS_OF_VIEW: Readonly<Partial<Record<string, DerivedViewId>>> = { [updateProgress.id]: 'updateProgress' };
+export const FINDINGS_OF_VIEW: Readonly<Partial<Record<string, DerivedViewId>>> = {
+  [updateProgress.id]: 'updateProgress',
+};
 
 type HostedDetails = NonNullable<ClusterHealthDto['hosted']>;
 
@@ -46,7 +48,9 @@ const RECOMMENDATIONS: AccessCheck[] = [
  * ClusterOperators, and the findings of install-settling and pod-setup latency (whatever those detectors read).
  */
 const ROLLBACK_PLAN: AccessCheck[] = [
-  ...checksOf([CLUSTER_VERSION, FEATURE_GATE, ...CATALOG_WORKLOADS, { resource: 'clusteroperators' }, ...installSettling.needs]),
+  ...checksOf([
+    CLUSTER_VERSION, FEATURE_GATE, ...CATALOG_WORKLOADS, { resource: 'clusteroperators' }, ...installSettling.needs,
+  ]),
   CLUSTER_METRICS_ACCESS,
 ];
 

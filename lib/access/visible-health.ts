@@ -11,8 +11,8 @@ import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, FindingDto 
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import type { Detector } from '@/lib/health/types';
 import {
-  CLUSTER_METRICS_ACCESS, CLUSTER_VERSION_ACCESS, READ_EVERYTHING, accessForDeclaredNeed, accessForNeed, accessForRef, describeKind,
-  uniqueChecks, type AccessAnswers, type AccessCheck,
+  CLUSTER_METRICS_ACCESS, CLUSTER_VERSION_ACCESS, READ_EVERYTHING, accessForDeclaredNeed, accessForNeed, accessForRef,
+  describeKind, uniqueChecks, type AccessAnswers, type AccessCheck,
 } from './access-check';
 import { FINDINGS_OF_VIEW, derivedViewAccess, type DerivedViewId } from './derived-views';
 
@@ -74,7 +74,9 @@ function findingVisible(finding: FindingDto, allowed: AccessAnswers): boolean {
 }
 
 /** The access each derived view of this health lacks for this viewer, worded by kind; views shown are absent. */
-export function hiddenViews(health: ClusterHealthDto, allowed: AccessAnswers): Partial<Record<DerivedViewId, string[]>> {
+export function hiddenViews(
+  health: ClusterHealthDto, allowed: AccessAnswers,
+): Partial<Record<DerivedViewId, string[]>> {
   const version = versionAccess(health);
   const hidden = Object.entries(derivedViewAccess(health)).flatMap(([view, checks]) => {
     // Every derived view states version facts (targets, current version): it also needs the version check.
@@ -99,8 +101,8 @@ export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers):
   });
   const missing = [...new Set([
     ...(versionOk ? [] : [describeKind(versionAccess(health))]),
-    ...health.findings.flatMap((finding) => findingAccess(finding).filter((check): check is AccessCheck => !!check && !allowed(check)))
-      .map(describeKind),
+    ...health.findings.flatMap((finding) => findingAccess(finding))
+      .filter((check): check is AccessCheck => !!check && !allowed(check)).map(describeKind),
     ...Object.values(views).flat(),
   ])];
   const { cluster } = health;

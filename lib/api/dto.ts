@@ -167,7 +167,7 @@ export const clusterHealthSchema = z.object({
     hiddenFindings: z.number(),
     /** False when the viewer may not read the ClusterVersion (version, history and update state are withheld). */
     clusterVersion: z.boolean(),
-    /** Access that would show what is hidden, by kind only (`get clusterversions.config.openshift.io`, `list nodes`). */
+    /** Access that would show what is hidden, by kind only (`get clusterversions.config.openshift.io`, `list pods`). */
     missing: z.array(z.string()),
     /**
      * Derived views withheld because the viewer may not read every object they are built from, each with the access

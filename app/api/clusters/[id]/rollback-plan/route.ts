@@ -24,7 +24,10 @@ async function handleGet(request: NextRequest, { params }: { params: Promise<{ i
   const health = engine && (await healthFor(viewer, engine));
   if (!engine || !health) return jsonError(404, 'not_found', `no cluster named "${id}"`);
   const lacking = health.access?.hiddenViews?.rollbackPlan;
-  if (lacking) return jsonError(403, 'forbidden', `a rollback plan needs read access to everything it checks; missing: ${lacking.join(', ')}`);
+  if (lacking) {
+    const message = `a rollback plan needs read access to everything it checks; missing: ${lacking.join(', ')}`;
+    return jsonError(403, 'forbidden', message);
+  }
   const accept = query.data.acceptCrossMinorRisk === '1' || query.data.acceptCrossMinorRisk === 'true';
   const plan = planRollback(engine.snapshot(), health, { target: query.data.to, now: engine.now(), acceptCrossMinorRisk: accept });
   if (!plan) return jsonError(400, 'bad_request', `to: "${query.data.to}" is not a release version (x.y.z)`);
