@@ -58,7 +58,8 @@ function readKeyPair(certFile: string, keyFile: string): KeyPair {
     createSecureContext(pair);
   } catch (error) {
     const reason = (error as Error).message;
-    throw new TlsFilesError(`the TLS certificate ${certFile} and key ${keyFile} are not a usable pair: ${reason}`, { cause: error });
+    const message = `the TLS certificate ${certFile} and key ${keyFile} are not a usable pair: ${reason}`;
+    throw new TlsFilesError(message, { cause: error });
   }
   return pair;
 }
