@@ -2,7 +2,8 @@
 # Creates the OAuthClient users log in through and the Secret the dashboard reads its client secret from, with one
 # fresh random secret (never on a command line). Run as a cluster admin after `oc apply -k deploy/openshift`: the
 # redirect URI is the Route's. Running it again rotates the secret; the previous one stays valid as an additional
-# secret until the next rotation, so logins keep working while the kubelet refreshes the mounted Secret.
+# secret until the next rotation, so logins keep working while the kubelet refreshes the mounted Secret. Server-side
+# apply: no last-applied annotation keeps a copy of the secret.
 # usage: deploy/openshift/create-oauth-client.sh [namespace]
 set -euo pipefail
 namespace=${1:-update-health}
@@ -16,8 +17,8 @@ secret=$(openssl rand -hex 32)
 additional=""
 if [ -n "$previous" ]; then additional="\"$previous\""; fi
 oc -n "$namespace" create secret generic update-health-oauth-client --from-file=client-secret=/dev/stdin \
-  --dry-run=client -o yaml <<<"$secret" | oc apply -f -
-oc apply -f - <<EOF
+  --dry-run=client -o yaml <<<"$secret" | oc apply --server-side -f -
+oc apply --server-side -f - <<EOF
 apiVersion: oauth.openshift.io/v1
 kind: OAuthClient
 metadata:
