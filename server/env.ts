@@ -84,3 +84,18 @@ export function authEnv(): AuthEnv {
   }
   return parsed.data;
 }
+
+const tlsEnvSchema = z.object({
+  /** PEM certificate `npm start` serves HTTPS with (with the key); plain HTTP when neither is set. */
+  UPDATE_HEALTH_TLS_CERT_FILE: z.string().optional(),
+  UPDATE_HEALTH_TLS_KEY_FILE: z.string().optional(),
+});
+
+/** Serving TLS settings (README "Deploy on OpenShift"), read by the launcher; empty values count as unset. */
+export function tlsEnv(): { certFile: string | undefined; keyFile: string | undefined } {
+  const parsed = tlsEnvSchema.parse(process.env);
+  return {
+    certFile: parsed.UPDATE_HEALTH_TLS_CERT_FILE || undefined,
+    keyFile: parsed.UPDATE_HEALTH_TLS_KEY_FILE || undefined,
+  };
+}

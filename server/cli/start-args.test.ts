@@ -22,4 +22,11 @@ describe('npm start: authentication flags', () => {
     expect(start(['--kubeconfig', '/dev/null', '--htpasswd', 'users']).stderr).toMatch(/^npm start: --htpasswd configures the embedded clusters' login/);
     expect(start(['--max-heap-mb', '12']).stderr).toMatch(/^npm start: --max-heap-mb must be an integer of at least 128, got "12"/);
   });
+
+  it('serves HTTPS only with both a certificate and its key, and names an unreadable one before serving anything', () => {
+    expect(start(['--tls-cert', 'tls.crt']).stderr).toMatch(/^npm start: --tls-cert and --tls-key \(UPDATE_HEALTH_TLS_CERT_FILE\/_KEY_FILE\) go together/);
+    const missing = start(['--kubeconfig', '/dev/null', '--tls-cert', '/nonexistent/tls.crt', '--tls-key', '/nonexistent/tls.key']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr.split('\n')[0]).toMatch(/^npm start: cannot read the TLS certificate \/nonexistent\/tls\.crt: ENOENT/);
+  });
 });

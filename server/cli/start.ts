@@ -8,17 +8,19 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isIP } from 'node:net';
+import { createServer, isIP, type AddressInfo } from 'node:net';
+import { tlsEnv } from '@/server/env';
 import { EMBEDDED_OAUTH_CLIENT_ID } from '@/server/simulator/api-server';
 import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
 import { defaultFleetSpeed, startFleet } from '@/server/simulator/fleet';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { needsBuild } from './build-state';
+import { startTlsFront, type TlsFront } from './tls-front';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
                      [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]
                      [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]
-                     [--max-heap-mb N]`;
+                     [--max-heap-mb N] [--tls-cert FILE --tls-key FILE]`;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}\n${USAGE}`);
@@ -32,7 +34,7 @@ function parse() {
         port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
         scenario: { type: 'string' }, fleet: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
         auth: { type: 'string' }, 'auth-cluster': { type: 'string' }, htpasswd: { type: 'string' }, 'insecure-no-auth': { type: 'boolean' },
-        'max-heap-mb': { type: 'string' },
+        'max-heap-mb': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -46,6 +48,18 @@ function isLoopback(host: string): boolean {
   if (host === 'localhost') return true;
   if (isIP(host) === 4) return host.startsWith('127.');
   return host === '::1' || host === '[::1]';
+}
+
+/** A free loopback port for next when the TLS front takes the public one. */
+function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolvePromise, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolvePromise(port));
+    });
+  });
 }
 
 function run(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<number> {
@@ -82,6 +96,10 @@ async function main(): Promise<void> {
     if (!Number.isInteger(heapMb) || heapMb < 128) fail(`--max-heap-mb must be an integer of at least 128, got "${heapText}"`);
     env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${heapMb}`.trim();
   }
+  const tlsFiles = tlsEnv();
+  const certFile = args['tls-cert'] ?? tlsFiles.certFile;
+  const keyFile = args['tls-key'] ?? tlsFiles.keyFile;
+  if (!certFile !== !keyFile) fail('--tls-cert and --tls-key (UPDATE_HEALTH_TLS_CERT_FILE/_KEY_FILE) go together');
   const dataDir = resolve(process.env.UPDATE_HEALTH_DATA_DIR ?? 'data');
 
   let stopFleet = async (): Promise<void> => {};
@@ -136,15 +154,28 @@ async function main(): Promise<void> {
       process.exit(code);
     }
   }
-  const child = spawn(next, [args.dev ? 'dev' : 'start', '-H', host, '-p', String(port)], { stdio: 'inherit', env });
-  console.log(`Update Health: dashboard on http://${host}:${port}/`);
+  // With a certificate, next listens on loopback only and the TLS front takes the public address.
+  const nextHost = certFile ? '127.0.0.1' : host;
+  const nextPort = certFile ? await freeLoopbackPort() : port;
+  let front: TlsFront | undefined;
+  if (certFile && keyFile) {
+    const warn = (message: string) => console.warn(`Update Health: ${message}`);
+    front = await startTlsFront({ host, port, certFile, keyFile, upstreamPort: nextPort, warn })
+      .catch(async (error: unknown) => {
+        await stopFleet();
+        return fail((error as Error).message);
+      });
+  }
+  const nextArgs = [args.dev ? 'dev' : 'start', '-H', nextHost, '-p', String(nextPort)];
+  const child = spawn(next, nextArgs, { stdio: 'inherit', env });
+  console.log(`Update Health: dashboard on ${front ? 'https' : 'http'}://${host}:${port}/`);
   const shutdown = (signal: NodeJS.Signals) => {
     child.kill(signal);
   };
   process.on('SIGINT', shutdown);
   process.on('SIGTERM', shutdown);
   child.on('exit', (code) => {
-    void stopFleet().finally(() => process.exit(code ?? 0));
+    void Promise.all([stopFleet(), front?.close()]).finally(() => process.exit(code ?? 0));
   });
 }
 

@@ -1,94 +1,192 @@
 /**
- * The OpenShift manifests as `oc apply -k deploy/openshift` would send them (rendered by the machine's kubectl): the
- * service account may read exactly what the detectors read and write nothing but the two reviews; the pods run
- * restricted-v2 with probes on /readyz and /healthz and a memory limit.
+ * The OpenShift manifests as `oc apply -k deploy/openshift` would send them (rendered by the machine's kubectl): no
+ * long-lived token of the dashboard's account and an OAuthClient for login, TLS from the router to the pod and from
+ * Prometheus to the pod, no platform-monitoring label, images pinned by digest, and pods that run restricted-v2 with
+ * probes on /readyz and /healthz and a memory limit. Least privilege: openshift-rbac-rules.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { loadAll } from 'js-yaml';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { DETECTORS, requiredResources } from '@/lib/health/registry';
-import { RESOURCES } from '@/lib/k8s/resources';
+import { accountGrants, renderOpenShiftManifests, type Manifest } from './rendered-manifests';
 
-interface Manifest { kind: string; metadata: { name: string; annotations?: Record<string, string> }; [key: string]: unknown }
-interface Rule { apiGroups: string[]; resources: string[]; verbs: string[] }
+interface Probe { httpGet?: { path: string; port: string; scheme?: string } }
 interface Container {
   name: string;
-  readinessProbe?: { httpGet?: { path: string } };
-  livenessProbe?: { httpGet?: { path: string } };
+  image: string;
+  args?: string[];
+  ports?: { name: string; containerPort: number }[];
+  readinessProbe?: Probe;
+  livenessProbe?: Probe;
   resources?: { limits?: { memory?: string } };
-  securityContext?: { allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; runAsNonRoot?: boolean; capabilities?: { drop?: string[] } };
+  securityContext?: {
+    allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; runAsNonRoot?: boolean;
+    capabilities?: { drop?: string[] };
+  };
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
+  volumeMounts?: { name: string; mountPath: string }[];
+}
+interface PodSpec {
+  serviceAccountName: string;
+  securityContext: { runAsNonRoot?: boolean; seccompProfile?: { type: string } };
+  containers: Container[];
+  volumes: { name: string; secret?: { secretName: string; items?: { key: string }[] } }[];
+}
+interface Deployment extends Manifest { spec: { replicas: number; template: { spec: PodSpec } } }
+interface Service extends Manifest { spec: { ports: { name: string; targetPort: string }[] } }
+interface Route extends Manifest {
+  spec: { port: { targetPort: string }; tls: { termination: string; insecureEdgeTerminationPolicy: string } };
+}
+interface Endpoint {
+  port: string;
+  scheme: string;
+  bearerTokenFile?: string;
+  tlsConfig: { serverName: string; ca: { configMap: { name: string; key: string } } };
+}
+interface NetworkPolicy extends Manifest {
+  spec: {
+    ingress: { from: { namespaceSelector: { matchLabels: Record<string, string> } }[]; ports: { port: number }[] }[];
+  };
+}
+interface ImageTag {
+  name: string;
+  from: { kind: string; name: string };
+  importPolicy: { scheduled?: boolean };
+  referencePolicy: { type: string };
 }
 
-const rendered = loadAll(execFileSync('kubectl', ['kustomize', 'deploy/openshift'], { encoding: 'utf8' })) as Manifest[];
-const one = (kind: string) => {
-  const found = rendered.filter((m) => m.kind === kind);
-  expect(found, kind).toHaveLength(1);
-  return found[0];
+const rendered = renderOpenShiftManifests();
+const all = (kind: string) => rendered.filter((m) => m.kind === kind);
+const one = <T extends Manifest = Manifest>(kind: string, name?: string): T => {
+  const found = all(kind).filter((m) => name === undefined || m.metadata.name === name);
+  expect(found, `${kind} ${name ?? ''}`).toHaveLength(1);
+  return found[0] as T;
 };
-const REVIEWS = new Set(['authentication.k8s.io/tokenreviews', 'authorization.k8s.io/subjectaccessreviews']);
-const PROXY_AND_LOGS = new Set(['/pods/log', '/pods/proxy', '/services/proxy']);
+const deployment = one<Deployment>('Deployment');
+const pod = deployment.spec.template.spec;
+const dashboard = pod.containers.find((c) => c.name === 'dashboard')!;
+const env = Object.fromEntries((dashboard.env ?? []).map((e) => [e.name, e.value]));
+const APP_NAMESPACE = deployment.metadata.namespace!;
+const mountOf = (file: string | undefined) => {
+  const mount = dashboard.volumeMounts!.find((m) => file?.startsWith(`${m.mountPath}/`))!;
+  return { mount, volume: pod.volumes.find((v) => v.name === mount.name)! };
+};
 
 describe('deploy/openshift', () => {
-  it('renders every object an admin needs', () => {
-    expect(rendered.map((m) => m.kind).sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap', 'Deployment', 'Namespace', 'NetworkPolicy',
-      'Route', 'Secret', 'Service', 'ServiceAccount', 'ServiceMonitor']);
-    const route = one('Route') as unknown as { spec: { tls: { termination: string } } };
-    expect(route.spec.tls.termination).toBe('edge');
-    const sa = one('ServiceAccount');
-    const redirect = Object.entries(sa.metadata.annotations ?? {}).find(([key]) => key.startsWith('serviceaccounts.openshift.io/oauth-redirectreference.'));
-    expect(JSON.parse(redirect?.[1] ?? '{}')).toMatchObject({ reference: { kind: 'Route', name: 'update-health' } });
+  it('renders every object an admin needs, with every namespaced object in a namespace', () => {
+    expect([...new Set(rendered.map((m) => m.kind))].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap',
+      'Deployment', 'ImageStream', 'Namespace', 'NetworkPolicy', 'Role', 'RoleBinding', 'Route', 'Secret', 'Service',
+      'ServiceAccount', 'ServiceMonitor']);
+    const clusterScoped = new Set(['ClusterRole', 'ClusterRoleBinding', 'Namespace']);
+    for (const m of rendered) {
+      expect(m.metadata.namespace === undefined, `${m.kind} ${m.metadata.name}`).toBe(clusterScoped.has(m.kind));
+    }
+    expect(one('Namespace').metadata.name).toBe(APP_NAMESPACE);
   });
 
-  it('grants read access to exactly the resources the detectors read, no Secrets, and no write verb but the reviews', () => {
-    const rules = (one('ClusterRole') as unknown as { rules: Rule[] }).rules;
-    const granted = new Map<string, Set<string>>();
-    for (const rule of rules) {
-      for (const group of rule.apiGroups) for (const resource of rule.resources) {
-        const key = `${group}/${resource}`;
-        granted.set(key, new Set([...(granted.get(key) ?? []), ...rule.verbs]));
-      }
-    }
-    const needed = new Set(requiredResources(DETECTORS).map((need) => `${RESOURCES[need.resource].group}/${need.resource}`));
-    const reads = [...granted].filter(([key]) => !REVIEWS.has(key) && !PROXY_AND_LOGS.has(key)).map(([key]) => key).sort();
-    expect(reads).toEqual([...needed].sort());
-    for (const [key, verbs] of granted) {
-      expect(key, 'no Secrets').not.toMatch(/(^|\/)secrets$/);
-      const allowed = REVIEWS.has(key) ? ['create'] : PROXY_AND_LOGS.has(key) ? ['get'] : ['get', 'list', 'watch'];
-      expect([...verbs].sort(), key).toEqual([...allowed].sort());
-    }
-    expect(rules.flatMap((rule) => rule.verbs)).not.toContain('*');
-    expect(rules.flatMap((rule) => rule.resources)).not.toContain('*');
-  });
-
-  it('runs two restricted-v2 replicas with readiness, liveness and a memory limit, the database URL from a Secret', () => {
-    const deployment = one('Deployment') as unknown as {
-      spec: { replicas: number; template: { spec: { securityContext: { runAsNonRoot?: boolean; seccompProfile?: { type: string } }; containers: Container[] } } };
-    };
+  it('runs two restricted-v2 replicas with probes and a memory limit, the database URL from a Secret', () => {
     expect(deployment.spec.replicas).toBe(2);
-    const pod = deployment.spec.template.spec;
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
     for (const container of pod.containers) {
-      expect(container.securityContext, container.name).toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true });
+      expect(container.securityContext, container.name)
+        .toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true });
       expect(container.securityContext?.capabilities?.drop, container.name).toEqual(['ALL']);
       expect(container.resources?.limits?.memory, container.name).toMatch(/^\d+(Mi|Gi)$/);
       expect(container.readinessProbe?.httpGet, container.name).toBeDefined();
       expect(container.livenessProbe?.httpGet, container.name).toBeDefined();
     }
-    const dashboard = pod.containers.find((c) => c.name === 'dashboard')!;
     expect(dashboard.readinessProbe?.httpGet?.path).toBe('/readyz');
     expect(dashboard.livenessProbe?.httpGet?.path).toBe('/healthz');
-    expect(dashboard.env?.find((e) => e.name === 'UPDATE_HEALTH_DATABASE_URL')?.valueFrom?.secretKeyRef?.name).toBe('update-health-postgresql');
+    const database = dashboard.env?.find((e) => e.name === 'UPDATE_HEALTH_DATABASE_URL');
+    expect(database?.valueFrom?.secretKeyRef?.name).toBe('update-health-postgresql');
+    expect(pod.containers.map((c) => c.name)).toEqual(['dashboard']);
   });
 
-  it('logs users in itself, with its service account as the OAuth client and that account\'s token as the secret', () => {
-    const deployment = one('Deployment') as unknown as { metadata: { namespace: string }; spec: { template: { spec: { containers: Container[] } } } };
-    const env = Object.fromEntries((deployment.spec.template.spec.containers.find((c) => c.name === 'dashboard')!.env ?? []).map((e) => [e.name, e.value]));
+  it('logs users in through an OAuthClient whose secret the admin makes, with no token Secret of the dashboard', () => {
     expect(env.UPDATE_HEALTH_AUTH).toBe('openshift');
-    expect(env.UPDATE_HEALTH_OAUTH_CLIENT_ID).toBe(`system:serviceaccount:${deployment.metadata.namespace}:${one('ServiceAccount').metadata.name}`);
-    const secret = one('Secret') as unknown as { type: string; metadata: { annotations: Record<string, string> } };
-    expect(secret.type).toBe('kubernetes.io/service-account-token');
-    expect(secret.metadata.annotations['kubernetes.io/service-account.name']).toBe(one('ServiceAccount').metadata.name);
-    expect(deployment.spec.template.spec.containers.map((c) => c.name)).toEqual(['dashboard']);
+    expect(env.UPDATE_HEALTH_OAUTH_CLIENT_ID).toBe('update-health');
+    const annotations = Object.keys(one('ServiceAccount', pod.serviceAccountName).metadata.annotations ?? {});
+    expect(annotations.filter((k) => k.startsWith('serviceaccounts.openshift.io/oauth-'))).toEqual([]);
+    // The client secret comes from a Secret nobody renders: create-oauth-client.sh makes it with the OAuthClient.
+    const { mount, volume } = mountOf(env.UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE);
+    expect(volume.secret?.secretName).toBe('update-health-oauth-client');
+    expect(all('Secret').map((s) => s.metadata.name)).not.toContain('update-health-oauth-client');
+    const script = readFileSync('deploy/openshift/create-oauth-client.sh', 'utf8');
+    const key = volume.secret!.items![0].key;
+    expect(env.UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE).toBe(`${mount.mountPath}/${key}`);
+    expect(script).toContain(`create secret generic ${volume.secret!.secretName} --from-file=${key}=/dev/stdin`);
+    expect(script).toMatch(/kind: OAuthClient\nmetadata:\n {2}name: update-health\n/);
+    expect(script).toContain('redirectURIs: ["https://$host/auth/callback"]');
+    expect(script).toContain('literals: ["user:info", "user:check-access"]');
+    // The one token Secret is the metrics scraper's, whose account may get /metrics and nothing else.
+    for (const secret of all('Secret')) {
+      expect((secret as Manifest & { type: string }).type).toBe('kubernetes.io/service-account-token');
+      const owner = secret.metadata.annotations!['kubernetes.io/service-account.name'];
+      expect(owner).not.toBe(pod.serviceAccountName);
+      const grants = accountGrants(rendered, secret.metadata.namespace!, owner);
+      expect(grants).toEqual([{ nonResourceURL: '/metrics', verbs: ['get'] }]);
+    }
+  });
+
+  it('keeps the app namespace out of platform monitoring and serves TLS to the router and to Prometheus', () => {
+    expect(one('Namespace').metadata.labels ?? {}).not.toHaveProperty(['openshift.io/cluster-monitoring']);
+    const service = one<Service>('Service');
+    const certSecret = service.metadata.annotations!['service.beta.openshift.io/serving-cert-secret-name'];
+    const { mount, volume } = mountOf(env.UPDATE_HEALTH_TLS_CERT_FILE);
+    expect(volume.secret?.secretName).toBe(certSecret);
+    expect(env).toMatchObject({
+      UPDATE_HEALTH_TLS_CERT_FILE: `${mount.mountPath}/tls.crt`,
+      UPDATE_HEALTH_TLS_KEY_FILE: `${mount.mountPath}/tls.key`,
+    });
+    const port = dashboard.ports!.find((p) => p.name === service.spec.ports[0].targetPort)!;
+    expect(dashboard.args).toEqual(['--host', '0.0.0.0', '--port', String(port.containerPort)]);
+    for (const probe of [dashboard.readinessProbe, dashboard.livenessProbe]) {
+      expect(probe?.httpGet).toMatchObject({ port: port.name, scheme: 'HTTPS' });
+    }
+    const route = one<Route>('Route');
+    expect(route.spec.tls).toEqual({ termination: 'reencrypt', insecureEdgeTerminationPolicy: 'Redirect' });
+    expect(route.spec.port.targetPort).toBe(service.spec.ports[0].name);
+
+    const monitor = one<Manifest & { spec: { endpoints: Endpoint[] } }>('ServiceMonitor');
+    expect(monitor.metadata.namespace).toBe(APP_NAMESPACE);
+    const [endpoint] = monitor.spec.endpoints;
+    expect(endpoint).toMatchObject({
+      port: service.spec.ports[0].name, scheme: 'https',
+      tlsConfig: { serverName: `${service.metadata.name}.${APP_NAMESPACE}.svc` },
+    });
+    expect(endpoint.bearerTokenFile, 'user-workload monitoring refuses token files').toBeUndefined();
+    const ca = one('ConfigMap', endpoint.tlsConfig.ca.configMap.name);
+    expect(ca.metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
+    expect(endpoint.tlsConfig.ca.configMap.key).toBe('service-ca.crt');
+
+    const [rule] = one<NetworkPolicy>('NetworkPolicy').spec.ingress;
+    expect(rule.from.map((f) => f.namespaceSelector.matchLabels)).toEqual([
+      { 'network.openshift.io/policy-group': 'ingress' },
+      { 'kubernetes.io/metadata.name': 'openshift-user-workload-monitoring' },
+    ]);
+    expect(rule.ports.map((p) => p.port)).toEqual([port.containerPort]);
+  });
+
+  it('runs images pinned by digest: the release tag imported once, its digest written into the pod template', () => {
+    const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
+    const triggers = JSON.parse(deployment.metadata.annotations!['image.openshift.io/triggers']) as unknown;
+    expect(triggers).toEqual([{
+      from: { kind: 'ImageStreamTag', name: `update-health:${version}` },
+      fieldPath: 'spec.template.spec.containers[?(@.name=="dashboard")].image',
+    }]);
+    expect(dashboard.image).toBe(`update-health:${version}`);
+    type ImageStream = Manifest & { spec: { lookupPolicy: { local: boolean }; tags: ImageTag[] } };
+    const stream = one<ImageStream>('ImageStream', 'update-health');
+    expect(stream.spec.lookupPolicy.local).toBe(true);
+    expect(stream.spec.tags).toEqual([{
+      name: version, from: { kind: 'DockerImage', name: `quay.io/update-health/update-health:${version}` },
+      importPolicy: { scheduled: false }, referencePolicy: { type: 'Source' },
+    }]);
+    for (const container of pod.containers) expect(container.image, container.name).not.toMatch(/:latest$|^[^:@]+$/);
+
+    const containerfile = readFileSync('deploy/Containerfile', 'utf8');
+    const froms = containerfile.split('\n').filter((line) => line.startsWith('FROM '));
+    expect(froms).toEqual(['FROM ${BUILD_IMAGE} AS build', 'FROM ${RUNTIME_IMAGE}']);
+    expect(containerfile).toMatch(/^ARG BUILD_IMAGE$/m);
+    expect(containerfile).toMatch(/^ARG RUNTIME_IMAGE$/m);
+    expect(containerfile).not.toMatch(/:latest|\|\| *true/);
   });
 });

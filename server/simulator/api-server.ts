@@ -7,7 +7,7 @@ import { installAccessControl } from './access/access-seed';
 import { processHtpasswd, type Htpasswd } from './access/htpasswd';
 import { handleOAuth, isOAuthPath, type OAuthClient } from './access/oauth-server';
 import { OAuthTokenStore } from './access/oauth-tokens';
-import { authorize, type AccessAttributes, type UserInfo } from './access/rbac';
+import { authorize, authorizationName, type AccessAttributes, type UserInfo } from './access/rbac';
 import { handleReview, isReviewPath } from './access/reviews';
 import type { ClockDriver } from './clock';
 import type { SimulatedCluster } from './core';
@@ -214,7 +214,8 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
     }
     const verb = verbOf(req.method ?? 'GET', route.name, query);
     const info: ResourceInfo = RESOURCES[route.resource];
-    const attributes: AccessAttributes = { resource: { verb, group: info.group, resource: route.resource, subresource: route.subresource, name: route.name, namespace: route.namespace } };
+    const name = authorizationName(verb, route.proxyTarget ?? route.name, query.get('fieldSelector'));
+    const attributes: AccessAttributes = { resource: { verb, group: info.group, resource: route.resource, subresource: route.subresource, name, namespace: route.namespace } };
     if (!authorize(cluster.store, user, attributes).allowed) return sendStatus(res, forbidden(user, attributes));
     stats.count(route.subresource ? `${route.resource}/${route.subresource}` : route.resource, verb);
     const rule = cluster.faults.take(route.resource, faultVerb(verb));

@@ -18,6 +18,8 @@ export type Route =
       /** For proxy: the target port from `name:port`, and the path after `/proxy`. */
       port?: number;
       proxyPath?: string;
+      /** For proxy: the name segment as written (`https:thanos-querier:9091`), the name RBAC checks. */
+      proxyTarget?: string;
     }
   | { type: 'not-found' };
 
@@ -75,7 +77,8 @@ export function resolveRoute(pathname: string): Route {
       port = Number(pieces[1]);
     }
     if (port !== undefined && !Number.isInteger(port)) return { type: 'not-found' };
-    return { type: 'resource', resource, namespace, name, subresource, port, proxyPath: `/${rest.slice(3).join('/')}` };
+    const proxyPath = `/${rest.slice(3).join('/')}`;
+    return { type: 'resource', resource, namespace, name, subresource, port, proxyPath, proxyTarget: rest[1] };
   }
   if (rest.length > 3) return { type: 'not-found' };
   return { type: 'resource', resource, namespace, name, subresource };

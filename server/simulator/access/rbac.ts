@@ -61,6 +61,22 @@ interface Binding {
   name: string;
 }
 
+/**
+ * The name RBAC checks for a request, as the API server's RequestInfo derives it: the name segment of the path as
+ * written (a proxy's `scheme:name:port` included), and for a list or watch without one, the name an exact
+ * `metadata.name` field selector asks for (so `resourceNames` can grant watching one object).
+ */
+export function authorizationName(
+  verb: string, pathName: string | undefined, fieldSelector: string | null,
+): string | undefined {
+  if (pathName !== undefined || (verb !== 'list' && verb !== 'watch') || !fieldSelector) return pathName;
+  for (const term of fieldSelector.split(',')) {
+    const exact = /^\s*metadata\.name\s*==?\s*([^\s=!]+)\s*$/.exec(term);
+    if (exact) return exact[1];
+  }
+  return undefined;
+}
+
 function matches(values: readonly string[] | undefined, value: string): boolean {
   return !!values && (values.includes('*') || values.includes(value));
 }
