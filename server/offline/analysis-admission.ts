@@ -35,15 +35,18 @@ export class AnalysisAdmission {
     this.starts = new RateLimiter({ ...rate, maxKeys: 10_000 }, now);
   }
 
-  /** A slot for `user` (a user name, or one key for the local operator), or why not. */
-  enter(user: string): AnalysisSlot | AnalysisRefused {
+  /**
+   * A slot for `user` (a user name, or one key for the local operator), or why not; `limitStarts` false skips the
+   * start rate (the local operator's own machine), never the concurrency bounds.
+   */
+  enter(user: string, limitStarts = true): AnalysisSlot | AnalysisRefused {
     if (this.running.has(user)) {
       return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message: 'an analysis of yours is still running; wait for it to finish' };
     }
     if (this.running.size >= this.maxRunning) {
       return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message: `the server is analyzing ${this.maxRunning} must-gathers already; try again shortly` };
     }
-    const taken = this.starts.take(user);
+    const taken = limitStarts ? this.starts.take(user) : { ok: true as const };
     if (!taken.ok) return { ...taken, message: 'too many must-gather analyses started; try again later' };
     this.running.add(user);
     let released = false;

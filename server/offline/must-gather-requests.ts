@@ -8,7 +8,7 @@ import { createIncident } from '@/server/incidents/incident-service';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
 import { analysisAdmission, type AnalysisAdmission } from './analysis-admission';
 import type { RunAnalysisOptions } from './analysis-runner';
-import { analyzeServerPath, analyzeUpload } from './must-gather-service';
+import { analyzeServerPath, analyzeUpload, resolveUnderRoot } from './must-gather-service';
 import { mustGatherResults, type ResultStore } from './result-store';
 
 /**
@@ -54,7 +54,7 @@ export function mayAdministerMustGathers(viewer: Viewer, deps: MustGatherDeps = 
 }
 
 async function admitted<T>(viewer: Viewer, deps: MustGatherDeps, work: () => Promise<T>): Promise<T> {
-  const slot = deps.admission.enter(viewer.kind === 'user' ? `user:${viewer.user.name}` : 'local');
+  const slot = viewer.kind === 'user' ? deps.admission.enter(`user:${viewer.user.name}`) : deps.admission.enter('local', false);
   if (!slot.ok) throw new MustGatherRefusal(slot.message, 'too_many_requests', slot.retryAfterSeconds);
   try {
     return await work();
@@ -71,6 +71,8 @@ export async function analyzePathFor(viewer: Viewer, input: string, deps: MustGa
   if (!(await mayAdministerMustGathers(viewer, deps))) {
     throw new MustGatherRefusal(`opening paths on the server needs permission to get ${MUST_GATHER_ADMIN_PATH}; upload the archive instead`, 'forbidden');
   }
+  // A path that is refused or missing costs no analysis slot.
+  await resolveUnderRoot(deps.root(), input);
   return admitted(viewer, deps, () => analyzeServerPath(deps.store, deps.root(), input, { createdBy: ownerOf(viewer), worker: deps.worker }));
 }
 
