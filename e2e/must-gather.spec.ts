@@ -37,9 +37,10 @@ function logLines(pod: string, bytes: number): Buffer {
   let size = 0;
   for (let i = 0; size < bytes; i++) {
     const at = new Date(Date.UTC(2026, 10, 20, 10, 0, 0, i * 137)).toISOString();
+    const request = randomBytes(8).toString('hex');
+    const trace = randomBytes(18).toString('base64');
     const line = `I${at.slice(5, 7)}${at.slice(8, 10)} ${at.slice(11, 23)}000       1 controller.go:${100 + (i % 400)}] `
-      + `"Reconciled" pod="${pod}" request=${randomBytes(8).toString('hex')} trace=${randomBytes(18).toString('base64')} `
-      + `duration="${(i % 977) / 10}ms"\n`;
+      + `"Reconciled" pod="${pod}" request=${request} trace=${trace} duration="${(i % 977) / 10}ms"\n`;
     lines.push(line);
     size += line.length;
   }
@@ -59,11 +60,13 @@ async function buildLargeArchive(out: string, megabytes: number): Promise<void> 
   const perPod = Math.ceil((megabytes * 1024 * 1024 * 4) / pods.length);
   const pack = tarPack();
   const written = pipeline(pack, createGzip(), createWriteStream(out));
-  const add = (name: string, body: Buffer) => new Promise<void>((resolve, reject) => pack.entry({ name }, body, (error) => (error ? reject(error) : resolve())));
-  for (const path of all) await add(`must-gather.local.77/${relative(dumped, path).split(sep).join('/')}`, readFileSync(path));
+  const add = (name: string, body: Buffer) => new Promise<void>((resolve, reject) => {
+    pack.entry({ name: `must-gather.local.77/${name}` }, body, (error) => (error ? reject(error) : resolve()));
+  });
+  for (const path of all) await add(relative(dumped, path).split(sep).join('/'), readFileSync(path));
   for (const pod of pods) {
     const podDir = relative(dumped, dirname(pod)).split(sep).join('/');
-    await add(`must-gather.local.77/${podDir}/sidecar/sidecar/logs/current.log`, logLines(basename(pod, '.yaml'), perPod));
+    await add(`${podDir}/sidecar/sidecar/logs/current.log`, logLines(basename(pod, '.yaml'), perPod));
   }
   pack.finalize();
   await written;

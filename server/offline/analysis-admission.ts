@@ -41,10 +41,12 @@ export class AnalysisAdmission {
    */
   enter(user: string, limitStarts = true): AnalysisSlot | AnalysisRefused {
     if (this.running.has(user)) {
-      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message: 'an analysis of yours is still running; wait for it to finish' };
+      const message = 'an analysis of yours is still running; wait for it to finish';
+      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message };
     }
     if (this.running.size >= this.maxRunning) {
-      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message: `the server is analyzing ${this.maxRunning} must-gathers already; try again shortly` };
+      const message = `the server is analyzing ${this.maxRunning} must-gathers already; try again shortly`;
+      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message };
     }
     const taken = limitStarts ? this.starts.take(user) : { ok: true as const };
     if (!taken.ok) return { ...taken, message: 'too many must-gather analyses started; try again later' };

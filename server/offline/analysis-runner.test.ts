@@ -15,6 +15,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const DOCS = 680_000;
 const DOCS_PER_FILE = 40_000;
+const upload = (label: string) => ({ kind: 'upload', label, clusterId: `must-gather:${label}` }) as const;
+const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
 
 /** 680k small, valid ClusterOperators (≈ 160 MB of YAML) in multi-document files, generated a file at a time. */
 async function* hostileEntries(): AsyncIterable<TestEntry> {
@@ -31,7 +33,8 @@ status:
   - {type: Available, status: "True", lastTransitionTime: "2026-11-20T10:00:00Z"}
 `);
     }
-    yield { name: `must-gather.local.1/quay-io-x/cluster-scoped-resources/config.openshift.io/clusteroperators/ops-${file}.yaml`, body: docs.join('---\n') };
+    const folder = 'must-gather.local.1/quay-io-x/cluster-scoped-resources/config.openshift.io/clusteroperators';
+    yield { name: `${folder}/ops-${file}.yaml`, body: docs.join('---\n') };
   }
 }
 
@@ -41,7 +44,9 @@ beforeAll(async () => {
 }, 180_000);
 
 /** Runs `work` while measuring how late the main thread's event loop answers and how much its heap grows. */
-async function withLoopDelay<T>(work: () => Promise<T>): Promise<{ outcome: T; maxDelayMs: number; heapGrowthMb: number }> {
+async function withLoopDelay<T>(
+  work: () => Promise<T>,
+): Promise<{ outcome: T; maxDelayMs: number; heapGrowthMb: number }> {
   const histogram = monitorEventLoopDelay({ resolution: 10 });
   const before = process.memoryUsage().heapUsed;
   let peak = before;
@@ -65,9 +70,9 @@ describe('analysis in a worker thread', () => {
 
   it('fails a hostile archive cleanly under the deployed heap while the serving thread keeps answering', async () => {
     const { outcome, maxDelayMs, heapGrowthMb } = await withLoopDelay(() =>
-      runAnalysis({ kind: 'upload', label: 'hostile.tar.gz', clusterId: 'must-gather:h' }, createReadStream(hostile), { heapMb: 1024 })
-        .then(() => undefined, (error: unknown) => error));
-    expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit', message: expect.stringContaining('objects') });
+      failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), { heapMb: 1024 })));
+    expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit' });
+    expect((outcome as Error).message).toContain('objects');
     // On the serving thread the same analysis held ~2 s per file and grew the heap by hundreds of MB.
     expect(maxDelayMs).toBeLessThan(500);
     expect(heapGrowthMb).toBeLessThan(100);
@@ -75,18 +80,20 @@ describe('analysis in a worker thread', () => {
 
   it('ends a worker that runs out of memory with a limit error, not the process', async () => {
     const { outcome, maxDelayMs } = await withLoopDelay(() =>
-      runAnalysis({ kind: 'upload', label: 'hostile.tar.gz', clusterId: 'must-gather:h' }, createReadStream(hostile), {
+      failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), {
         heapMb: 48, limits: DEFAULT_OFFLINE_LIMITS,
-      }).then(() => undefined, (error: unknown) => error));
-    expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit', message: expect.stringContaining('48 MiB of memory') });
+      })));
+    expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit' });
+    expect((outcome as Error).message).toContain('48 MiB');
     expect(maxDelayMs).toBeLessThan(1_000);
     // The process is fine: the next analysis runs.
-    const analysis = await runAnalysis({ kind: 'upload', label: 'good.tar.gz', clusterId: 'must-gather:g' }, createReadStream(good));
-    expect(analysis.health.cluster).toMatchObject({ id: 'must-gather:g', version: '4.8.11' });
+    const analysis = await runAnalysis(upload('good.tar.gz'), createReadStream(good));
+    expect(analysis.health.cluster).toMatchObject({ id: 'must-gather:good.tar.gz', version: '4.8.11' });
   }, 180_000);
 
   it('stops an analysis that takes too long', async () => {
-    await expect(runAnalysis({ kind: 'upload', label: 'hostile.tar.gz', clusterId: 'must-gather:h' }, createReadStream(hostile), { timeoutMs: 50 }))
-      .rejects.toMatchObject({ code: 'limit', message: expect.stringContaining('took longer') });
+    const outcome = await failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), { timeoutMs: 50 }));
+    expect(outcome).toMatchObject({ code: 'limit' });
+    expect((outcome as Error).message).toContain('took longer');
   });
 });

@@ -24,7 +24,9 @@ export interface RunAnalysisOptions {
 }
 
 function workerFailure(error: { name: string; code?: string; message: string }, label: string): OfflineInputError {
-  if (error.name === 'OfflineInputError') return new OfflineInputError(error.message, error.code as OfflineInputError['code']);
+  if (error.name === 'OfflineInputError') {
+    return new OfflineInputError(error.message, error.code as OfflineInputError['code']);
+  }
   return new OfflineInputError(`${label}: the analysis failed (${error.message})`, 'unreadable');
 }
 
@@ -58,9 +60,10 @@ export function runAnalysis(
       else resolve(analysis!);
     };
     const timer = setTimeout(() => {
-      finish(new OfflineInputError(`${label}: the analysis took longer than ${Math.round(timeoutMs / 1_000)} s`, 'limit'));
+      const seconds = Math.round(timeoutMs / 1_000);
+      finish(new OfflineInputError(`${label}: the analysis took longer than ${seconds} s`, 'limit'));
     }, timeoutMs);
-    // One read at a time: pulls arrive faster than the body, and an async iterator must not be read concurrently.
+    // One read at a time: pulls arrive faster than the body, and an async iterator is not read concurrently.
     let pumping = Promise.resolve();
     const pump = () => {
       pumping = pumping.then(async () => {
@@ -77,10 +80,12 @@ export function runAnalysis(
       else finish(workerFailure(message.error, label));
     });
     worker.on('error', (error: Error & { code?: string }) => {
-      finish(error.code === 'ERR_WORKER_OUT_OF_MEMORY'
-        ? new OfflineInputError(`${label}: the analysis needs more than the ${heapMb} MiB of memory it may use`, 'limit')
-        : workerFailure(error, label));
+      const outOfMemory = `${label}: the analysis needs more than the ${heapMb} MiB of memory it may use`;
+      const outOfMemoryError = error.code === 'ERR_WORKER_OUT_OF_MEMORY';
+      finish(outOfMemoryError ? new OfflineInputError(outOfMemory, 'limit') : workerFailure(error, label));
     });
-    worker.on('exit', (code) => finish(new OfflineInputError(`${label}: the analysis stopped (exit code ${code})`, 'unreadable')));
+    worker.on('exit', (code) => {
+      finish(new OfflineInputError(`${label}: the analysis stopped (exit code ${code})`, 'unreadable'));
+    });
   });
 }

@@ -52,8 +52,6 @@ async function run(): Promise<void> {
 run().catch((error: unknown) => {
   const failure = error instanceof Error ? error : new Error(String(error));
   const code = (failure as { code?: unknown }).code;
-  send({
-    type: 'failed',
-    error: { name: failure.name, code: typeof code === 'string' ? code as OfflineErrorCode : undefined, message: failure.message },
-  });
+  const errorCode = typeof code === 'string' ? code as OfflineErrorCode : undefined;
+  send({ type: 'failed', error: { name: failure.name, code: errorCode, message: failure.message } });
 });

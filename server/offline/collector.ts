@@ -71,7 +71,8 @@ export class OfflineCollector {
 
   private keepOne(): void {
     if (++this.kept > this.maxObjects) {
-      throw new OfflineInputError(`more than ${this.maxObjects} objects to analyze; the analysis would not fit in memory`, 'limit');
+      const message = `more than ${this.maxObjects} objects to analyze; the analysis would not fit in memory`;
+      throw new OfflineInputError(message, 'limit');
     }
   }
 

@@ -17,6 +17,9 @@ import { mustGatherResults, type ResultStore } from './result-store';
  */
 export const MUST_GATHER_ADMIN_PATH = '/update-health/must-gather/server-paths';
 
+/** What an unknown id, and a result the viewer may not read, both answer. */
+export const MUST_GATHER_NOT_FOUND = 'no such must-gather analysis (results are kept in memory and expire)';
+
 /** Why a must-gather request is turned away before any work: not allowed (403), or not now (429). */
 export class MustGatherRefusal extends Error {
   override readonly name = 'MustGatherRefusal';
@@ -54,7 +57,9 @@ export function mayAdministerMustGathers(viewer: Viewer, deps: MustGatherDeps = 
 }
 
 async function admitted<T>(viewer: Viewer, deps: MustGatherDeps, work: () => Promise<T>): Promise<T> {
-  const slot = viewer.kind === 'user' ? deps.admission.enter(`user:${viewer.user.name}`) : deps.admission.enter('local', false);
+  const slot = viewer.kind === 'user'
+    ? deps.admission.enter(`user:${viewer.user.name}`)
+    : deps.admission.enter('local', false);
   if (!slot.ok) throw new MustGatherRefusal(slot.message, 'too_many_requests', slot.retryAfterSeconds);
   try {
     return await work();
@@ -67,24 +72,32 @@ async function admitted<T>(viewer: Viewer, deps: MustGatherDeps, work: () => Pro
  * Analyzes a path in the server's must-gather directory, for must-gather administrators only: anyone else is
  * refused before the file system is looked at, so existing and missing paths answer alike.
  */
-export async function analyzePathFor(viewer: Viewer, input: string, deps: MustGatherDeps = defaultDeps()): Promise<MustGatherResultDto> {
+export async function analyzePathFor(
+  viewer: Viewer, input: string, deps: MustGatherDeps = defaultDeps(),
+): Promise<MustGatherResultDto> {
   if (!(await mayAdministerMustGathers(viewer, deps))) {
-    throw new MustGatherRefusal(`opening paths on the server needs permission to get ${MUST_GATHER_ADMIN_PATH}; upload the archive instead`, 'forbidden');
+    const message = `opening paths on the server needs permission to get ${MUST_GATHER_ADMIN_PATH}`;
+    throw new MustGatherRefusal(`${message}; upload the archive instead`, 'forbidden');
   }
   // A path that is refused or missing costs no analysis slot.
   await resolveUnderRoot(deps.root(), input);
-  return admitted(viewer, deps, () => analyzeServerPath(deps.store, deps.root(), input, { createdBy: ownerOf(viewer), worker: deps.worker }));
+  const options = { createdBy: ownerOf(viewer), worker: deps.worker };
+  return admitted(viewer, deps, () => analyzeServerPath(deps.store, deps.root(), input, options));
 }
 
 /** Analyzes an uploaded archive (one analysis per user at a time, a bounded number at once) owned by the viewer. */
 export function analyzeUploadFor(
-  viewer: Viewer, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, label: string, deps: MustGatherDeps = defaultDeps(),
+  viewer: Viewer, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, label: string,
+  deps: MustGatherDeps = defaultDeps(),
 ): Promise<MustGatherResultDto> {
-  return admitted(viewer, deps, () => analyzeUpload(deps.store, body, label, { createdBy: ownerOf(viewer), worker: deps.worker }));
+  const options = { createdBy: ownerOf(viewer), worker: deps.worker };
+  return admitted(viewer, deps, () => analyzeUpload(deps.store, body, label, options));
 }
 
 /** A stored result as the viewer may read it: their own, or any for an administrator; else undefined (a 404). */
-export async function resultFor(viewer: Viewer, id: string, deps: MustGatherDeps = defaultDeps()): Promise<MustGatherResultDto | undefined> {
+export async function resultFor(
+  viewer: Viewer, id: string, deps: MustGatherDeps = defaultDeps(),
+): Promise<MustGatherResultDto | undefined> {
   const result = deps.store.get(id);
   if (!result) return undefined;
   if (viewer.kind === 'user' && result.createdBy === viewer.user.name) return result;
@@ -95,7 +108,9 @@ export async function resultFor(viewer: Viewer, id: string, deps: MustGatherDeps
  * Freezes a result the viewer may read into a durable incident, created by the viewer, under the result's own
  * `must-gather:` cluster id (never a fleet member's, whatever the archive calls its cluster).
  */
-export async function mustGatherIncidentFor(viewer: Viewer, id: string, deps: MustGatherDeps = defaultDeps()): Promise<CreatedIncidentDto | undefined> {
+export async function mustGatherIncidentFor(
+  viewer: Viewer, id: string, deps: MustGatherDeps = defaultDeps(),
+): Promise<CreatedIncidentDto | undefined> {
   const result = await resultFor(viewer, id, deps);
   const snapshot = result && deps.store.snapshot(id);
   if (!result || !snapshot) return undefined;

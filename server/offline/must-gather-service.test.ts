@@ -57,7 +57,8 @@ describe('server-side paths', () => {
     // A link to a directory outside the root is refused like any other path outside it.
     await expect(analyzeServerPath(store, root, 'azure', owner)).rejects.toMatchObject({ code: 'outside_root' });
     rmSync(linked);
-    const result = await analyzeServerPath(store, join(process.cwd(), 'server/fixtures/must-gather'), 'azure-4.8.11', owner);
+    const fixtures = join(process.cwd(), 'server/fixtures/must-gather');
+    const result = await analyzeServerPath(store, fixtures, 'azure-4.8.11', owner);
     expect(result).toMatchObject({ label: 'azure-4.8.11', source: 'path', createdBy: 'alice' });
     expect(result.health.cluster.version).toBe('4.8.11');
     // Its own id space: whatever the must-gather's infrastructure name, never a fleet member's id.
@@ -86,7 +87,8 @@ describe('uploads', () => {
     expect(result.health.cluster.version).toBe('4.8.11');
     expect(result.clusterTimeSource).toBe('timestamp');
     expect(store.get(result.id)).toBe(result);
-    await expect(analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', owner, 1024)).rejects.toMatchObject({ code: 'limit' });
+    await expect(analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', owner, 1024))
+      .rejects.toMatchObject({ code: 'limit' });
   });
 });
 

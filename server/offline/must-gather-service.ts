@@ -31,7 +31,8 @@ function inside(root: string, target: string): boolean {
  */
 export async function resolveUnderRoot(root: string, input: string): Promise<string> {
   if (input.includes('\0')) throw new MustGatherPathError('the path contains a NUL byte', 'outside_root');
-  const outside = () => new MustGatherPathError('only paths in the server\'s must-gather directory may be opened', 'outside_root');
+  const outside = () => new MustGatherPathError('only paths in the server\'s must-gather directory may be opened',
+    'outside_root');
   const realRoot = await realpath(root).catch(() => undefined);
   if (!realRoot) {
     if (!inside(resolve(root), resolve(root, input))) throw outside();
@@ -39,7 +40,8 @@ export async function resolveUnderRoot(root: string, input: string): Promise<str
   }
   const candidate = resolve(realRoot, input);
   if (!inside(realRoot, candidate)) throw outside();
-  const notFound = () => new MustGatherPathError(`${input}: no such file or directory in the must-gather directory`, 'not_found');
+  const notFound = () => new MustGatherPathError(`${input}: no such file or directory in the must-gather directory`,
+    'not_found');
   const real = await realpath(candidate).catch(() => {
     throw notFound();
   });
@@ -107,22 +109,27 @@ function toResult(
     clusterTime: new Date(offline.now).toISOString(),
     clusterTimeSource: offline.nowSource,
     health,
-    series: { clusterId: health.cluster.id, now: offline.now, samples: {}, transitions: offline.snapshot.transitions.slice(-MAX_TRANSITIONS) },
+    series: {
+      clusterId: health.cluster.id, now: offline.now, samples: {},
+      transitions: offline.snapshot.transitions.slice(-MAX_TRANSITIONS),
+    },
     warnings: offline.warnings,
     stats: offline.stats,
   };
 }
 
 /** Analyzes a path under `root` in a worker and stores the result; no message names the root. */
-export async function analyzeServerPath(store: Store, root: string, input: string, options: AnalyzeOptions): Promise<MustGatherResultDto> {
+export async function analyzeServerPath(
+  store: Store, root: string, input: string, options: AnalyzeOptions,
+): Promise<MustGatherResultDto> {
   const path = await resolveUnderRoot(root, input);
   const realRoot = await realpath(root);
   const label = relative(realRoot, path) || '.';
   const id = ResultStore.newId();
-  const analysis = await runAnalysis({ kind: 'path', path, clusterId: mustGatherClusterId(id) }, undefined, options.worker)
-    .catch((error: unknown) => {
-      throw withoutRoot(error, realRoot);
-    });
+  const job = { kind: 'path', path, clusterId: mustGatherClusterId(id) } as const;
+  const analysis = await runAnalysis(job, undefined, options.worker).catch((error: unknown) => {
+    throw withoutRoot(error, realRoot);
+  });
   const result = toResult(id, analysis, label, 'path', options.createdBy);
   store.put(result, analysis.offline.snapshot);
   return result;

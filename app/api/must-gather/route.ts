@@ -18,7 +18,8 @@ type Failure = Error & { code?: string; retryAfterSeconds?: number };
 function failure(error: unknown) {
   const { name, code, message, retryAfterSeconds } = (error ?? {}) as Failure;
   if (name === 'MustGatherRefusal') {
-    return code === 'forbidden' ? jsonError(403, 'forbidden', message) : tooManyRequests(retryAfterSeconds ?? 1, message);
+    if (code === 'forbidden') return jsonError(403, 'forbidden', message);
+    return tooManyRequests(retryAfterSeconds ?? 1, message);
   }
   if (name === 'MustGatherPathError') {
     return code === 'outside_root' ? jsonError(403, 'outside_root', message) : jsonError(404, 'not_found', message);
@@ -51,7 +52,8 @@ async function handlePost(request: Request) {
     if (!query.ok) return query.response;
     const length = Number(request.headers.get('content-length') ?? NaN);
     if (length > MUST_GATHER_MAX_UPLOAD_BYTES) {
-      return jsonError(413, 'too_large', `${query.data.name}: upload larger than ${formatBytes(MUST_GATHER_MAX_UPLOAD_BYTES)}`);
+      const limit = formatBytes(MUST_GATHER_MAX_UPLOAD_BYTES);
+      return jsonError(413, 'too_large', `${query.data.name}: upload larger than ${limit}`);
     }
     if (!request.body) return jsonError(400, 'bad_request', 'empty upload');
     const result = await analyzeUploadFor(viewer, request.body, query.data.name);

@@ -1,5 +1,5 @@
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { resultFor } from '@/server/offline/must-gather-requests';
+import { MUST_GATHER_NOT_FOUND, resultFor } from '@/server/offline/must-gather-requests';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { timedRoute } from '@/server/observability/timed-route';
 
@@ -10,7 +10,7 @@ async function handleGet(request: Request, { params }: { params: Promise<{ id: s
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const result = await resultFor(viewer, (await params).id);
-  if (!result) return jsonError(404, 'not_found', 'no such must-gather analysis (results are kept in memory and expire)');
+  if (!result) return jsonError(404, 'not_found', MUST_GATHER_NOT_FOUND);
   return jsonOk(result);
 }
 

@@ -1,19 +1,19 @@
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { mustGatherIncidentFor } from '@/server/offline/must-gather-requests';
+import { MUST_GATHER_NOT_FOUND, mustGatherIncidentFor } from '@/server/offline/must-gather-requests';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
 import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-/** `POST /api/must-gather/{id}/incident`: freezes a must-gather analysis the viewer may read into a durable incident. */
+/** `POST /api/must-gather/{id}/incident`: freezes an analysis the viewer may read into a durable incident. */
 async function handlePost(request: Request, { params }: { params: Promise<{ id: string }> }) {
   const refused = rejectCrossSite(request);
   if (refused) return refused;
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const created = await mustGatherIncidentFor(viewer, (await params).id);
-  if (!created) return jsonError(404, 'not_found', 'no such must-gather analysis (results are kept in memory and expire)');
+  if (!created) return jsonError(404, 'not_found', MUST_GATHER_NOT_FOUND);
   return jsonOk(created, 201);
 }
 
