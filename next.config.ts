@@ -8,6 +8,12 @@ const nextConfig: NextConfig = {
   poweredByHeader: false,
   // Compression would buffer text/event-stream responses; the SSE route also sets no-transform.
   compress: false,
+  experimental: {
+    // The proxy (proxy.ts) holds a request body while it arrives and cuts it at this size (10 MB by default, which
+    // broke real must-gather uploads). Room for the largest upload (MUST_GATHER_MAX_UPLOAD_BYTES, 512 MiB) plus
+    // 1 MiB, so a bigger one still arrives past that limit and gets the route's 413 rather than a truncated archive.
+    proxyClientMaxBodySize: 513 * 1024 * 1024,
+  },
 };
 
 export default nextConfig;

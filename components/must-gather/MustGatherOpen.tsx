@@ -7,8 +7,11 @@ import styles from './must-gather.module.css';
 
 type Phase = { kind: 'idle' } | { kind: 'uploading'; fraction: number } | { kind: 'analyzing' } | { kind: 'opening' } | { kind: 'error'; message: string };
 
-/** The `/must-gather` page: upload an archive (with upload progress) or open a path under the server's directory. */
-export function MustGatherOpen({ root }: { root: string }) {
+/**
+ * The `/must-gather` page: upload an archive (with upload progress), or, for must-gather administrators (`root`
+ * given), open a path under the server's directory.
+ */
+export function MustGatherOpen({ root }: { root?: string }) {
   const router = useRouter();
   const fileRef = useRef<HTMLInputElement>(null);
   const [path, setPath] = useState('');
@@ -54,7 +57,8 @@ export function MustGatherOpen({ root }: { root: string }) {
         <h1>Analyze a must-gather</h1>
         <p className="muted">
           The same detectors as on a live cluster, on a static snapshot. Archives are streamed and analyzed as they
-          arrive, never extracted; results are kept in the server&apos;s memory under an unguessable link.
+          arrive, never extracted; results are kept in the server&apos;s memory under an unguessable link that only
+          you (and must-gather administrators) can open.
         </p>
         <form className={styles.card} onSubmit={(event) => void onUpload(event)} aria-labelledby="upload-title">
           <h2 id="upload-title">Upload an archive</h2>
@@ -73,6 +77,7 @@ export function MustGatherOpen({ root }: { root: string }) {
             </div>
           ) : null}
         </form>
+        {root === undefined ? null : (
         <form className={styles.card} onSubmit={(event) => void onOpenPath(event)} aria-labelledby="path-title">
           <h2 id="path-title">Open a path on the server</h2>
           <p className="muted">A must-gather directory or archive under <code>{root}</code> (absolute, or relative to it).</p>
@@ -84,6 +89,7 @@ export function MustGatherOpen({ root }: { root: string }) {
           </div>
           {phase.kind === 'opening' ? <p role="status">Analyzing…</p> : null}
         </form>
+        )}
         {phase.kind === 'error' ? <p role="alert" className={styles.error} data-testid="must-gather-error">{phase.message}</p> : null}
       </main>
     </>

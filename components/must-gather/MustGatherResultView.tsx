@@ -17,6 +17,7 @@ export function MustGatherResultView({ result }: { result: MustGatherResultDto }
       <span className={styles.source} data-testid="data-source" data-source="must-gather"
         title={result.warnings.length ? `${result.warnings.length} file(s) skipped: ${result.warnings.slice(0, 5).join('; ')}` : undefined}>
         <strong>must-gather</strong> {result.label} · as of <time dateTime={result.clusterTime}>{result.clusterTime.replace('T', ' ').replace(/\.\d+Z$|Z$/, 'Z')}</time>
+        {result.createdBy ? <> · {result.source === 'upload' ? 'uploaded' : 'opened'} by {result.createdBy}</> : null}
       </span>
     ),
     actions: <MustGatherIncidentButton resultId={result.id} />,

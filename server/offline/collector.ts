@@ -9,6 +9,7 @@ import { projectObject } from '@/server/watch/projections';
 import { compileLabelSelector } from '@/lib/k8s/selectors';
 import { parseAlerts } from './alerts';
 import { newestTime, synthesizedTransitions, historyTransitions } from './object-times';
+import { OfflineInputError } from './errors';
 
 const MAX_PODS_PER_NEED = 3;
 
@@ -63,7 +64,17 @@ export class OfflineCollector {
   private entries = 0;
   private parsedBytes = 0;
 
-  constructor(private readonly logNeeds: readonly LogNeed[]) {}
+  private kept = 0;
+
+  /** `maxObjects`: most distinct objects (and history versions) kept; one more is a `limit` error. */
+  constructor(private readonly logNeeds: readonly LogNeed[], private readonly maxObjects = Number.POSITIVE_INFINITY) {}
+
+  private keepOne(): void {
+    if (++this.kept > this.maxObjects) {
+      const message = `more than ${this.maxObjects} objects to analyze; the analysis would not fit in memory`;
+      throw new OfflineInputError(message, 'limit');
+    }
+  }
 
   /** Counts an entry looked at (for stats and the entry cap). */
   countEntry(): number {
@@ -90,6 +101,7 @@ export class OfflineCollector {
     for (const document of documents) {
       const object = this.asKnownObject(document);
       if (object) {
+        this.keepOne();
         this.history.push({ at, object });
         this.newestObject = Math.max(this.newestObject, at);
       }
@@ -191,6 +203,7 @@ export class OfflineCollector {
     const bucket = this.objects.get(resource) ?? new Map<string, KubeObject>();
     const key = objectKey(projected);
     const existing = bucket.get(key);
+    if (!existing) this.keepOne();
     if (!existing || newer(projected, existing)) bucket.set(key, projected);
     this.objects.set(resource, bucket);
   }

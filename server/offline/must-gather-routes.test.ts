@@ -51,6 +51,26 @@ describe('must-gather routes', () => {
     expect(incidentSchema.parse(await incident.json())).toMatchObject({ cluster: { version: '4.8.11' } });
   });
 
+  it('answers 429 with Retry-After while the same user has an analysis running', async () => {
+    const { POST } = await import('@/app/api/must-gather/route');
+    let finish!: () => void;
+    const held = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(readFileSync(archive));
+        finish = () => controller.close();
+      },
+    });
+    const first = POST(post(held, 'application/octet-stream', {}, '?name=held.tar.gz'));
+    const second = await POST(post(readFileSync(archive), 'application/octet-stream', {}, '?name=second.tar.gz'));
+    expect(second.status).toBe(429);
+    expect(Number(second.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await second.json()).toMatchObject({ error: { code: 'too_many_requests' } });
+    finish();
+    expect((await first).status).toBe(201);
+    const third = await POST(post(readFileSync(archive), 'application/octet-stream', {}, '?name=third.tar.gz'));
+    expect(third.status).toBe(201);
+  });
+
   it('refuses cross-site requests, paths outside the root, bad bodies and garbage archives with JSON errors', async () => {
     const { POST } = await import('@/app/api/must-gather/route');
     const crossSite = await POST(post('x', 'application/octet-stream', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }));

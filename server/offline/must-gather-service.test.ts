@@ -15,12 +15,29 @@ mkdirSync(join(root, 'inside'), { recursive: true });
 writeFileSync(join(tmp, 'secret.yaml'), 'kind: Secret\n');
 symlinkSync(join(tmp, 'secret.yaml'), join(root, 'escape.yaml'));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+const owner = { createdBy: 'alice' };
+
+async function failureOf(promise: Promise<unknown>): Promise<Error> {
+  return promise.then(() => { throw new Error('expected a failure'); }, (error: unknown) => error as Error);
+}
 
 async function* chunks(...sizes: number[]): AsyncIterable<Uint8Array> {
   for (const size of sizes) yield new Uint8Array(size);
 }
 
 describe('server-side paths', () => {
+  it('names neither the root nor what a path resolved to in its messages', async () => {
+    for (const input of ['../secret.yaml', 'missing', 'escape.yaml']) {
+      expect((await failureOf(resolveUnderRoot(root, input))).message, input).not.toContain(tmp);
+    }
+    expect((await failureOf(resolveUnderRoot(join(tmp, 'nope'), 'x'))).message).not.toContain(tmp);
+    writeFileSync(join(root, 'inside', 'broken.tar.gz'), Buffer.from([0x1f, 0x8b, 8, 0, 0, 0]));
+    const broken = await failureOf(analyzeServerPath(new ResultStore(), root, 'inside/broken.tar.gz', owner));
+    expect(broken).toMatchObject({ name: 'OfflineInputError' });
+    expect(broken.message).toContain('inside/broken.tar.gz');
+    expect(broken.message).not.toContain(tmp);
+  });
+
   it('opens paths under the root only', async () => {
     await expect(resolveUnderRoot(root, 'inside')).resolves.toMatch(/root\/inside$/);
     await expect(resolveUnderRoot(root, join(root, 'inside'))).resolves.toMatch(/root\/inside$/);
@@ -38,11 +55,15 @@ describe('server-side paths', () => {
     const linked = join(root, 'azure');
     symlinkSync(join(process.cwd(), FIXTURE), linked);
     // A link to a directory outside the root is refused like any other path outside it.
-    await expect(analyzeServerPath(store, root, 'azure')).rejects.toMatchObject({ code: 'outside_root' });
+    await expect(analyzeServerPath(store, root, 'azure', owner)).rejects.toMatchObject({ code: 'outside_root' });
     rmSync(linked);
-    const result = await analyzeServerPath(store, join(process.cwd(), 'server/fixtures/must-gather'), 'azure-4.8.11');
-    expect(result).toMatchObject({ label: 'azure-4.8.11', source: 'path' });
+    const fixtures = join(process.cwd(), 'server/fixtures/must-gather');
+    const result = await analyzeServerPath(store, fixtures, 'azure-4.8.11', owner);
+    expect(result).toMatchObject({ label: 'azure-4.8.11', source: 'path', createdBy: 'alice' });
     expect(result.health.cluster.version).toBe('4.8.11');
+    // Its own id space: whatever the must-gather's infrastructure name, never a fleet member's id.
+    expect(result.health.cluster.id).toBe(`must-gather:${result.id}`);
+    expect(result.series.clusterId).toBe(`must-gather:${result.id}`);
     expect(store.get(result.id)).toBe(result);
   });
 });
@@ -60,12 +81,14 @@ describe('uploads', () => {
     const archive = join(tmp, 'mg.tar.gz');
     await writeTestArchive(archive, directoryEntries(FIXTURE, 'must-gather.local.123/'));
     const store = new ResultStore();
-    const result = await analyzeUpload(store, createReadStream(archive), 'mg.tar.gz');
+    const result = await analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', owner);
     expect(result.id).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(result.createdBy).toBe('alice');
     expect(result.health.cluster.version).toBe('4.8.11');
     expect(result.clusterTimeSource).toBe('timestamp');
     expect(store.get(result.id)).toBe(result);
-    await expect(analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', 1024)).rejects.toMatchObject({ code: 'limit' });
+    await expect(analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', owner, 1024))
+      .rejects.toMatchObject({ code: 'limit' });
   });
 });
 

@@ -1,14 +1,12 @@
 import 'server-only';
 import { realpath, stat } from 'node:fs/promises';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import type { MustGatherResultDto } from '@/lib/api/must-gather-dto';
-import { analyzeOffline, analyzeOfflineStream, type OfflineAnalysis } from './analyze-offline';
+import { MUST_GATHER_MAX_UPLOAD_BYTES, mustGatherClusterId, type MustGatherResultDto } from '@/lib/api/must-gather-dto';
+import type { WorkerAnalysis } from './analysis-protocol';
+import { runAnalysis, type RunAnalysisOptions } from './analysis-runner';
 import { OfflineInputError } from './errors';
 import { formatBytes } from './limits';
 import { ResultStore, type ResultStore as Store } from './result-store';
-
-/** Largest upload accepted, in bytes (compressed archives; real must-gathers are a few hundred MB). */
-export const MAX_UPLOAD_BYTES = 4 * 1024 * 1024 * 1024;
 /** Transitions kept for the read-only condition timeline, as the live engine bounds its history. */
 const MAX_TRANSITIONS = 2_000;
 
@@ -28,24 +26,37 @@ function inside(root: string, target: string): boolean {
 
 /**
  * Resolves a user-typed path (absolute, or relative to `root`) to a real path under `root`. Symbolic links are
- * resolved first, so neither `..` nor a link can reach outside; the message never reveals what exists outside.
+ * resolved first, so neither `..` nor a link can reach outside. Messages name neither the root nor what a path
+ * resolved to: only what the user typed.
  */
 export async function resolveUnderRoot(root: string, input: string): Promise<string> {
   if (input.includes('\0')) throw new MustGatherPathError('the path contains a NUL byte', 'outside_root');
-  const outside = () => new MustGatherPathError(`only paths under ${root} may be opened`, 'outside_root');
+  const outside = () => new MustGatherPathError('only paths in the server\'s must-gather directory may be opened',
+    'outside_root');
   const realRoot = await realpath(root).catch(() => undefined);
   if (!realRoot) {
     if (!inside(resolve(root), resolve(root, input))) throw outside();
-    throw new MustGatherPathError(`the must-gather directory ${root} does not exist on the server`, 'not_found');
+    throw new MustGatherPathError('the server has no must-gather directory', 'not_found');
   }
   const candidate = resolve(realRoot, input);
   if (!inside(realRoot, candidate)) throw outside();
+  const notFound = () => new MustGatherPathError(`${input}: no such file or directory in the must-gather directory`,
+    'not_found');
   const real = await realpath(candidate).catch(() => {
-    throw new MustGatherPathError(`${input}: no such file or directory under ${root}`, 'not_found');
+    throw notFound();
   });
   if (!inside(realRoot, real)) throw outside();
-  await stat(real);
+  await stat(real).catch(() => {
+    throw notFound();
+  });
   return real;
+}
+
+/** `error` with every mention of `root` (the server's must-gather directory) replaced by a relative path. */
+function withoutRoot(error: unknown, root: string): unknown {
+  if (!(error instanceof OfflineInputError)) return error;
+  const message = error.message.split(`${root}${sep}`).join('').split(root).join('.');
+  return message === error.message ? error : new OfflineInputError(message, error.code);
 }
 
 /** Passes `source` through, failing with a `limit` {@link OfflineInputError} once more than `maxBytes` arrived. */
@@ -77,40 +88,63 @@ export async function* webStreamChunks(stream: ReadableStream<Uint8Array>): Asyn
   }
 }
 
-function toResult(analysis: OfflineAnalysis, label: string, source: MustGatherResultDto['source']): MustGatherResultDto {
-  const id = ResultStore.newId();
+/** Options of {@link analyzeServerPath} and {@link analyzeUpload}. */
+export interface AnalyzeOptions {
+  /** Who asked (the result's owner); null for the local operator. */
+  createdBy: string | null;
+  /** The analysis worker's heap and limits. */
+  worker?: RunAnalysisOptions;
+}
+
+function toResult(
+  id: string, analysis: WorkerAnalysis, label: string, source: MustGatherResultDto['source'], createdBy: string | null,
+): MustGatherResultDto {
   const { health, offline } = analysis;
   return {
     id,
     label,
     source,
+    createdBy,
     analyzedAt: new Date().toISOString(),
     clusterTime: new Date(offline.now).toISOString(),
     clusterTimeSource: offline.nowSource,
     health,
-    series: { clusterId: health.cluster.id, now: offline.now, samples: {}, transitions: offline.snapshot.transitions.slice(-MAX_TRANSITIONS) },
+    series: {
+      clusterId: health.cluster.id, now: offline.now, samples: {},
+      transitions: offline.snapshot.transitions.slice(-MAX_TRANSITIONS),
+    },
     warnings: offline.warnings,
     stats: offline.stats,
   };
 }
 
-/** Analyzes a path under `root` and stores the result. */
-export async function analyzeServerPath(store: Store, root: string, input: string): Promise<MustGatherResultDto> {
+/** Analyzes a path under `root` in a worker and stores the result; no message names the root. */
+export async function analyzeServerPath(
+  store: Store, root: string, input: string, options: AnalyzeOptions,
+): Promise<MustGatherResultDto> {
   const path = await resolveUnderRoot(root, input);
-  const label = relative(await realpath(root), path) || '.';
-  const analysis = await analyzeOffline([path]);
-  const result = toResult(analysis, label, 'path');
+  const realRoot = await realpath(root);
+  const label = relative(realRoot, path) || '.';
+  const id = ResultStore.newId();
+  const job = { kind: 'path', path, clusterId: mustGatherClusterId(id) } as const;
+  const analysis = await runAnalysis(job, undefined, options.worker).catch((error: unknown) => {
+    throw withoutRoot(error, realRoot);
+  });
+  const result = toResult(id, analysis, label, 'path', options.createdBy);
   store.put(result, analysis.offline.snapshot);
   return result;
 }
 
-/** Analyzes an uploaded `.tar` / `.tar.gz` byte stream (never buffered whole) and stores the result. */
+/** Analyzes an uploaded `.tar` / `.tar.gz` byte stream in a worker (never buffered whole) and stores the result. */
 export async function analyzeUpload(
-  store: Store, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, label: string, maxBytes = MAX_UPLOAD_BYTES,
+  store: Store, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, label: string, options: AnalyzeOptions,
+  maxBytes = MUST_GATHER_MAX_UPLOAD_BYTES,
 ): Promise<MustGatherResultDto> {
   const chunks = Symbol.asyncIterator in body ? body : webStreamChunks(body);
-  const analysis = await analyzeOfflineStream(capped(chunks, maxBytes, label), label);
-  const result = toResult(analysis, label, 'upload');
+  const id = ResultStore.newId();
+  const job = { kind: 'upload', label, clusterId: mustGatherClusterId(id) } as const;
+  const analysis = await runAnalysis(job, capped(chunks, maxBytes, label), options.worker);
+  const result = toResult(id, analysis, label, 'upload', options.createdBy);
   store.put(result, analysis.offline.snapshot);
   return result;
 }

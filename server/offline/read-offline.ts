@@ -57,7 +57,7 @@ async function sniff(path: string): Promise<InputKind> {
 export async function readOffline(paths: readonly string[], options: ReadOfflineOptions = {}): Promise<OfflineSnapshot> {
   if (paths.length === 0) throw new OfflineInputError('no input given');
   const limits: OfflineLimits = { ...DEFAULT_OFFLINE_LIMITS, ...options.limits };
-  const collector = new OfflineCollector(options.logNeeds ?? []);
+  const collector = new OfflineCollector(options.logNeeds ?? [], limits.maxObjects);
   for (const path of paths) {
     try {
       const kind = await sniff(path);
@@ -87,7 +87,7 @@ export async function readOfflineStream(
   stream: AsyncIterable<Buffer | Uint8Array>, label: string, options: ReadOfflineOptions = {},
 ): Promise<OfflineSnapshot> {
   const limits: OfflineLimits = { ...DEFAULT_OFFLINE_LIMITS, ...options.limits };
-  const collector = new OfflineCollector(options.logNeeds ?? []);
+  const collector = new OfflineCollector(options.logNeeds ?? [], limits.maxObjects);
   const iterator = stream[Symbol.asyncIterator]();
   const first = await iterator.next();
   if (first.done || first.value.length === 0) throw new OfflineInputError(`${label}: empty upload`);
