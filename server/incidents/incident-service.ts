@@ -6,6 +6,7 @@ import type { Snapshot } from '@/lib/health/types';
 import { resourceForKind } from '@/lib/k8s/resources';
 import { asString, dig, findObject } from '@/lib/health/objects';
 import { REDACTION_RULES, Redactor } from '@/lib/incidents/redact';
+import { clusterIdentifiers } from '@/lib/incidents/cluster-identifiers';
 import type { IncidentRepository } from './incident-repository';
 import { newIncidentId } from './incident-id';
 
@@ -75,24 +76,28 @@ export async function createIncident(source: IncidentSource, repository: Inciden
   const series = source.series(options.from, options.to);
   const snapshot = source.snapshot();
   const clusterVersion = findObject(snapshot, 'clusterversions', 'version');
-  const redactor = new Redactor();
+  const redactor = new Redactor(clusterIdentifiers(snapshot));
   const id = newIncidentId();
   const capturedAt = series.now;
+  const clusterID = asString(dig(clusterVersion, 'spec', 'clusterID'));
+  const redactedHealth = redactor.redact(health, 'health') as ClusterHealthDto;
+  const redactedSeries = redactor.redact(series, 'series') as ClusterSeriesDto;
   const incident: IncidentDto = {
     id,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
     createdBy: options.createdBy ?? null,
     cluster: {
+      // The fleet's own key for the cluster stays as it is: readers' access is checked against that cluster.
       id: source.id,
-      name: source.name,
-      clusterID: asString(dig(clusterVersion, 'spec', 'clusterID')) ?? null,
+      name: redactor.text(source.name, 'cluster.name'),
+      clusterID: clusterID ? redactor.text(clusterID, 'cluster.clusterID') : null,
       version: health.cluster.version,
       desiredVersion: health.cluster.desiredVersion,
     },
     capturedAt,
     window: { from: options.from ?? seriesStart(series) ?? capturedAt, to: options.to ?? capturedAt },
-    health: redactor.redact(health, 'health') as ClusterHealthDto,
-    series: redactor.redact(series, 'series') as ClusterSeriesDto,
+    health: { ...redactedHealth, cluster: { ...redactedHealth.cluster, id: source.id } },
+    series: { ...redactedSeries, clusterId: source.id },
     objects: evidenceObjects(snapshot, health).map((o, i) => redactor.redact(o, `objects[${i}]`) as Record<string, unknown>),
     redaction: { rules: [...REDACTION_RULES], entries: redactor.entries },
   };
