@@ -8,6 +8,7 @@ import { asString, dig, findObject } from '@/lib/health/objects';
 import { REDACTION_RULES, Redactor } from '@/lib/incidents/redact';
 import { clusterIdentifiers } from '@/lib/incidents/cluster-identifiers';
 import type { IncidentRepository } from './incident-repository';
+import { incidentLimits, type IncidentLimits } from './incident-limits';
 import { newIncidentId } from './incident-id';
 
 /** What an incident is frozen from; a `ClusterEngine` is one. */
@@ -26,6 +27,8 @@ export interface CreateIncidentOptions {
   createdBy?: string | null;
   /** Wall clock for `createdAt` (tests). */
   now?: () => Date;
+  /** Rate limit, quota and size limit; default the process-wide {@link incidentLimits}, `null` none (tests). */
+  limits?: IncidentLimits | null;
 }
 
 const MAX_OBJECTS = 200;
@@ -69,9 +72,13 @@ function seriesStart(series: ClusterSeriesDto): number | undefined {
 
 /**
  * Freezes a cluster into an incident: findings and health, chart series of the window, evidence objects, identity
- * and creation time, all redacted by one {@link Redactor} (its report attached), then stored durably.
+ * and creation time, all redacted by one {@link Redactor} (its report attached), then stored durably. Every creation
+ * (cluster view or must-gather) passes the creator's limits first: throws IncidentLimitError when over one.
  */
 export async function createIncident(source: IncidentSource, repository: IncidentRepository, options: CreateIncidentOptions = {}): Promise<CreatedIncidentDto> {
+  const limits = options.limits === undefined ? incidentLimits() : options.limits;
+  const creator = options.createdBy ?? null;
+  limits?.admit(creator);
   const health = source.health();
   const series = source.series(options.from, options.to);
   const snapshot = source.snapshot();
@@ -85,7 +92,7 @@ export async function createIncident(source: IncidentSource, repository: Inciden
   const incident: IncidentDto = {
     id,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
-    createdBy: options.createdBy ?? null,
+    createdBy: creator,
     cluster: {
       // The fleet's own key for the cluster stays as it is: readers' access is checked against that cluster.
       id: source.id,
@@ -101,6 +108,7 @@ export async function createIncident(source: IncidentSource, repository: Inciden
     objects: evidenceObjects(snapshot, health).map((o, i) => redactor.redact(o, `objects[${i}]`) as Record<string, unknown>),
     redaction: { rules: [...REDACTION_RULES], entries: redactor.entries },
   };
+  await limits?.checkStore(creator, Buffer.byteLength(JSON.stringify(incident)), repository);
   await repository.create(incident);
   return { id, url: `/incidents/${id}` };
 }

@@ -4,6 +4,7 @@ import { healthFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { createIncident } from '@/server/incidents/incident-service';
+import { incidentLimitResponse } from '@/server/incidents/incident-limit-response';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
@@ -26,8 +27,13 @@ async function handlePost(request: NextRequest) {
   if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
   // The incident freezes everything; each reader later sees what their own access allows (incidentFor).
   const createdBy = viewer.kind === 'user' ? viewer.user.name : null;
-  const created = await createIncident(engine, getIncidentRepository(), { from, to, createdBy });
-  return jsonOk(created, 201);
+  try {
+    return jsonOk(await createIncident(engine, getIncidentRepository(), { from, to, createdBy }), 201);
+  } catch (error) {
+    const limited = incidentLimitResponse(error);
+    if (limited) return limited;
+    throw error;
+  }
 }
 
 export const POST = timedRoute('/api/incidents', handlePost);
