@@ -43,20 +43,25 @@ const KEPT_DOMAINS = [
   'kubernetes.io', 'k8s.io', 'x-k8s.io', 'openshift.io', 'openshift.com', 'redhat.io', 'redhat.com', 'quay.io',
   'docker.io', 'docker.com', 'gcr.io', 'ghcr.io', 'operatorframework.io', 'coreos.com', 'github.com',
   'githubusercontent.com', 'golang.org', 'go.dev', 'gopkg.in', 'prometheus.io', 'ovn.org', 'cncf.io', 'metal3.io',
-  'fedoraproject.org', 'cluster.local', 'compute.internal', 'ec2.internal', 'svc',
+  'fedoraproject.org', 'openshift.org', 'okd.io', 'kubebuilder.io', 'google.com', 'googleapis.com', 'windows.net',
+  'azure.com', 'microsoft.com', 'amazonaws.com', 'cluster.local', 'compute.internal', 'ec2.internal', 'svc',
 ];
-/** Top-level domains a two-label name must end in to be taken for a domain (`runtime.goexit` is not one). */
-const TWO_LABEL_TLDS = new Set([
-  'com', 'net', 'org', 'io', 'dev', 'app', 'cloud', 'info', 'biz', 'co', 'me', 'us', 'uk', 'de', 'fr', 'eu', 'nl', 'ch',
-  'jp', 'cn', 'in', 'au', 'ca', 'br', 'es', 'it', 'se', 'no', 'pl', 'gov', 'edu', 'mil', 'internal', 'local', 'lan',
-  'corp', 'home', 'intranet', 'private', 'example', 'test', 'invalid', 'localdomain',
+/**
+ * Top-level domains a name must end in to be taken for a domain: common generic ones and the names private networks
+ * use. Kubernetes is full of dotted lowercase names that are not domains (`sa.scc.mcs`, `olm.operatorgroup.uid`,
+ * `runtime.goexit`, file names), so an unknown last label means "not a domain".
+ */
+const GENERIC_TLDS = new Set([
+  'com', 'net', 'org', 'io', 'dev', 'app', 'cloud', 'info', 'biz', 'gov', 'edu', 'mil', 'int', 'tech', 'online', 'site',
+  'xyz', 'systems', 'services', 'solutions', 'network', 'host', 'internal', 'local', 'lan', 'corp', 'home',
+  'intranet', 'intra', 'private', 'localdomain', 'example', 'test', 'invalid',
 ]);
-/** Last labels of file names, never taken for a top-level domain (`values.schema.json`). */
-const FILE_EXTENSIONS = new Set([
-  'yaml', 'yml', 'json', 'go', 'txt', 'log', 'sh', 'py', 'js', 'ts', 'tsx', 'md', 'conf', 'cfg', 'crt', 'pem', 'key',
-  'csr', 'cer', 'tar', 'gz', 'tgz', 'zip', 'xml', 'html', 'css', 'toml', 'ini', 'service', 'socket', 'mount', 'target',
-  'so', 'lock', 'pid', 'sock', 'env', 'tmp', 'bak', 'rs', 'java', 'proto', 'sql', 'db', 'sqlite', 'repo', 'rpm',
+/** Two-letter last labels that are file extensions more often than country domains; never a top-level domain. */
+const NOT_COUNTRY = new Set([
+  'go', 'sh', 'py', 'js', 'ts', 'md', 'so', 'rs', 'gz', 'db', 'pl', 'cc', 'hh', 'rb', 'mk', 'in', 'am', 'id', 'ok',
 ]);
+/** Second-level labels under a country domain that belong to the public suffix (`example.co.uk`). */
+const PUBLIC_SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'ne', 'or']);
 
 const OCTET = '(?:25[0-5]|2[0-4]\\d|1\\d\\d|[1-9]?\\d)';
 const IPV4 = new RegExp(`(?<![0-9A-Za-z.])${OCTET}(?:\\.${OCTET}){3}(?![0-9]|\\.[0-9])`, 'g');
@@ -157,12 +162,17 @@ export class Obfuscator {
     return out.replace(FQDN, (m) => this.domain(m, path));
   }
 
+  /** Replaces the registrable part (`acme-corp.com`, `acme.co.uk`), keeping sub-domain labels as must-gather-clean. */
   private domain(name: string, path: string): string {
     if (isKeptDomain(name)) return name;
     const labels = name.split('.');
     const tld = labels[labels.length - 1];
-    if (labels.length === 2) return TWO_LABEL_TLDS.has(tld) ? this.token('domain', name, path) : name;
-    if (FILE_EXTENSIONS.has(tld)) return name;
-    return `${labels[0]}.${this.token('domain', labels.slice(1).join('.'), path)}`;
+    const country = tld.length === 2 && !NOT_COUNTRY.has(tld);
+    // Two labels only under a generic domain: `klog.v2`-like pairs under a country code are too common.
+    if (!(GENERIC_TLDS.has(tld) || (country && labels.length > 2))) return name;
+    const size = country && labels.length > 3 && PUBLIC_SECOND_LEVEL.has(labels[labels.length - 2]) ? 3 : 2;
+    const sub = labels.slice(0, -size).join('.');
+    const token = this.token('domain', labels.slice(-size).join('.'), path);
+    return sub ? `${sub}.${token}` : token;
   }
 }

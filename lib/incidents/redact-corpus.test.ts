@@ -64,6 +64,9 @@ const SECRET_CORPUS: [string, unknown, string[]][] = [
   ['Authorization: Basic', {
     lines: [`Authorization: Basic ${btoa('admin:basic-pw')}`, `curl -H "authorization: basic ${btoa('u:p2')}"`],
   }, [btoa('admin:basic-pw'), btoa('u:p2')]],
+  ['Authorization in a JSON header map', {
+    message: `request headers {"Authorization":["Basic ${btoa('map:pw-in-map')}"]}`,
+  }, [btoa('map:pw-in-map')]],
   ['Basic credentials alone', { message: `retrying with Basic ${btoa('svc:alone-pw')}` }, [btoa('svc:alone-pw')]],
   ['lowercase bearer', {
     lines: ['GET /api authorization=bearer lowercase-bearer-token', 'header: bearer another-bearer-tok'],
@@ -143,7 +146,7 @@ describe('redaction corpus', () => {
     expect(value.message).toContain(
       'https://api.domain0000000001:6443 console-openshift-console.apps.domain0000000001 bastion.domain0000000002');
     expect(value.message).toContain('clusterID x-clusterid-0000000001-x in telemetry');
-    expect(value.message).toContain('mirror.domain0000000003:5000');
+    expect(value.message).toContain('mirror.registry.domain0000000003:5000 and ldap.domain0000000004');
   });
 });
 
@@ -196,6 +199,13 @@ describe('what must survive', () => {
     'key=node.kubernetes.io/not-ready toleration, secretName=router-certs, secret: not found, token expired',
     '--token-file=/var/run/secrets/token --kubeconfig=/etc/kubernetes/kubeconfig',
     'Basic authentication failed, bearer tokens rejected',
+    // From a real must-gather (server/fixtures/must-gather/azure-4.8.11): none of these is a credential or a domain.
+    'automountServiceAccountToken: false; topologyKey: kubernetes.io/hostname; - --tls-key=/etc/tls/private/tls.key',
+    'openshift.io/sa.scc.mcs: s0:c10,c5; olm.operatorgroup.uid/90fbcdf6-b0bd-4d96-ae65-1b7831bc3c30; ' +
+      'deprecated.daemonset.template.generation: "1"',
+    'registry.ci.openshift.org/ocp/release@sha256:26f9da8c; https://releases-art-rhcos.svc.ci.openshift.org/art/' +
+      'rhcos-48.84.202106171757-0-live.x86_64.iso.sig rhcos-48.84.202106301921-0-metal4k.x86_64.raw.gz',
+    'layout go.kubebuilder.io/v3; https://rhcos.blob.core.windows.net/imagebucket; cloud.google.com/gke-preemptible',
   ];
   it.each(SURVIVORS)('%s', (text) => {
     expect(redact(text, '$', IDENTIFIERS).value).toBe(text);

@@ -31,8 +31,9 @@ export const REDACTION_RULES: readonly string[] = [
   'private-key: PEM private key blocks (and base64 of them) anywhere',
   'credential-text: JWTs, sha256~ OpenShift tokens and name: value credentials (kubeconfigs, docker configs) in text',
   'obfuscated (consistent tokens, as must-gather-clean): IPv4 (x-ipv4-…-x), IPv6 (x-ipv6-…-x), ' +
-    'MAC (x-mac-…-x), domains (domain…: the cluster and base domains keep their sub-domain labels, any other ' +
-    'name keeps its first label), node names (x-node-…-x), the cluster ID (x-clusterid-…-x) and ' +
+    'MAC (x-mac-…-x), domains (domain…: the cluster and base domains, and the registrable part of any other name ' +
+    'under a known top-level domain; sub-domain labels stay), node names (x-node-…-x), the cluster ID ' +
+    '(x-clusterid-…-x) and ' +
     'infrastructure name (x-infraid-…-x); ' +
     'kept: loopback addresses, versions, Kubernetes / OpenShift / registry domains, *.svc and *.cluster.local',
 ];

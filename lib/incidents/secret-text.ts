@@ -12,6 +12,12 @@ const SECRET_WORDS = new Set([
 ]);
 /** Names whose value is a secret on their own (not only in a compound such as `DB_KEY`). */
 const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'token', 'apikey', 'credential', 'credentials']);
+/** Outside env entries, KEY and AUTH name a credential only with one of these (`topologyKey`, `--tls-key` do not). */
+const KEY_QUALIFIERS = new Set([
+  'api', 'private', 'secret', 'access', 'client', 'signing', 'encryption', 'ssh', 'shared', 'account', 'session',
+  'master', 'basic', 'proxy', 'registry', 'http', 'bearer',
+]);
+const WEAK_WORDS = new Set(['key', 'auth']);
 /** A last word that says the value only points at a secret (a file, a reference) or describes it. */
 const DESCRIPTIVE_LAST = new Set([
   'file', 'path', 'dir', 'directory', 'ref', 'name', 'names', 'type', 'kind', 'url', 'uri', 'endpoint', 'host', 'port',
@@ -40,7 +46,9 @@ export function isSecretName(name: string, loose = false): boolean {
   const parts = words(name);
   if (parts.length === 0 || DESCRIPTIVE_LAST.has(parts[parts.length - 1])) return false;
   if (!parts.some((w) => SECRET_WORDS.has(w))) return false;
-  return loose || parts.length > 1 || STRONG_WORDS.has(parts[0]);
+  if (loose) return true;
+  if (parts.length === 1) return STRONG_WORDS.has(parts[0]);
+  return parts.some((w) => SECRET_WORDS.has(w) && !WEAK_WORDS.has(w)) || parts.some((w) => KEY_QUALIFIERS.has(w));
 }
 
 function decodesTo(base64: string, test: (text: string) => boolean): boolean {
@@ -69,7 +77,8 @@ interface Pattern {
 const VALUE = `("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;}&\\\\)\\]<>]+)`;
 /** Between a name and its value on one line: `=` or `:`, an escaped quote (JSON inside a JSON string). */
 const ASSIGN = (sep: string) => `["']?[ \\t]*${sep}[ \\t]*(?:\\\\["'])?`;
-const notScheme = (value: string) => !/^(bearer|basic|negotiate|digest)$/i.test(value);
+/** Values that are never the credential: the scheme before it, booleans and empty values. */
+const notScheme = (value: string) => !/^(bearer|basic|negotiate|digest|true|false|null|none|yes|no)$/i.test(value);
 // Each pattern: group 1 is kept, the last group is the credential (quotes around it are kept too).
 const PATTERNS: Pattern[] = [
   {
@@ -81,7 +90,10 @@ const PATTERNS: Pattern[] = [
     accept: (s) => decodesTo(s.slice(0, 80), (text) => /PRIVATE KEY/.test(text)),
   },
   { re: /(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/@"'<>]+)@/gi, reason: 'url-credential' },
-  { re: /(\bauthorization["']?\s*[:=]\s*["']?(?:[A-Za-z-]+\s+)?)([^\s"',;]+)/gi, reason: 'authorization' },
+  {
+    re: /(\bauthorization\\?["']?\s*[:=]\s*(?:\[\s*)?(?:\\?["'])?(?:[A-Za-z-]+\s+)?)([^\s"',;\\\]]+)/gi,
+    reason: 'authorization', accept: notScheme,
+  },
   { re: /(\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})/gi, reason: 'authorization' },
   {
     re: /(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/gi, reason: 'authorization',
