@@ -6,18 +6,34 @@ import { getFleet } from '@/server/engine/fleet';
 import { createIncident } from '@/server/incidents/incident-service';
 import { incidentLimitResponse } from '@/server/incidents/incident-limit-response';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
+import { readBodyText } from '@/server/http/bounded-body';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
 import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
+/** `{clusterId, from, to}` is well under a kilobyte; anything near this is not a request to create an incident. */
+const MAX_BODY_BYTES = 16 * 1024;
+
 async function handlePost(request: NextRequest) {
   const refused = rejectCrossSite(request);
   if (refused) return refused;
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
-  const body: unknown = await request.json().catch(() => undefined);
+  let text: string;
+  try {
+    text = await readBodyText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'BodyTooLargeError') return jsonError(413, 'too_large', error.message);
+    throw error;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   const parsed = createIncidentSchema.safeParse(body);
   if (!parsed.success) {
     return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
