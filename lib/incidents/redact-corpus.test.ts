@@ -73,6 +73,10 @@ const SECRET_CORPUS: [string, unknown, string[]][] = [
   }, ['lowercase-bearer-token', 'another-bearer-tok']],
   ['PEM private key in a ConfigMap', { kind: 'ConfigMap', data: { 'tls.key': PEM } }, PEM_LINES],
   ['PEM private key in a log line', { lines: [`loaded key ${PEM} ok`] }, PEM_LINES],
+  ['PGP and OpenSSH private keys', {
+    lines: ['-----BEGIN PGP PRIVATE KEY BLOCK-----\nlQOYBGJx0pgp\n-----END PGP PRIVATE KEY BLOCK-----',
+      '-----BEGIN OPENSSH PRIVATE KEY-----\\nb3BlbnNzaC1rZXktdjE\\n-----END OPENSSH PRIVATE KEY-----'],
+  }, ['lQOYBGJx0pgp', 'b3BlbnNzaC1rZXktdjE']],
   ['truncated PEM private key', { message: PEM.slice(0, 120) }, ['MIIEowIBAAKCAQEA0Z3VS5JJ']],
   ['base64 PEM private key outside a Secret', {
     spec: { caKey: PEM_BASE64 }, note: `key=${PEM_BASE64}`, blob: PEM_BASE64,

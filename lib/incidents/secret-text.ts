@@ -74,6 +74,8 @@ interface Pattern {
   accept?: (secret: string) => boolean;
 }
 
+/** `-----BEGIN RSA PRIVATE KEY-----`, `-----END PGP PRIVATE KEY BLOCK-----`… */
+const PEM_LINE = (edge: string) => `-----${edge} [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
 const VALUE = `("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;}&\\\\)\\]<>]+)`;
 /** Between a name and its value on one line: `=` or `:`, an escaped quote (JSON inside a JSON string). */
 const ASSIGN = (sep: string) => `["']?[ \\t]*${sep}[ \\t]*(?:\\\\["'])?`;
@@ -82,7 +84,7 @@ const notScheme = (value: string) => !/^(bearer|basic|negotiate|digest|true|fals
 // Each pattern: group 1 is kept, the last group is the credential (quotes around it are kept too).
 const PATTERNS: Pattern[] = [
   {
-    re: /()(-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|$))/g,
+    re: new RegExp(`()(${PEM_LINE('BEGIN')}[\\s\\S]*?(?:${PEM_LINE('END')}|$))`, 'g'),
     reason: 'private-key',
   },
   {

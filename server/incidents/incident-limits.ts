@@ -37,6 +37,13 @@ function mib(bytes: number): string {
   return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
+/** `Retry-After` in words, for the message the page shows (it does not see headers). */
+function after(seconds: number): string {
+  if (seconds < 120) return `${seconds} s`;
+  if (seconds < 7_200) return `${Math.ceil(seconds / 60)} min`;
+  return `${Math.ceil(seconds / 3_600)} h`;
+}
+
 /**
  * The checks of incident creation, in the order they cost: the per-user token bucket before any work, then (once the
  * incident is built) its size and the user's stored total over the last 24 hours. The quota is read from the
@@ -54,8 +61,8 @@ export class IncidentLimits {
     const taken = this.limiter.take(user ?? '\u0000local');
     if (!taken.ok) {
       throw new IncidentLimitError('rate_limited',
-        `too many incidents created; at most ${this.settings.burst} at once and ${this.settings.perHour} an hour`,
-        taken.retryAfterSeconds);
+        `too many incidents created; at most ${this.settings.burst} at once and ${this.settings.perHour} an hour; ` +
+        `try again in ${after(taken.retryAfterSeconds)}`, taken.retryAfterSeconds);
     }
   }
 
@@ -70,9 +77,10 @@ export class IncidentLimits {
     const usage = await repository.usageSince(user, new Date(now - DAY_MS).toISOString());
     if (usage.count + 1 > dailyCount || usage.bytes + bytes > dailyBytes) {
       const oldest = usage.oldest ? Date.parse(usage.oldest) : now;
+      const retry = Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1_000));
       throw new IncidentLimitError('daily_quota',
         `daily incident quota reached (${usage.count} incidents, ${mib(usage.bytes)} in 24 hours; ` +
-        `at most ${dailyCount} and ${mib(dailyBytes)})`, Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1_000)));
+        `at most ${dailyCount} and ${mib(dailyBytes)}); try again in ${after(retry)}`, retry);
     }
   }
 }
