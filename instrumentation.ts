@@ -9,6 +9,7 @@ export async function register(): Promise<void> {
   // reconnect to another replica, then close watches and databases.
   const { drain } = await import('./server/observability/shutdown');
   process.once('SIGTERM', () => void drain());
+  if (!process.env.UPDATE_HEALTH_KUBECONFIG) return;
   // Opening the incident store starts its retention: expired incidents go at boot, not at the first request.
   const { getIncidentRepository } = await import('./server/incidents/incident-store');
   try {
@@ -16,7 +17,6 @@ export async function register(): Promise<void> {
   } catch (error) {
     console.error(`Update Health: cannot open the incident store: ${(error as Error).message}`);
   }
-  if (!process.env.UPDATE_HEALTH_KUBECONFIG) return;
   const { getFleet } = await import('./server/engine/fleet');
   try {
     getFleet();
