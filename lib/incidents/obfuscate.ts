@@ -118,8 +118,9 @@ export class Obfuscator {
     const domains = alternation(identifiers.domains.map((d) => d.toLowerCase())
       .filter((d) => d.includes('.') && !isKeptDomain(d)));
     // Lazy sub-domain labels: the longest (most specific) cluster domain that ends the name is the one replaced.
+    // A match starts only at the first label of a name, else each label of a long dotted run would rescan the rest.
     this.clusterDomains = domains
-      ? new RegExp(`(?<![A-Za-z0-9-])((?:[a-z0-9-]+\\.)*?)(${domains})(?![A-Za-z0-9-])`, 'gi')
+      ? new RegExp(`(?<![A-Za-z0-9-]|[A-Za-z0-9-]\\.)((?:[a-z0-9-]+\\.)*?)(${domains})(?![A-Za-z0-9-])`, 'gi')
       : undefined;
   }
 

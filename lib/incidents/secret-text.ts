@@ -76,6 +76,11 @@ interface Pattern {
 
 /** `-----BEGIN RSA PRIVATE KEY-----`, `-----END PGP PRIVATE KEY BLOCK-----`… */
 const PEM_LINE = (edge: string) => `-----${edge} [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`;
+/**
+ * A name before `=` or `:`. Bounded: names are short, and an unbounded run here would make every word boundary of a
+ * long dotted or hyphenated string scan to its end (quadratic time on a crafted log line).
+ */
+const NAME = '[A-Za-z_][\\w.-]{0,63}';
 const VALUE = `("[^"\\n]*"|'[^'\\n]*'|[^\\s"',;}&\\\\)\\]<>]+)`;
 /** Between a name and its value on one line: `=` or `:`, an escaped quote (JSON inside a JSON string). */
 const ASSIGN = (sep: string) => `["']?[ \\t]*${sep}[ \\t]*(?:\\\\["'])?`;
@@ -91,7 +96,7 @@ const PATTERNS: Pattern[] = [
     re: /()(LS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2})/g, reason: 'private-key',
     accept: (s) => decodesTo(s.slice(0, 80), (text) => /PRIVATE KEY/.test(text)),
   },
-  { re: /(\b[a-z][a-z0-9+.-]*:\/\/)([^\s/@"'<>]+)@/gi, reason: 'url-credential' },
+  { re: /(\b[a-z][a-z0-9+.-]{0,31}:\/\/)([^\s/@"'<>]+)@/gi, reason: 'url-credential' },
   {
     re: /(\bauthorization\\?["']?\s*[:=]\s*(?:\[\s*)?(?:\\?["'])?(?:[A-Za-z-]+\s+)?)([^\s"',;\\\]]+)/gi,
     reason: 'authorization', accept: notScheme,
@@ -104,21 +109,21 @@ const PATTERNS: Pattern[] = [
   // `- name: DB_PASSWORD\n  value: x` (YAML) and `{"name":"DB_PASSWORD","value":"x"}` (JSON) inside text.
   {
     re: new RegExp(
-      `(\\bname["']?\\s*:\\s*["']?([A-Za-z_][\\w.-]*)["']?\\s*,?\\s*["']?value["']?\\s*:\\s*)${VALUE}`, 'g'),
+      `(\\bname["']?\\s*:\\s*["']?(${NAME})["']?\\s*,?\\s*["']?value["']?\\s*:\\s*)${VALUE}`, 'g'),
     reason: 'env-credential', nameGroup: 2, loose: true,
   },
   {
-    re: new RegExp(`((?<![\\w-])--?([A-Za-z][\\w-]*)(?:=|\\s+)(?!-))${VALUE}`, 'g'),
+    re: new RegExp(`((?<![\\w-])--?([A-Za-z][\\w-]{0,63})(?:=|\\s+)(?!-))${VALUE}`, 'g'),
     reason: 'credential-flag', nameGroup: 2,
   },
   {
-    re: new RegExp(`(\\b([A-Za-z_][\\w.-]*)\\\\?${ASSIGN('=')})${VALUE}`, 'g'),
+    re: new RegExp(`(\\b(${NAME})\\\\?${ASSIGN('=')})${VALUE}`, 'g'),
     reason: 'env-credential', nameGroup: 2, accept: notScheme,
   },
   // `token: x`, `"auth": "x"`: only names that are credentials on their own or compounds (`db_password:`), since
   // prose is full of `secret: not found`.
   {
-    re: new RegExp(`(\\b([A-Za-z_][\\w.-]*)\\\\?${ASSIGN(':')})${VALUE}`, 'g'),
+    re: new RegExp(`(\\b(${NAME})\\\\?${ASSIGN(':')})${VALUE}`, 'g'),
     reason: 'credential-text', nameGroup: 2, accept: notScheme,
   },
   { re: /()(\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)/g, reason: 'credential-text' },
