@@ -19,6 +19,8 @@ export class SqliteIncidentRepository implements IncidentRepository {
 
   constructor(readonly file: string) {
     this.db = openSqlite(file);
+    // The quota and retention read by creation time; without it each creation would scan every stored incident.
+    this.db.exec('CREATE INDEX IF NOT EXISTS incidents_created ON incidents (created_at)');
     this.insert = this.db.prepare('INSERT INTO incidents (id, cluster_id, created_at, body) VALUES (?, ?, ?, ?)');
     this.select = this.db.prepare('SELECT body FROM incidents WHERE id = ?');
     this.usage = this.db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(length(CAST(body AS BLOB))), 0) AS bytes,
