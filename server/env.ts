@@ -87,7 +87,7 @@ export function authEnv(): AuthEnv {
 
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const incidentEnvSchema = z.object({
-  /** Incidents one user may create in a burst, then {@link UPDATE_HEALTH_INCIDENTS_PER_HOUR} refill the allowance. */
+  /** Incidents one user may create in a burst, then `UPDATE_HEALTH_INCIDENTS_PER_HOUR` refill the allowance. */
   UPDATE_HEALTH_INCIDENT_BURST: positiveInt(10),
   UPDATE_HEALTH_INCIDENTS_PER_HOUR: positiveInt(60),
   /** Per-user quota over the last 24 hours, checked against the stored incidents (so shared by replicas). */
