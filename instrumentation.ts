@@ -10,6 +10,13 @@ export async function register(): Promise<void> {
   const { drain } = await import('./server/observability/shutdown');
   process.once('SIGTERM', () => void drain());
   if (!process.env.UPDATE_HEALTH_KUBECONFIG) return;
+  // Opening the incident store starts its retention: expired incidents go at boot, not at the first request.
+  const { getIncidentRepository } = await import('./server/incidents/incident-store');
+  try {
+    getIncidentRepository();
+  } catch (error) {
+    console.error(`Update Health: cannot open the incident store: ${(error as Error).message}`);
+  }
   const { getFleet } = await import('./server/engine/fleet');
   try {
     getFleet();

@@ -99,3 +99,30 @@ export function tlsEnv(): { certFile: string | undefined; keyFile: string | unde
     keyFile: parsed.UPDATE_HEALTH_TLS_KEY_FILE || undefined,
   };
 }
+
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const incidentEnvSchema = z.object({
+  /** Incidents one user may create in a burst, then `UPDATE_HEALTH_INCIDENTS_PER_HOUR` refill the allowance. */
+  UPDATE_HEALTH_INCIDENT_BURST: positiveInt(10),
+  UPDATE_HEALTH_INCIDENTS_PER_HOUR: positiveInt(60),
+  /** Per-user quota over the last 24 hours, checked against the stored incidents (so shared by replicas). */
+  UPDATE_HEALTH_INCIDENT_DAILY_COUNT: positiveInt(200),
+  UPDATE_HEALTH_INCIDENT_DAILY_BYTES: positiveInt(100 * 1024 * 1024),
+  /** Largest incident stored (its JSON); a larger one is refused with 413. */
+  UPDATE_HEALTH_INCIDENT_MAX_BYTES: positiveInt(8 * 1024 * 1024),
+  /** Incidents older than this are deleted, at start and every hour. */
+  UPDATE_HEALTH_INCIDENT_RETENTION_DAYS: z.coerce.number().positive().default(90),
+});
+
+/** Incident limits and retention (README "Incidents"). */
+export type IncidentEnv = z.infer<typeof incidentEnvSchema>;
+
+/** The incident limits and retention, read on their own; throws EnvError naming every malformed key. */
+export function incidentEnv(): IncidentEnv {
+  const parsed = incidentEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(`Update Health incident settings are invalid:\n  ${problems.join('\n  ')}`);
+  }
+  return parsed.data;
+}

@@ -35,7 +35,7 @@ describe('redact', () => {
     const text = JSON.stringify(value);
     for (const secret of [TOKEN, 'LS0tLS1CRUdJTi', 'p4ss', 'abcdefghijklmnop1234', 'letmein']) expect(text).not.toContain(secret);
     expect(value.data.kubeconfig).toContain('token: <redacted:credential-text:');
-    expect(value.message).toContain('Bearer <redacted:credential-text:');
+    expect(value.message).toContain('Bearer <redacted:authorization:');
   });
 
   it('keeps placeholders consistent across one incident and leaves ordinary text alone', () => {

@@ -8,7 +8,18 @@ import type { IncidentDto } from '@/lib/api/incident-dto';
 export interface IncidentRepository {
   create(incident: IncidentDto): Promise<void>;
   get(id: string): Promise<IncidentDto | undefined>;
+  /** What one creator (`null`: incidents without one) stored since `since` (RFC 3339): the quota's measure. */
+  usageSince(createdBy: string | null, since: string): Promise<IncidentUsage>;
+  /** Deletes every incident created before `cutoff` (RFC 3339); resolves to how many. */
+  deleteOlderThan(cutoff: string): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Incidents one creator stored in a window: how many, their size (stored JSON bytes), the oldest one's time. */
+export interface IncidentUsage {
+  count: number;
+  bytes: number;
+  oldest: string | null;
 }
 
 /** A stored incident could not be read back (corrupt row, schema drift). */

@@ -43,4 +43,26 @@ describe('incident routes', () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: 'cross_site_request' } });
   });
+
+  it('POST /api/incidents refuses a body over 16 KiB with 413, by Content-Length or as it streams', async () => {
+    const { POST } = await import('@/app/api/incidents/route');
+    const headers = { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' };
+    const big = JSON.stringify({ clusterId: 'steady', padding: 'x'.repeat(64 * 1024) });
+    const url = 'http://127.0.0.1:3000/api/incidents';
+    const declared = await POST(new NextRequest(url, { method: 'POST', body: big, headers }));
+    expect(declared.status).toBe(413);
+    let sent = 0;
+    const endless = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        sent += 1;
+        controller.enqueue(new TextEncoder().encode('x'.repeat(4096)));
+      },
+    });
+    const streamed = await POST(new NextRequest(url, {
+      method: 'POST', body: endless, headers, duplex: 'half',
+    } as ConstructorParameters<typeof NextRequest>[1]));
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toMatchObject({ error: { code: 'too_large' } });
+    expect(sent).toBeLessThan(10);
+  });
 });

@@ -6,6 +6,7 @@ import { incidentSchema } from '@/lib/api/incident-dto';
 import { type FindingDto } from '@/lib/api/dto';
 import type { KubeObject } from '@/lib/k8s/types';
 import { ROLLBACK_AFTER_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
+import { dig } from '@/lib/health/objects';
 import { createIncident } from './incident-service';
 import { isIncidentId } from './incident-id';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
@@ -55,7 +56,7 @@ describe('incidents in SQLite', () => {
     expect(incident.health.findings.map((f) => f.id)).toStrictEqual(findings);
     expect(incident.health.findings.some((f) => f.id === 'status-write-rejection:ClusterVersion//version:enum')).toBe(true);
     expect(incident.cluster).toMatchObject({ id: 'cross-minor-rollback', desiredVersion: '4.13.40' });
-    expect(incident.cluster.clusterID).toMatch(/^[0-9a-f-]{36}$/);
+    expect(incident.cluster.clusterID).toMatch(/^x-clusterid-\d{10}-x$/);
     expect(incident.createdAt).toBe('2026-11-22T10:00:00.000Z');
     expect(incident.series.samples['status-write-rejection']).toHaveLength(2);
     expect(incident.objects.some((o) => o.kind === 'ClusterVersion')).toBe(true);
@@ -78,8 +79,50 @@ describe('incidents in SQLite', () => {
       expect(raw.includes(Buffer.from(secret)), `raw bytes contain ${secret}`).toBe(false);
     }
     const reasons = new Set(incident?.redaction.entries.map((e) => e.reason));
-    expect([...reasons].sort()).toStrictEqual(['credential-field', 'credential-text', 'last-applied-configuration', 'pull-secret', 'secret-data']);
+    for (const reason of ['credential-field', 'credential-text', 'env-credential', 'authorization', 'last-applied-configuration', 'pull-secret', 'secret-data']) {
+      expect(reasons, reason).toContain(reason);
+    }
     expect(incident?.objects.find((o) => (o.metadata as { name: string }).name === 'db')?.data).toStrictEqual({ password: expect.stringMatching(/^<redacted:secret-data:\d{4}>$/) });
     expect(incident?.redaction.rules.length).toBeGreaterThan(0);
+  });
+
+  it('obfuscates node names, addresses, domains and the cluster ID with one map over everything it stores', async () => {
+    const file = join(dir, 'obfuscation.sqlite');
+    const source = scenarioSource('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 120_000);
+    const snapshot = source.snapshot();
+    const nodes = snapshot.objects.nodes ?? [];
+    expect(nodes.length).toBeGreaterThan(0);
+    const clusterID = String((snapshot.objects.clusterversions?.[0] as { spec: { clusterID: string } }).spec.clusterID);
+    const apiHost = new URL(String(dig(snapshot.objects.infrastructures?.[0], 'status', 'apiServerURL'))).hostname;
+    const nodeName = nodes[0].metadata.name;
+    const internalIP = String((dig(nodes[0], 'status', 'addresses') as { address: string; type: string }[])
+      .find((a) => a.type === 'InternalIP')?.address);
+    const subject = { apiVersion: 'v1', kind: 'Node', name: nodeName };
+    const finding: FindingDto = {
+      id: `test:Node//${nodeName}`, detector: 'install-settling', severity: 'warning', subject,
+      title: `Node ${nodeName} NotReady`, summary: `kubelet at ${internalIP} stopped posting status to https://${apiHost}:6443`,
+      evidence: [{ kind: 'log', label: 'kubelet', lines: [`${nodeName} ${internalIP} cluster ${clusterID}`] }], remediation: [],
+    };
+    const withFinding = scenarioSource('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 120_000, { findings: [finding] });
+    const repository = new SqliteIncidentRepository(file);
+    const { id } = await createIncident(withFinding, repository);
+    const incident = (await repository.get(id))!;
+    await repository.close();
+    const raw = Buffer.concat(readdirSync(dir).filter((f) => f.startsWith('obfuscation.sqlite')).map((f) => readFileSync(join(dir, f))));
+    for (const original of [nodeName, internalIP, clusterID, apiHost.split('.').slice(1).join('.')]) {
+      expect(JSON.stringify(incident), original).not.toContain(original);
+      expect(raw.includes(Buffer.from(original)), `raw bytes contain ${original}`).toBe(false);
+    }
+    const frozen = incident.health.findings.find((f) => f.id.startsWith('test:Node//'))!;
+    const nodeToken = frozen.subject.name;
+    expect(nodeToken).toMatch(/^x-node-\d{10}-x$/);
+    const ipToken = /x-ipv4-\d{10}-x/.exec(frozen.summary)?.[0];
+    expect(frozen.title).toBe(`Node ${nodeToken} NotReady`);
+    expect(frozen.evidence[0].lines).toStrictEqual([`${nodeToken} ${ipToken} cluster ${incident.cluster.clusterID}`]);
+    expect(frozen.summary).toMatch(/^kubelet at x-ipv4-\d{10}-x stopped posting status to https:\/\/api\.domain\d{10}:6443$/);
+    // The fleet's key for the cluster is kept, so access checks and links still find it.
+    expect(incident.cluster.id).toBe('cross-minor-rollback');
+    expect(incident.health.cluster.id).toBe('cross-minor-rollback');
+    expect(incident.series.clusterId).toBe('cross-minor-rollback');
   });
 });

@@ -6,7 +6,9 @@ import type { Snapshot } from '@/lib/health/types';
 import { resourceForKind } from '@/lib/k8s/resources';
 import { asString, dig, findObject } from '@/lib/health/objects';
 import { REDACTION_RULES, Redactor } from '@/lib/incidents/redact';
+import { clusterIdentifiers } from '@/lib/incidents/cluster-identifiers';
 import type { IncidentRepository } from './incident-repository';
+import { incidentLimits, type IncidentLimits } from './incident-limits';
 import { newIncidentId } from './incident-id';
 
 /** What an incident is frozen from; a `ClusterEngine` is one. */
@@ -25,6 +27,8 @@ export interface CreateIncidentOptions {
   createdBy?: string | null;
   /** Wall clock for `createdAt` (tests). */
   now?: () => Date;
+  /** Rate limit, quota and size limit; default the process-wide {@link incidentLimits}, `null` none (tests). */
+  limits?: IncidentLimits | null;
 }
 
 const MAX_OBJECTS = 200;
@@ -68,34 +72,43 @@ function seriesStart(series: ClusterSeriesDto): number | undefined {
 
 /**
  * Freezes a cluster into an incident: findings and health, chart series of the window, evidence objects, identity
- * and creation time, all redacted by one {@link Redactor} (its report attached), then stored durably.
+ * and creation time, all redacted by one {@link Redactor} (its report attached), then stored durably. Every creation
+ * (cluster view or must-gather) passes the creator's limits first: throws IncidentLimitError when over one.
  */
 export async function createIncident(source: IncidentSource, repository: IncidentRepository, options: CreateIncidentOptions = {}): Promise<CreatedIncidentDto> {
+  const limits = options.limits === undefined ? incidentLimits() : options.limits;
+  const creator = options.createdBy ?? null;
+  limits?.admit(creator);
   const health = source.health();
   const series = source.series(options.from, options.to);
   const snapshot = source.snapshot();
   const clusterVersion = findObject(snapshot, 'clusterversions', 'version');
-  const redactor = new Redactor();
+  const redactor = new Redactor(clusterIdentifiers(snapshot));
   const id = newIncidentId();
   const capturedAt = series.now;
+  const clusterID = asString(dig(clusterVersion, 'spec', 'clusterID'));
+  const redactedHealth = redactor.redact(health, 'health') as ClusterHealthDto;
+  const redactedSeries = redactor.redact(series, 'series') as ClusterSeriesDto;
   const incident: IncidentDto = {
     id,
     createdAt: (options.now?.() ?? new Date()).toISOString(),
-    createdBy: options.createdBy ?? null,
+    createdBy: creator,
     cluster: {
+      // The fleet's own key for the cluster stays as it is: readers' access is checked against that cluster.
       id: source.id,
-      name: source.name,
-      clusterID: asString(dig(clusterVersion, 'spec', 'clusterID')) ?? null,
+      name: redactor.text(source.name, 'cluster.name'),
+      clusterID: clusterID ? redactor.text(clusterID, 'cluster.clusterID') : null,
       version: health.cluster.version,
       desiredVersion: health.cluster.desiredVersion,
     },
     capturedAt,
     window: { from: options.from ?? seriesStart(series) ?? capturedAt, to: options.to ?? capturedAt },
-    health: redactor.redact(health, 'health') as ClusterHealthDto,
-    series: redactor.redact(series, 'series') as ClusterSeriesDto,
+    health: { ...redactedHealth, cluster: { ...redactedHealth.cluster, id: source.id } },
+    series: { ...redactedSeries, clusterId: source.id },
     objects: evidenceObjects(snapshot, health).map((o, i) => redactor.redact(o, `objects[${i}]`) as Record<string, unknown>),
     redaction: { rules: [...REDACTION_RULES], entries: redactor.entries },
   };
+  await limits?.checkStore(creator, Buffer.byteLength(JSON.stringify(incident)), repository);
   await repository.create(incident);
   return { id, url: `/incidents/${id}` };
 }

@@ -2,7 +2,7 @@ import 'server-only';
 import type pg from 'pg';
 import { incidentSchema, type IncidentDto } from '@/lib/api/incident-dto';
 import { openPostgres } from '@/server/db/postgres-migrations';
-import { IncidentStoreError, type IncidentRepository } from './incident-repository';
+import { IncidentStoreError, type IncidentRepository, type IncidentUsage } from './incident-repository';
 
 /**
  * Incidents in PostgreSQL (`UPDATE_HEALTH_DATABASE_URL`), so every replica of a deployment opens every link.
@@ -30,6 +30,20 @@ export class PostgresIncidentRepository implements IncidentRepository {
     const parsed = incidentSchema.safeParse(rows[0].body);
     if (!parsed.success) throw new IncidentStoreError(`incident ${id} does not match the incident schema: ${parsed.error.message}`);
     return parsed.data;
+  }
+
+  async usageSince(createdBy: string | null, since: string): Promise<IncidentUsage> {
+    await this.ready;
+    const { rows } = await this.pool.query<{ count: string; bytes: string; oldest: Date | null }>(
+      `SELECT COUNT(*) AS count, COALESCE(SUM(octet_length(body::text)), 0) AS bytes, MIN(created_at) AS oldest
+       FROM incidents WHERE created_at >= $1 AND (body->>'createdBy') IS NOT DISTINCT FROM $2`, [since, createdBy]);
+    const row = rows[0];
+    return { count: Number(row.count), bytes: Number(row.bytes), oldest: row.oldest ? row.oldest.toISOString() : null };
+  }
+
+  async deleteOlderThan(cutoff: string): Promise<number> {
+    await this.ready;
+    return (await this.pool.query('DELETE FROM incidents WHERE created_at < $1', [cutoff])).rowCount ?? 0;
   }
 
   /** Applied schema versions (tests and maintenance). */

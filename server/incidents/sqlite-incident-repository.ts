@@ -2,7 +2,7 @@ import 'server-only';
 import type Database from 'better-sqlite3';
 import { openSqlite } from '@/server/db/sqlite-database';
 import { incidentSchema, type IncidentDto } from '@/lib/api/incident-dto';
-import { IncidentStoreError, type IncidentRepository } from './incident-repository';
+import { IncidentStoreError, type IncidentRepository, type IncidentUsage } from './incident-repository';
 
 /**
  * Incidents in one SQLite file (better-sqlite3). WAL lets readers work while a write commits. `synchronous=FULL`
@@ -14,11 +14,18 @@ export class SqliteIncidentRepository implements IncidentRepository {
   private readonly db: Database.Database;
   private readonly insert: Database.Statement<[string, string, string, string]>;
   private readonly select: Database.Statement<[string], { body: string }>;
+  private readonly usage: Database.Statement<[string, string | null], IncidentUsage>;
+  private readonly expire: Database.Statement<[string]>;
 
   constructor(readonly file: string) {
     this.db = openSqlite(file);
+    // The quota and retention read by creation time; without it each creation would scan every stored incident.
+    this.db.exec('CREATE INDEX IF NOT EXISTS incidents_created ON incidents (created_at)');
     this.insert = this.db.prepare('INSERT INTO incidents (id, cluster_id, created_at, body) VALUES (?, ?, ?, ?)');
     this.select = this.db.prepare('SELECT body FROM incidents WHERE id = ?');
+    this.usage = this.db.prepare(`SELECT COUNT(*) AS count, COALESCE(SUM(length(CAST(body AS BLOB))), 0) AS bytes,
+      MIN(created_at) AS oldest FROM incidents WHERE created_at >= ? AND json_extract(body, '$.createdBy') IS ?`);
+    this.expire = this.db.prepare('DELETE FROM incidents WHERE created_at < ?');
   }
 
   async create(incident: IncidentDto): Promise<void> {
@@ -37,6 +44,15 @@ export class SqliteIncidentRepository implements IncidentRepository {
     const parsed = incidentSchema.safeParse(body);
     if (!parsed.success) throw new IncidentStoreError(`incident ${id} does not match the incident schema: ${parsed.error.message}`);
     return parsed.data;
+  }
+
+  async usageSince(createdBy: string | null, since: string): Promise<IncidentUsage> {
+    const row = this.usage.get(since, createdBy)!;
+    return { count: row.count, bytes: row.bytes, oldest: row.oldest };
+  }
+
+  async deleteOlderThan(cutoff: string): Promise<number> {
+    return this.expire.run(cutoff).changes;
   }
 
   /** `PRAGMA integrity_check` result (`['ok']` when intact). */

@@ -4,19 +4,36 @@ import { healthFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { createIncident } from '@/server/incidents/incident-service';
+import { incidentLimitResponse } from '@/server/incidents/incident-limit-response';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
+import { readBodyText } from '@/server/http/bounded-body';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
 import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
+/** `{clusterId, from, to}` is well under a kilobyte; anything near this is not a request to create an incident. */
+const MAX_BODY_BYTES = 16 * 1024;
+
 async function handlePost(request: NextRequest) {
   const refused = rejectCrossSite(request);
   if (refused) return refused;
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
-  const body: unknown = await request.json().catch(() => undefined);
+  let text: string;
+  try {
+    text = await readBodyText(request, MAX_BODY_BYTES);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'BodyTooLargeError') return jsonError(413, 'too_large', error.message);
+    throw error;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
   const parsed = createIncidentSchema.safeParse(body);
   if (!parsed.success) {
     return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
@@ -26,8 +43,13 @@ async function handlePost(request: NextRequest) {
   if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
   // The incident freezes everything; each reader later sees what their own access allows (incidentFor).
   const createdBy = viewer.kind === 'user' ? viewer.user.name : null;
-  const created = await createIncident(engine, getIncidentRepository(), { from, to, createdBy });
-  return jsonOk(created, 201);
+  try {
+    return jsonOk(await createIncident(engine, getIncidentRepository(), { from, to, createdBy }), 201);
+  } catch (error) {
+    const limited = incidentLimitResponse(error);
+    if (limited) return limited;
+    throw error;
+  }
 }
 
 export const POST = timedRoute('/api/incidents', handlePost);

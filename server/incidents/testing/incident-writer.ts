@@ -12,7 +12,7 @@ const source = scenarioSource('cross-minor-rollback', 15 * 60_000);
 async function main(): Promise<void> {
   process.stdout.write('ready\n');
   for (;;) {
-    const { id } = await createIncident(source, repository);
+    const { id } = await createIncident(source, repository, { limits: null });
     process.stdout.write(`ack ${id}\n`);
   }
 }
