@@ -7,6 +7,12 @@ import { clusterHealthSchema, clusterSeriesSchema } from './dto';
  */
 export const MUST_GATHER_MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 
+/**
+ * The non-resource URL a user must be allowed to `get` (SubjectAccessReview on the auth cluster) to open paths on
+ * the server, and to read every user's must-gather results and incidents: the dashboard's must-gather administrators.
+ */
+export const MUST_GATHER_ADMIN_PATH = '/update-health/must-gather/server-paths';
+
 /** Prefix of the cluster id a must-gather is assessed under: no fleet member's id, and never confused with one. */
 export const MUST_GATHER_CLUSTER_PREFIX = 'must-gather:';
 

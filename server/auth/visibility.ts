@@ -5,6 +5,7 @@ import {
   CLUSTER_METRICS_ACCESS, READ_EVERYTHING, accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck,
 } from '@/lib/access/access-check';
 import { incidentAccess, visibleIncident } from '@/lib/access/visible-incident';
+import { MUST_GATHER_ADMIN_PATH, isMustGatherClusterId } from '@/lib/api/must-gather-dto';
 import {
   clusterVisible, detectorAccess, detectorReadable, healthAccess, seriesAccess, visibleHealth, visibleSeries,
 } from '@/lib/access/visible-health';
@@ -68,9 +69,16 @@ export async function mayReadClusterMetrics(viewer: Viewer, memberId: string): P
   return (await answers(viewer, memberId, [CLUSTER_METRICS_ACCESS]))(CLUSTER_METRICS_ACCESS);
 }
 
-/** An incident for this reader, or undefined when they may not see its cluster. */
+/**
+ * An incident for this reader, or undefined when they may not see its cluster. An incident frozen from a must-gather
+ * belongs to no fleet cluster: only its creator and the must-gather administrators may read it.
+ */
 export async function incidentFor(viewer: Viewer, incident: IncidentDto): Promise<IncidentDto | undefined> {
   if (viewer.kind === 'local') return incident;
+  if (isMustGatherClusterId(incident.cluster.id)) {
+    if (incident.createdBy !== null && incident.createdBy === viewer.user.name) return incident;
+    return (await getAuthService().mayGetPath(viewer, MUST_GATHER_ADMIN_PATH)) ? incident : undefined;
+  }
   const allowed = await answers(viewer, incident.cluster.id, incidentAccess(incident, DETECTORS));
   if (!clusterVisible(incident.health, DETECTORS, allowed)) return undefined;
   return visibleIncident(incident, DETECTORS, allowed);

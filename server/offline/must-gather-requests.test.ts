@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { isMustGatherClusterId } from '@/lib/api/must-gather-dto';
+import { MUST_GATHER_ADMIN_PATH, isMustGatherClusterId } from '@/lib/api/must-gather-dto';
 import { AuthService } from '@/server/auth/auth-service';
 import type { Viewer } from '@/server/auth/identity';
 import type { AuthEnv } from '@/server/env';
@@ -13,7 +13,7 @@ import { catalogdRolloutScenario } from '@/server/simulator/scenarios/catalogd-r
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { AnalysisAdmission } from './analysis-admission';
 import {
-  MUST_GATHER_ADMIN_PATH, analyzePathFor, analyzeUploadFor, mustGatherIncidentFor, resultFor, type MustGatherDeps,
+  analyzePathFor, analyzeUploadFor, mustGatherIncidentFor, resultFor, type MustGatherDeps,
 } from './must-gather-requests';
 import { ResultStore } from './result-store';
 import { directoryEntries, writeTestArchive } from './test-support';

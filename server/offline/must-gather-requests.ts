@@ -1,6 +1,6 @@
 import 'server-only';
 import type { CreatedIncidentDto } from '@/lib/api/incident-dto';
-import { mustGatherClusterId, type MustGatherResultDto } from '@/lib/api/must-gather-dto';
+import { MUST_GATHER_ADMIN_PATH, mustGatherClusterId, type MustGatherResultDto } from '@/lib/api/must-gather-dto';
 import { getAuthService } from '@/server/auth/auth-service';
 import type { Viewer } from '@/server/auth/identity';
 import { mustGatherRoot } from '@/server/env';
@@ -10,12 +10,6 @@ import { analysisAdmission, type AnalysisAdmission } from './analysis-admission'
 import type { RunAnalysisOptions } from './analysis-runner';
 import { analyzeServerPath, analyzeUpload, resolveUnderRoot } from './must-gather-service';
 import { mustGatherResults, type ResultStore } from './result-store';
-
-/**
- * The non-resource URL a user must be allowed to `get` (SubjectAccessReview on the auth cluster) to open paths on
- * the server, and to read every user's must-gather results: the dashboard's must-gather administrators.
- */
-export const MUST_GATHER_ADMIN_PATH = '/update-health/must-gather/server-paths';
 
 /** What an unknown id, and a result the viewer may not read, both answer. */
 export const MUST_GATHER_NOT_FOUND = 'no such must-gather analysis (results are kept in memory and expire)';

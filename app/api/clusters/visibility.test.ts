@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clusterHealthSchema, type ClusterHealthDto } from '@/lib/api/dto';
 import { AuthService } from '@/server/auth/auth-service';
 import type { Viewer } from '@/server/auth/identity';
+import type { IncidentDto } from '@/lib/api/incident-dto';
+import type { IncidentRepository } from '@/server/incidents/incident-repository';
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
 import { Fleet } from '@/server/engine/fleet';
@@ -176,5 +178,22 @@ describe('a hidden cluster answers like an unknown one on every route', () => {
     expect(response.status).toBe(200);
     abort.abort();
     await response.body?.cancel();
+  });
+});
+
+describe('an incident frozen from a must-gather', () => {
+  it('is read by its creator only (and must-gather administrators), never through a fleet cluster of that name', async () => {
+    const { createIncident } = await import('@/server/incidents/incident-service');
+    const { incidentFor } = await import('@/server/auth/visibility');
+    const { scenarioSource } = await import('@/server/incidents/testing/incident-source');
+    const { mustGatherClusterId } = await import('@/lib/api/must-gather-dto');
+    const stored: IncidentDto[] = [];
+    const repository = { create: async (incident: IncidentDto) => { stored.push(incident); } } as unknown as IncidentRepository;
+    const source = { ...scenarioSource(STANDALONE, 30 * 60_000), id: mustGatherClusterId('r1'), name: STANDALONE };
+    await createIncident(source, repository, { createdBy: onlyClusterVersion.user.name, limits: null });
+    const incident = stored[0]!;
+    expect((await incidentFor(onlyClusterVersion, incident))?.id).toBe(incident.id);
+    expect(await incidentFor(nobody, incident)).toBeUndefined();
+    expect(await incidentFor(user('admin'), incident)).toBeDefined();
   });
 });
