@@ -3,7 +3,7 @@ import { NextResponse } from 'next/server';
 import { jsonError, tooManyRequests } from '@/server/http/responses';
 import type { EdgeStep } from '@/server/http/edge';
 import { getAuthService } from './auth-service';
-import type { Viewer } from './identity';
+import { SCOPES_EXTRA_KEY, type UserIdentity, type Viewer } from './identity';
 import { sessionCookieName, readCookie } from './session-cookie';
 import { isAuthError } from './token-reviewer';
 
@@ -16,6 +16,15 @@ export function isPublicPath(pathname: string): boolean {
 /** Everything a machine reads answers 401 JSON; a page a person opens redirects to the login. */
 function wantsJson(pathname: string): boolean {
   return pathname.startsWith('/api/') || pathname === '/metrics';
+}
+
+/**
+ * Whether a token's scopes could let it read anything: none (a service account, an unscoped token), `user:full` or a
+ * `role:` scope. A `user:info` / `user:check-access` / `user:list-projects` token cannot, here as on the API server.
+ */
+export function scopesMayRead(user: UserIdentity): boolean {
+  const scopes = user.extra?.[SCOPES_EXTRA_KEY];
+  return scopes === undefined || scopes.some((scope) => scope === 'user:full' || scope.startsWith('role:'));
 }
 
 type Authentication =
@@ -65,6 +74,11 @@ async function authenticate(headers: Headers, tls: boolean): Promise<Authenticat
 export const requireViewer: EdgeStep = async (edge) => {
   const result = await authenticate(edge.request.headers, edge.security.tls);
   const open = isPublicPath(edge.pathname);
+  const viewer = result.ok ? result.viewer : undefined;
+  if (!open && viewer?.kind === 'user' && viewer.via === 'bearer' && !scopesMayRead(viewer.user)) {
+    const scopes = viewer.user.extra?.[SCOPES_EXTRA_KEY]?.join(' ');
+    return jsonError(403, 'forbidden', `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`);
+  }
   if (result.ok && (result.viewer || open)) {
     edge.viewer = result.viewer;
     return undefined;

@@ -77,7 +77,10 @@ export async function finishLogin(request: Request): Promise<Response> {
     return new Response(null, { status: 302, headers });
   } catch (error) {
     const failure: LoginFailure = isLoginError(error) ? error.failure : 'unavailable';
-    console.warn(`Update Health: login callback failed (${failure}${isLoginError(error) ? '' : `: ${(error as Error).name}`})`);
+    // The kind of failure only; a configuration error (our text, e.g. a missing session key) is worth its message.
+    const name = error instanceof Error ? error.name : typeof error;
+    const detail = isLoginError(error) ? '' : name === 'EnvError' ? `: ${(error as Error).message}` : `: ${name}`;
+    console.warn(`Update Health: login callback failed (${failure}${detail})`);
     const { status, title, text } = CALLBACK_FAILURES[failure];
     return page(request, title, `<p>${text}</p>${retry}`, status, { 'Set-Cookie': clearLogin });
   }

@@ -17,6 +17,7 @@ describe('TokenReview cache and limits', () => {
   let fetchTls: typeof fetch;
   let tokens: Record<keyof typeof PASSWORDS, string>;
   let posted: string[];
+  let tokenFor: (user: keyof typeof PASSWORDS, scope?: string) => Promise<string>;
   const post = async (path: string, body: unknown) => {
     posted.push((body as { spec: { token: string } }).spec.token);
     const answer = await fetchTls(`${t.served.url}${path}`, {
@@ -30,8 +31,8 @@ describe('TokenReview cache and limits', () => {
     const users = Htpasswd.of(PASSWORDS);
     t = await startTestServer({ users: () => users });
     fetchTls = tlsFetch(Buffer.from(t.served.caData, 'base64').toString());
-    const tokenFor = async (user: keyof typeof PASSWORDS) => {
-      const answer = await fetchTls(`${t.served.url}/oauth/authorize?client_id=openshift-challenging-client&response_type=token`, {
+    tokenFor = async (user, scope) => {
+      const answer = await fetchTls(`${t.served.url}/oauth/authorize?client_id=openshift-challenging-client&response_type=token${scope ? `&scope=${encodeURIComponent(scope)}` : ''}`, {
         headers: { Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`, 'X-CSRF-Token': '1' },
       });
       return /access_token=([^&]+)/.exec(answer.headers.get('location') ?? '')![1];
@@ -94,6 +95,12 @@ describe('TokenReview cache and limits', () => {
     expect(limited.headers.get('x-content-type-options')).toBe('nosniff');
     expect((await call(tokens.sre, '198.51.100.7')).status).toBe(200);
     expect((await call('sha256~other-client', '203.0.113.5')).status).toBe(401);
+    // A token that may only say who its user is reads nothing here, as on the API server: 403 with the reason.
+    const infoOnly = await tokenFor('admin', 'user:info');
+    const refused = await call(infoOnly, '10.0.0.9');
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: { code: 'forbidden', message: expect.stringContaining('(user:info)') } });
+    expect((await call(await tokenFor('admin', 'role:view:*'), '10.0.0.9')).status).toBe(200);
     delete holder.__updateHealthAuth;
   });
 });

@@ -60,10 +60,10 @@ function identityOf(answer: TokenReviewAnswer): UserIdentity | undefined {
   const status = answer.status;
   if (!status?.authenticated || !status.user?.username) return undefined;
   const { username, uid, groups, extra } = status.user;
-  const parsed = userIdentitySchema.safeParse({ name: username, groups: groups ?? [], uid: uid || undefined, extra });
-  if (parsed.success) return parsed.data;
-  // An `extra` we cannot read must not widen access: keep the user, and no scope (and so nothing) is assumed away.
-  return { name: username, groups: groups ?? [], uid: uid || undefined, extra: { unreadable: ['true'] } };
+  // An answer we cannot read whole (an `extra` not of string lists) authenticates nobody: dropping the scopes in it
+  // would widen what the token may do.
+  const parsed = userIdentitySchema.safeParse({ name: username, groups: groups ?? [], uid: uid || undefined, extra: extra ?? undefined });
+  return parsed.success ? parsed.data : undefined;
 }
 
 /**
