@@ -11,7 +11,10 @@ interface SarAnswer {
 
 /** The subject of a SubjectAccessReview as kube-rbac-proxy sends it: name, uid, groups and extra (token scopes). */
 function subjectOf(user: UserIdentity): Record<string, unknown> {
-  return { user: user.name, groups: user.groups, ...(user.uid ? { uid: user.uid } : {}), ...(user.extra ? { extra: user.extra } : {}) };
+  return {
+    user: user.name, groups: user.groups,
+    ...(user.uid ? { uid: user.uid } : {}), ...(user.extra ? { extra: user.extra } : {}),
+  };
 }
 
 function subjectKey(user: UserIdentity): string {
@@ -44,7 +47,9 @@ export class AccessReviewer {
     if (cached) return Promise.resolve(cached.value);
     const pending = this.inflight.get(cacheKey);
     if (pending) return pending;
-    const body = { apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { ...subjectOf(user), ...spec } };
+    const body = {
+      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { ...subjectOf(user), ...spec },
+    };
     const question = this.post(clusterId, SAR_PATH, body).then(
       (answer) => {
         const allowed = (answer as SarAnswer).status?.allowed === true;

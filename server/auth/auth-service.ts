@@ -74,7 +74,9 @@ export class AuthService {
     kubeConfig.loadFromFile(serverEnv().UPDATE_HEALTH_KUBECONFIG);
     const context = kubeConfig.getContextObject(this.authCluster());
     const cluster = context ? kubeConfig.getCluster(context.cluster) : null;
-    if (!cluster) throw new LoginError(`the auth cluster "${this.authCluster()}" is not in the kubeconfig`, 'unavailable');
+    if (!cluster) {
+      throw new LoginError(`the auth cluster "${this.authCluster()}" is not in the kubeconfig`, 'unavailable');
+    }
     const caFile = this.env.UPDATE_HEALTH_OAUTH_CA_FILE ?? cluster.caFile;
     const ca = caFile ? readFileSync(caFile, 'utf8') : cluster.caData ? Buffer.from(cluster.caData, 'base64').toString('utf8') : undefined;
     const secretFile = this.env.UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE;
@@ -108,9 +110,12 @@ export class AuthService {
    * A session for a fresh OAuth access token: the user as TokenReview reports them, the token sealed beside it, ending
    * when the token does or at the maximum session age, whichever is first.
    */
-  async startSession(accessToken: string, expiresInSeconds: number): Promise<{ cookieValue: string; maxAgeSeconds: number; user: UserIdentity }> {
+  async startSession(accessToken: string, expiresInSeconds: number):
+    Promise<{ cookieValue: string; maxAgeSeconds: number; user: UserIdentity }> {
     const user = await this.tokens.review(accessToken, { fresh: true });
-    if (!user) throw new LoginError('the cluster does not accept the token its OAuth server just issued', 'not_authenticated');
+    if (!user) {
+      throw new LoginError('the cluster does not accept the token its OAuth server just issued', 'not_authenticated');
+    }
     const cookieValue = randomBytes(32).toString('base64url');
     const key = sessionKey(cookieValue);
     const now = this.now();
@@ -130,8 +135,10 @@ export class AuthService {
   async viewerForSession(cookieValue: string): Promise<Viewer | undefined> {
     const key = sessionKey(cookieValue);
     let session = await this.sessions().get(key, new Date(this.now()));
-    if (session && this.now() - Date.parse(session.reviewedAt) >= this.env.UPDATE_HEALTH_SESSION_REVIEW_SECONDS * 1_000) {
-      const pending = this.reviewing.get(key) ?? this.reviewSession(key, session).finally(() => this.reviewing.delete(key));
+    const reviewEveryMs = this.env.UPDATE_HEALTH_SESSION_REVIEW_SECONDS * 1_000;
+    if (session && this.now() - Date.parse(session.reviewedAt) >= reviewEveryMs) {
+      const pending = this.reviewing.get(key) ??
+        this.reviewSession(key, session).finally(() => this.reviewing.delete(key));
       this.reviewing.set(key, pending);
       session = await pending;
     }

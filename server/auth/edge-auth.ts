@@ -77,7 +77,8 @@ export const requireViewer: EdgeStep = async (edge) => {
   const viewer = result.ok ? result.viewer : undefined;
   if (!open && viewer?.kind === 'user' && viewer.via === 'bearer' && !scopesMayRead(viewer.user)) {
     const scopes = viewer.user.extra?.[SCOPES_EXTRA_KEY]?.join(' ');
-    return jsonError(403, 'forbidden', `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`);
+    return jsonError(403, 'forbidden',
+      `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`);
   }
   if (result.ok && (result.viewer || open)) {
     edge.viewer = result.viewer;

@@ -52,10 +52,22 @@ function pendingOf(request: Request): PendingLogin | undefined {
 
 /** What the callback page says for each failure: our words only, never the OAuth server's or the caller's text. */
 const CALLBACK_FAILURES: Record<LoginFailure, { status: number; title: string; text: string }> = {
-  refused: { status: 400, title: 'Login refused', text: 'The OAuth server did not grant this login: it was denied or cancelled, or the answer does not belong to the login this browser started.' },
-  exchange_failed: { status: 400, title: 'Login failed', text: 'The login\'s one-time code was not accepted (it was used already or has expired).' },
-  not_authenticated: { status: 403, title: 'Login failed', text: 'The cluster does not accept the token its OAuth server issued for this login.' },
-  unavailable: { status: 503, title: 'Login unavailable', text: 'The cluster\'s OAuth server cannot be reached right now.' },
+  refused: {
+    status: 400, title: 'Login refused',
+    text: 'The OAuth server did not grant this login: it was denied or cancelled, or the answer does not belong ' +
+      'to the login this browser started.',
+  },
+  exchange_failed: {
+    status: 400, title: 'Login failed',
+    text: 'The login\'s one-time code was not accepted (it was used already or has expired).',
+  },
+  not_authenticated: {
+    status: 403, title: 'Login failed',
+    text: 'The cluster does not accept the token its OAuth server issued for this login.',
+  },
+  unavailable: {
+    status: 503, title: 'Login unavailable', text: 'The cluster\'s OAuth server cannot be reached right now.',
+  },
 };
 
 /**

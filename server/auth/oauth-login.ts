@@ -21,7 +21,8 @@ export class LoginError extends Error {
 
 /** Whether an error is a LoginError (from any bundle's copy of this module). */
 export function isLoginError(error: unknown): error is LoginError {
-  return error instanceof Error && error.name === 'LoginError' && typeof (error as { failure?: unknown }).failure === 'string';
+  return error instanceof Error && error.name === 'LoginError' &&
+    typeof (error as { failure?: unknown }).failure === 'string';
 }
 
 /**
@@ -97,7 +98,8 @@ export class OAuthLogin {
     try {
       params = oauth.validateAuthResponse(as, this.client(), callback, pending.state);
     } catch (error) {
-      throw new LoginError(`the OAuth server refused the login: ${(error as Error).message}`, 'refused', { cause: error });
+      throw new LoginError(`the OAuth server refused the login: ${(error as Error).message}`, 'refused',
+        { cause: error });
     }
     try {
       const response = await oauth.authorizationCodeGrantRequest(as, this.client(), oauth.ClientSecretPost(this.options.clientSecret()), params, redirectUri, pending.verifier, {
@@ -106,7 +108,8 @@ export class OAuthLogin {
       const result = await oauth.processAuthorizationCodeResponse(as, this.client(), response);
       return { accessToken: result.access_token, expiresInSeconds: result.expires_in ?? 86_400 };
     } catch (error) {
-      throw new LoginError(`the code could not be exchanged for a token: ${(error as Error).message}`, 'exchange_failed', { cause: error });
+      const message = `the code could not be exchanged for a token: ${(error as Error).message}`;
+      throw new LoginError(message, 'exchange_failed', { cause: error });
     }
   }
 
@@ -116,8 +119,13 @@ export class OAuthLogin {
    * scoped too narrowly to. A token already gone counts as deleted; anything else throws.
    */
   async deleteAccessToken(token: string): Promise<void> {
-    const url = new URL(`/apis/oauth.openshift.io/v1/oauthaccesstokens/${encodeURIComponent(accessTokenObjectName(token))}`, this.options.apiServer);
-    const response = await this.options.fetch(url, { method: 'DELETE', headers: { Authorization: `Bearer ${this.options.clientSecret()}` } });
-    if (!response.ok && response.status !== 404) throw new Error(`deleting the OAuth access token answered HTTP ${response.status}`);
+    const name = encodeURIComponent(accessTokenObjectName(token));
+    const url = new URL(`/apis/oauth.openshift.io/v1/oauthaccesstokens/${name}`, this.options.apiServer);
+    const response = await this.options.fetch(url, {
+      method: 'DELETE', headers: { Authorization: `Bearer ${this.options.clientSecret()}` },
+    });
+    if (!response.ok && response.status !== 404) {
+      throw new Error(`deleting the OAuth access token answered HTTP ${response.status}`);
+    }
   }
 }

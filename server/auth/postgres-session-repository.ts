@@ -53,8 +53,8 @@ export class PostgresSessionRepository implements SessionRepository {
 
   async reviewed(key: string, user: UserIdentity, reviewedAt: string): Promise<void> {
     await this.ready;
-    await this.pool.query('UPDATE sessions SET user_name = $1, groups = $2, user_uid = $3, user_extra = $4, reviewed_at = $5 WHERE key = $6',
-      [...userColumns(user), reviewedAt, key]);
+    await this.pool.query(`UPDATE sessions SET user_name = $1, groups = $2, user_uid = $3, user_extra = $4,
+      reviewed_at = $5 WHERE key = $6`, [...userColumns(user), reviewedAt, key]);
   }
 
   async delete(key: string): Promise<void> {

@@ -62,7 +62,9 @@ function identityOf(answer: TokenReviewAnswer): UserIdentity | undefined {
   const { username, uid, groups, extra } = status.user;
   // An answer we cannot read whole (an `extra` not of string lists) authenticates nobody: dropping the scopes in it
   // would widen what the token may do.
-  const parsed = userIdentitySchema.safeParse({ name: username, groups: groups ?? [], uid: uid || undefined, extra: extra ?? undefined });
+  const parsed = userIdentitySchema.safeParse({
+    name: username, groups: groups ?? [], uid: uid || undefined, extra: extra ?? undefined,
+  });
   return parsed.success ? parsed.data : undefined;
 }
 

@@ -28,8 +28,9 @@ export function refuseUnsupportedMethodsOnServer(): void {
   const holder = globalThis as unknown as { __updateHealthMethodGuard?: boolean };
   if (holder.__updateHealthMethodGuard) return;
   holder.__updateHealthMethodGuard = true;
-  const emit = http.Server.prototype.emit;
-  http.Server.prototype.emit = function guarded(this: http.Server, event: string | symbol, ...args: unknown[]): boolean {
+  type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
+  const emit = http.Server.prototype.emit as Emit;
+  http.Server.prototype.emit = function guarded(this: http.Server, event: string | symbol, ...args: unknown[]) {
     if (event === 'request') {
       const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
       if (!SUPPORTED_METHODS.includes((req.method ?? '').toUpperCase())) {
@@ -37,15 +38,19 @@ export function refuseUnsupportedMethodsOnServer(): void {
         return true;
       }
     }
-    return (emit as (this: http.Server, event: string | symbol, ...rest: unknown[]) => boolean).call(this, event, ...args);
+    return emit.call(this, event, ...args);
   } as typeof emit;
 }
 
 /** 405 with `Allow` and the security headers, for a request no route may see. */
 export function answerUnsupported(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const tls = (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
+  const tls = (req.socket as { encrypted?: boolean }).encrypted === true ||
+    req.headers['x-forwarded-proto'] === 'https';
   const headers = securityHeaders({ nonce: Buffer.from(randomUUID()).toString('base64'), tls });
   const body = JSON.stringify({ error: { code: 'method_not_allowed', message: MESSAGE } });
-  res.writeHead(405, { ...headers, Allow: ALLOW, 'Content-Type': 'application/json', 'Cache-Control': 'no-store', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(405, {
+    ...headers, Allow: ALLOW, 'Content-Type': 'application/json', 'Cache-Control': 'no-store',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }

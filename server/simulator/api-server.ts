@@ -71,7 +71,8 @@ function oauthClients(url: string, tokens: Tokens): Map<string, OAuthClient> {
   const clients: OAuthClient[] = [
     { id: 'openshift-challenging-client', redirectAllowed: (uri) => uri === `${url}/oauth/token/implicit`,
       registeredRedirect: `${url}/oauth/token/implicit`, challenge: true },
-    { id: 'openshift-browser-client', secret: randomBytes(24).toString('base64url'), redirectAllowed: (uri) => uri === `${url}/oauth/token/display`,
+    { id: 'openshift-browser-client', secret: randomBytes(24).toString('base64url'),
+      redirectAllowed: (uri) => uri === `${url}/oauth/token/display`,
       registeredRedirect: `${url}/oauth/token/display` },
     // A service account is an OAuth client whose secret is one of its tokens and whose scopes stop at user:info/check-access.
     { id: EMBEDDED_OAUTH_CLIENT_ID, secret: tokens.reader, redirectAllowed: loopbackRedirect, allowedScopes: ['user:info', 'user:check-access'] },
@@ -188,13 +189,16 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
     const query = url.searchParams;
     if (route.type === 'version') return sendJson(res, 200, versionInfo(minor));
     if (isOAuthPath(url.pathname)) {
-      return handleOAuth(req, res, url, { issuer: `https://${address}`, tokens: oauth, users, client: (id) => clients.get(id), attempts });
+      const client = (id: string) => clients.get(id);
+      return handleOAuth(req, res, url, { issuer: `https://${address}`, tokens: oauth, users, client, attempts });
     }
     const token = bearerToken(req.headers.authorization);
     const user = token ? authenticate(token) : undefined;
     if (!user) return sendStatus(res, unauthorized());
     if (isReviewPath(url.pathname)) return handleReview(req, res, url.pathname, user, reviewContext);
-    if (isOAuthTokenApiPath(url.pathname)) return handleOAuthTokenApi(req, res, url.pathname, user, { ...reviewContext, tokens: oauth });
+    if (isOAuthTokenApiPath(url.pathname)) {
+      return handleOAuthTokenApi(req, res, url.pathname, user, { ...reviewContext, tokens: oauth });
+    }
     switch (route.type) {
       case 'sim': {
         const attrs: AccessAttributes = { nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname } };

@@ -82,7 +82,8 @@ export function installAccessControl(client: SimClient): void {
       { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
     ])],
     ['clusterroles', clusterRole('system:oauth-token-deleter', [
-      { apiGroups: ['oauth.openshift.io'], resources: ['oauthaccesstokens', 'oauthauthorizetokens'], verbs: ['delete'] },
+      { apiGroups: ['oauth.openshift.io'], resources: ['oauthaccesstokens', 'oauthauthorizetokens'],
+        verbs: ['delete'] },
     ])],
     ['clusterroles', clusterRole('update-health-reviewer', [
       { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
@@ -96,7 +97,8 @@ export function installAccessControl(client: SimClient): void {
     ])],
     ['clusterrolebindings', clusterRoleBinding('sre-cluster-reader', 'cluster-reader', [{ kind: 'Group', name: 'sre' }])],
     ['clusterrolebindings', clusterRoleBinding('basic-users', 'basic-user', [{ kind: 'Group', name: 'system:authenticated' }])],
-    ['clusterrolebindings', clusterRoleBinding('system:oauth-token-deleters', 'system:oauth-token-deleter', [{ kind: 'Group', name: 'system:authenticated' }])],
+    ['clusterrolebindings', clusterRoleBinding('system:oauth-token-deleters', 'system:oauth-token-deleter',
+      [{ kind: 'Group', name: 'system:authenticated' }])],
     ['clusterrolebindings', clusterRoleBinding('update-health-reader', 'cluster-reader', [serviceAccount('reader')])],
     ['clusterrolebindings', clusterRoleBinding('update-health-reviewer', 'update-health-reviewer', [serviceAccount('reader')])],
     ['clusterrolebindings', clusterRoleBinding('update-health-restricted', 'update-health-restricted', [serviceAccount('restricted')])],

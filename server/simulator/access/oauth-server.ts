@@ -141,7 +141,8 @@ function authorize(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAu
 
   if (client.challenge) {
     const credentials = basicCredentials(req.headers.authorization);
-    const wait = credentials && req.headers['x-csrf-token'] ? ctx.attempts.take(credentials.user, req.socket.remoteAddress) : undefined;
+    const wait = credentials && req.headers['x-csrf-token']
+      ? ctx.attempts.take(credentials.user, req.socket.remoteAddress) : undefined;
     if (wait !== undefined) {
       res.writeHead(429, { 'Retry-After': String(wait), 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
       res.end('Too many login attempts; try again later');
@@ -224,7 +225,8 @@ async function login(req: IncomingMessage, res: ServerResponse, url: URL, ctx: O
   const user = form.get('username') ?? '';
   const wait = ctx.attempts.take(user, req.socket.remoteAddress);
   if (wait !== undefined) {
-    return html(429, loginPage({ then, csrf, username: user, error: `Too many login attempts. Try again in ${wait} seconds.` }),
+    const error = `Too many login attempts. Try again in ${wait} seconds.`;
+    return html(429, loginPage({ then, csrf, username: user, error }),
       { 'Set-Cookie': csrfCookie(csrf), 'Retry-After': String(wait) });
   }
   if (!ctx.users().verify(user, form.get('password') ?? '')) {

@@ -30,8 +30,13 @@ export function handleOAuthTokenApi(req: IncomingMessage, res: ServerResponse, p
   ctx: OAuthTokenApiContext): void {
   const name = decodeURIComponent(pathname.slice(PREFIX.length));
   const verb = req.method === 'DELETE' ? 'delete' : req.method === 'GET' ? 'get' : undefined;
-  if (!verb) return sendStatus(res, failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
-  const attributes: AccessAttributes = { resource: { verb, group: 'oauth.openshift.io', resource: 'oauthaccesstokens', name } };
+  if (!verb) {
+    const message = 'the server does not allow this method on the requested resource';
+    return sendStatus(res, failure(405, 'MethodNotAllowed', message, {}));
+  }
+  const attributes: AccessAttributes = {
+    resource: { verb, group: 'oauth.openshift.io', resource: 'oauthaccesstokens', name },
+  };
   if (!authorize(ctx.store, caller, attributes).allowed) return sendStatus(res, ctx.forbidden(caller, attributes));
   const found = ctx.tokens.byName(name);
   if (!found) {
@@ -46,7 +51,10 @@ export function handleOAuthTokenApi(req: IncomingMessage, res: ServerResponse, p
   };
   if (verb === 'delete') {
     ctx.tokens.revoke(found.token);
-    return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details: { name, group: 'oauth.openshift.io', kind: 'oauthaccesstokens' } });
+    return sendJson(res, 200, {
+      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+      details: { name, group: 'oauth.openshift.io', kind: 'oauthaccesstokens' },
+    });
   }
   sendJson(res, 200, object);
 }

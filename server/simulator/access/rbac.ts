@@ -2,7 +2,8 @@
  * Kubernetes RBAC evaluation over the RBAC objects stored in an embedded cluster (ClusterRoles, ClusterRoleBindings,
  * Roles, RoleBindings) plus OpenShift's user.openshift.io Groups, as the API server's authorizer does it: a request
  * is allowed when any rule of any role bound to the user, one of the user's groups, or a Group object listing the
- * user, matches. Token scopes (user:info, user:check-access, role:…, see scopes.ts) narrow what an OAuth token may do, as in OpenShift.
+ * user, matches. Token scopes (user:info, user:check-access, role:…, see scopes.ts) narrow what an OAuth token may
+ * do, as in OpenShift.
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ObjectStore } from '../store';

@@ -22,11 +22,21 @@ const DISCOVERY: PolicyRule = {
 const FIXED: Readonly<Record<string, readonly PolicyRule[]>> = {
   'user:info': [{ verbs: ['get'], apiGroups: ['user.openshift.io'], resources: ['users'], resourceNames: ['~'] }],
   'user:check-access': [
-    { verbs: ['create'], apiGroups: ['authorization.k8s.io', 'authorization.openshift.io'], resources: ['selfsubjectaccessreviews'] },
-    { verbs: ['create'], apiGroups: ['authorization.openshift.io'], resources: ['selfsubjectrulesreviews', 'subjectaccessreviews'] },
+    {
+      verbs: ['create'], apiGroups: ['authorization.k8s.io', 'authorization.openshift.io'],
+      resources: ['selfsubjectaccessreviews'],
+    },
+    {
+      verbs: ['create'], apiGroups: ['authorization.openshift.io'],
+      resources: ['selfsubjectrulesreviews', 'subjectaccessreviews'],
+    },
   ],
-  'user:list-projects': [{ verbs: ['get', 'list', 'watch'], apiGroups: ['project.openshift.io'], resources: ['projects'] }],
-  'user:list-scoped-projects': [{ verbs: ['list', 'watch'], apiGroups: ['project.openshift.io'], resources: ['projects'] }],
+  'user:list-projects': [
+    { verbs: ['get', 'list', 'watch'], apiGroups: ['project.openshift.io'], resources: ['projects'] },
+  ],
+  'user:list-scoped-projects': [
+    { verbs: ['list', 'watch'], apiGroups: ['project.openshift.io'], resources: ['projects'] },
+  ],
 };
 
 /** What a role scope without `!` never grants (OpenShift's escalating scope resources). */
@@ -48,12 +58,15 @@ function escalating(attrs: ResourceAttributes): boolean {
 
 function roleScopeAllows(store: ObjectStore, scope: string, attrs: AccessAttributes): boolean {
   const parts = scope.split(':');
-  if (parts.length < 3 || parts.length > 4 || parts[0] !== 'role' || (parts.length === 4 && parts[3] !== '!')) return false;
+  const wellFormed = parts[0] === 'role' && (parts.length === 3 || (parts.length === 4 && parts[3] === '!'));
+  if (!wellFormed) return false;
   const [, roleName, namespace] = parts;
   const escalate = parts.length === 4;
-  const role = store.get('clusterroles', undefined, roleName)?.object as (KubeObject & { rules?: PolicyRule[] }) | undefined;
-  const rules = role?.rules ?? [];
-  if ('nonResource' in attrs) return namespace === '*' && rules.some((rule) => nonResourceRuleAllows(rule, attrs.nonResource));
+  type Role = KubeObject & { rules?: PolicyRule[] };
+  const rules = (store.get('clusterroles', undefined, roleName)?.object as Role | undefined)?.rules ?? [];
+  if ('nonResource' in attrs) {
+    return namespace === '*' && rules.some((rule) => nonResourceRuleAllows(rule, attrs.nonResource));
+  }
   if (namespace !== '*' && attrs.resource.namespace !== namespace) return false;
   if (!escalate && escalating(attrs.resource)) return false;
   return rules.some((rule) => resourceRuleAllows(rule, attrs.resource));
@@ -69,9 +82,11 @@ function scopeAllows(store: ObjectStore, scope: string, attrs: AccessAttributes)
 }
 
 /** Whether the scopes let the request on to RBAC; a denial carries OpenShift's reason. */
-export function scopeDecision(store: ObjectStore, scopes: readonly string[] | undefined, attrs: AccessAttributes): Decision {
+export function scopeDecision(store: ObjectStore, scopes: readonly string[] | undefined,
+  attrs: AccessAttributes): Decision {
   if (scopes === undefined) return { allowed: true, reason: '' };
-  if ('nonResource' in attrs && nonResourceRuleAllows(DISCOVERY, attrs.nonResource)) return { allowed: true, reason: '' };
+  const discovery = 'nonResource' in attrs && nonResourceRuleAllows(DISCOVERY, attrs.nonResource);
+  if (discovery) return { allowed: true, reason: '' };
   if (scopes.some((scope) => scopeAllows(store, scope, attrs))) return { allowed: true, reason: '' };
   return { allowed: false, reason: `scopes [${scopes.join(' ')}] prevent this action` };
 }
