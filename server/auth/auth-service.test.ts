@@ -11,47 +11,33 @@ import { CLUSTER_VERSION_ACCESS, type AccessCheck } from '@/lib/access/access-ch
 import type { AuthEnv } from '@/server/env';
 import { Htpasswd } from '@/server/simulator/access/htpasswd';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
+import { EMBEDDED_AUTH_ENV, fetchFor, ocToken, reviewerFor } from '@/server/testing/embedded-auth';
 import { AuthService } from './auth-service';
 import { OAuthLogin } from './oauth-login';
 import { SessionSealer } from './session-sealer';
 import { SqliteSessionRepository } from './sqlite-session-repository';
-import { tlsFetch } from './tls-fetch';
 
 const PASSWORDS = { admin: 'admin-pw', sre: 'sre-pw', dev: 'dev-pw' };
 const CATALOGD_PODS: AccessCheck = { verb: 'list', group: '', resource: 'pods', namespace: 'openshift-catalogd' };
-
-const ENV: AuthEnv = {
-  UPDATE_HEALTH_AUTH: 'openshift', UPDATE_HEALTH_OAUTH_CLIENT_ID: 'unused', UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: 'unused',
-  UPDATE_HEALTH_SESSION_MAX_AGE_SECONDS: 43_200, UPDATE_HEALTH_SESSION_REVIEW_SECONDS: 240, UPDATE_HEALTH_EMBEDDED: '1',
-};
+const SCOPES = 'scopes.authorization.openshift.io';
 
 describe('auth service against the embedded OpenShift API server', () => {
   let t: TestServer;
-  let fetchTls: typeof fetch;
   let dir: string;
   let sessions: SqliteSessionRepository;
   let now: number;
 
-  const newService = (env: Partial<AuthEnv> = {}) => new AuthService({ ...ENV, ...env }, () => sessions, () => 'sim', async (_cluster, path, body) => {
-    const answer = await fetchTls(`${t.served.url}${path}`, {
-      method: 'POST', body: JSON.stringify(body),
-      headers: { Authorization: `Bearer ${t.served.tokens.reader}`, 'Content-Type': 'application/json' },
-    });
-    if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
-    return answer.json();
-  }, () => now, {
-    sealer: new SessionSealer(Buffer.alloc(32, 7)),
-    login: new OAuthLogin({ apiServer: t.served.url, clientId: 'unused', clientSecret: () => t.served.tokens.reader, fetch: fetchTls }),
-  });
-
-  /** A token as `oc login` gets one (the challenging client, no redirect_uri), optionally scoped. */
-  const tokenFor = async (user: keyof typeof PASSWORDS, scope?: string): Promise<string> => {
-    const answer = await fetchTls(`${t.served.url}/oauth/authorize?client_id=openshift-challenging-client&response_type=token${scope ? `&scope=${encodeURIComponent(scope)}` : ''}`, {
-      headers: { Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`, 'X-CSRF-Token': '1' },
-    });
-    expect(answer.status).toBe(302);
-    return /access_token=([^&]+)/.exec(answer.headers.get('location') ?? '')![1];
+  const newService = (env: Partial<AuthEnv> = {}) => {
+    const review = reviewerFor(t);
+    const post = (_id: string, path: string, body: unknown) => review(path, body);
+    return new AuthService({ ...EMBEDDED_AUTH_ENV, ...env }, () => sessions, () => 'sim', post, () => now, {
+        sealer: new SessionSealer(Buffer.alloc(32, 7)),
+        login: new OAuthLogin({
+          apiServer: t.served.url, clientId: 'unused', clientSecret: () => t.served.tokens.reader, fetch: fetchFor(t),
+        }),
+      });
   };
+  const tokenFor = (user: keyof typeof PASSWORDS, scope?: string) => ocToken(t, user, PASSWORDS[user], scope);
   const setGroupMembers = (group: string, users: string[]) => {
     const client = t.cluster.as('admin');
     client.update('groups', { ...client.get('groups', group)!, users } as never);
@@ -60,7 +46,6 @@ describe('auth service against the embedded OpenShift API server', () => {
   beforeAll(async () => {
     const users = Htpasswd.of(PASSWORDS);
     t = await startTestServer({ users: () => users });
-    fetchTls = tlsFetch(Buffer.from(t.served.caData, 'base64').toString());
     dir = mkdtempSync(join(tmpdir(), 'auth-service-'));
     sessions = new SqliteSessionRepository(join(dir, 'incidents.sqlite'));
   });
@@ -74,17 +59,18 @@ describe('auth service against the embedded OpenShift API server', () => {
     setGroupMembers('sre', ['sre']);
   });
 
-  it('holds a bearer token to its scopes: user:info reads nothing, user:full and role:view:<ns> what they allow', async () => {
+  it('holds a bearer token to its scopes: user:info reads nothing, user:full and role:view:<ns> read', async () => {
     const auth = newService();
     const viewerOf = async (scope: string) => (await auth.viewerForToken(await tokenFor('admin', scope), 'client-a'))!;
     const info = await viewerOf('user:info');
-    expect(info).toMatchObject({ kind: 'user', user: { name: 'admin', extra: { 'scopes.authorization.openshift.io': ['user:info'] } } });
+    expect(info).toMatchObject({ kind: 'user', user: { name: 'admin', extra: { [SCOPES]: ['user:info'] } } });
     const infoAnswers = await auth.answersOn('sim', info, [CLUSTER_VERSION_ACCESS, CATALOGD_PODS]);
     expect([infoAnswers(CLUSTER_VERSION_ACCESS), infoAnswers(CATALOGD_PODS)]).toEqual([false, false]);
     expect(await auth.mayGetPath(info, '/metrics')).toBe(false);
     const full = await auth.answersOn('sim', await viewerOf('user:full'), [CLUSTER_VERSION_ACCESS]);
     expect(full(CLUSTER_VERSION_ACCESS)).toBe(true);
-    const view = await auth.answersOn('sim', await viewerOf('role:view:openshift-catalogd'), [CLUSTER_VERSION_ACCESS, CATALOGD_PODS]);
+    const viewer = await viewerOf('role:view:openshift-catalogd');
+    const view = await auth.answersOn('sim', viewer, [CLUSTER_VERSION_ACCESS, CATALOGD_PODS]);
     expect([view(CLUSTER_VERSION_ACCESS), view(CATALOGD_PODS)]).toEqual([false, true]);
   });
 
@@ -96,13 +82,16 @@ describe('auth service against the embedded OpenShift API server', () => {
     expect((await auth.answersOn('sim', viewer, [CLUSTER_VERSION_ACCESS]))(CLUSTER_VERSION_ACCESS)).toBe(true);
     setGroupMembers('sre', []);
     now += 239_000;
-    expect(await auth.viewerForSession(cookieValue)).toMatchObject({ user: { groups: expect.arrayContaining(['sre']) } });
+    const before = await auth.viewerForSession(cookieValue);
+    expect(before).toMatchObject({ user: { groups: expect.arrayContaining(['sre']) } });
     now += 1_000;
     const later = (await auth.viewerForSession(cookieValue))!;
     expect(later.kind === 'user' && later.user.groups).not.toContain('sre');
     expect((await auth.answersOn('sim', later, [CLUSTER_VERSION_ACCESS]))(CLUSTER_VERSION_ACCESS)).toBe(false);
     // The change is in the database: another replica reading the session sees the new groups too.
-    expect((await newService().viewerForSession(cookieValue))).toMatchObject({ user: { name: 'sre', groups: expect.not.arrayContaining(['sre']) } });
+    expect(await newService().viewerForSession(cookieValue)).toMatchObject({
+      user: { name: 'sre', groups: expect.not.arrayContaining(['sre']) },
+    });
   });
 
   it('a session ends at the next review once its token or its user is deleted, and at its maximum age', async () => {

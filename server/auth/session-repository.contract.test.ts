@@ -17,7 +17,10 @@ describeOnEveryDatabase<SessionRepository>('session repository contract', {
     const one = open();
     const other = open();
     const key = sessionKey('cookie-value-1');
-    const user = { name: 'sre', groups: ['sre', 'system:authenticated'], uid: 'u-1', extra: { 'scopes.authorization.openshift.io': ['user:info', 'user:check-access'] } };
+    const user = {
+      name: 'sre', groups: ['sre', 'system:authenticated'], uid: 'u-1',
+      extra: { 'scopes.authorization.openshift.io': ['user:info', 'user:check-access'] },
+    };
     const made = record(user, '2026-11-25T10:00:00.000Z', '2026-11-26T10:00:00.000Z');
     await one.create(key, made);
     expect(await other.get(key, new Date('2026-11-25T12:00:00Z'))).toEqual(made);
@@ -31,10 +34,12 @@ describeOnEveryDatabase<SessionRepository>('session repository contract', {
     const one = open();
     const other = open();
     const key = sessionKey('cookie-value-3');
-    await one.create(key, record({ name: 'dev', groups: ['catalog-team', 'system:authenticated'] }, '2026-11-25T10:00:00.000Z', '2026-11-25T22:00:00.000Z'));
+    const dev = { name: 'dev', groups: ['catalog-team', 'system:authenticated'] };
+    await one.create(key, record(dev, '2026-11-25T10:00:00.000Z', '2026-11-25T22:00:00.000Z'));
     await other.reviewed(key, { name: 'dev', groups: ['system:authenticated'] }, '2026-11-25T10:04:00.000Z');
     expect(await one.get(key, new Date('2026-11-25T10:05:00Z'))).toMatchObject({
-      user: { name: 'dev', groups: ['system:authenticated'] }, reviewedAt: '2026-11-25T10:04:00.000Z', sealedToken: 'v1.sealed-for-dev',
+      user: { name: 'dev', groups: ['system:authenticated'] }, reviewedAt: '2026-11-25T10:04:00.000Z',
+      sealedToken: 'v1.sealed-for-dev',
     });
   });
 

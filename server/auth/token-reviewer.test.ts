@@ -1,50 +1,40 @@
 /** The TokenReview cache and its limits, against the embedded API server's real TokenReview. */
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthEnv } from '@/server/env';
 import { edgeRequest, runEdge } from '@/server/http/edge';
 import { Htpasswd } from '@/server/simulator/access/htpasswd';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
+import { EMBEDDED_AUTH_ENV, ocToken, reviewerFor } from '@/server/testing/embedded-auth';
 import { AuthService } from './auth-service';
 import { requireViewer } from './edge-auth';
-import { tlsFetch } from './tls-fetch';
 import { TokenReviewer } from './token-reviewer';
 
 const PASSWORDS = { admin: 'admin-pw', sre: 'sre-pw', dev: 'dev-pw' };
 
 describe('TokenReview cache and limits', () => {
   let t: TestServer;
-  let fetchTls: typeof fetch;
   let tokens: Record<keyof typeof PASSWORDS, string>;
   let posted: string[];
-  let tokenFor: (user: keyof typeof PASSWORDS, scope?: string) => Promise<string>;
-  const post = async (path: string, body: unknown) => {
+  let review: (path: string, body: unknown) => Promise<unknown>;
+  const post = (path: string, body: unknown) => {
     posted.push((body as { spec: { token: string } }).spec.token);
-    const answer = await fetchTls(`${t.served.url}${path}`, {
-      method: 'POST', body: JSON.stringify(body),
-      headers: { Authorization: `Bearer ${t.served.tokens.reader}`, 'Content-Type': 'application/json' },
-    });
-    return answer.json();
+    return review(path, body);
   };
+  const tokenFor = (user: keyof typeof PASSWORDS, scope?: string) => ocToken(t, user, PASSWORDS[user], scope);
 
   beforeAll(async () => {
     const users = Htpasswd.of(PASSWORDS);
     t = await startTestServer({ users: () => users });
-    fetchTls = tlsFetch(Buffer.from(t.served.caData, 'base64').toString());
-    tokenFor = async (user, scope) => {
-      const answer = await fetchTls(`${t.served.url}/oauth/authorize?client_id=openshift-challenging-client&response_type=token${scope ? `&scope=${encodeURIComponent(scope)}` : ''}`, {
-        headers: { Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`, 'X-CSRF-Token': '1' },
-      });
-      return /access_token=([^&]+)/.exec(answer.headers.get('location') ?? '')![1];
-    };
+    review = reviewerFor(t);
     tokens = { admin: await tokenFor('admin'), sre: await tokenFor('sre'), dev: await tokenFor('dev') };
   });
   afterAll(async () => t?.close());
 
-  it('stays bounded by evicting the least recently used entry, never everyone, and rejected tokens evict no valid one', async () => {
+  it('stays bounded by evicting the least recently used entry, and rejected tokens evict no valid one', async () => {
     posted = [];
     let now = 0;
-    const reviewer = new TokenReviewer(post, () => now, { maxEntries: 2, perClient: { capacity: 1_000, refillPerSecond: 1_000 } });
+    const generous = { capacity: 1_000, refillPerSecond: 1_000 };
+    const reviewer = new TokenReviewer(post, () => now, { maxEntries: 2, perClient: generous });
     expect(await reviewer.review(tokens.admin)).toMatchObject({ name: 'admin' });
     expect(await reviewer.review(tokens.sre)).toMatchObject({ name: 'sre' });
     await reviewer.review(tokens.admin);
@@ -55,7 +45,9 @@ describe('TokenReview cache and limits', () => {
     expect(posted).toHaveLength(3);
     await reviewer.review(tokens.sre);
     expect(posted).toHaveLength(4);
-    for (let i = 0; i < 50; i += 1) expect(await reviewer.review(`sha256~unknown-${i}`, { client: '10.0.0.1' })).toBeUndefined();
+    for (let i = 0; i < 50; i += 1) {
+      expect(await reviewer.review(`sha256~unknown-${i}`, { client: '10.0.0.1' })).toBeUndefined();
+    }
     expect(reviewer.size).toEqual({ valid: 2, invalid: 2 });
     // The two most recently used (admin, then sre) are still there after the flood.
     posted = [];
@@ -70,19 +62,17 @@ describe('TokenReview cache and limits', () => {
     expect(posted).toEqual([tokens.sre]);
   });
 
-  it('answers 429 with Retry-After to one client presenting many unknown tokens, not to others or to known tokens', async () => {
+  it('answers 429 with Retry-After to a client trying many unknown tokens, not to others or known ones', async () => {
     posted = [];
-    const now = 0;
-    const env: AuthEnv = {
-      UPDATE_HEALTH_AUTH: 'openshift', UPDATE_HEALTH_OAUTH_CLIENT_ID: 'unused', UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: 'unused',
-      UPDATE_HEALTH_SESSION_MAX_AGE_SECONDS: 43_200, UPDATE_HEALTH_SESSION_REVIEW_SECONDS: 240, UPDATE_HEALTH_EMBEDDED: '1',
-    };
-    const auth = new AuthService(env, () => { throw new Error('no sessions here'); }, () => 'sim', (_cluster, path, body) => post(path, body), () => now);
+    const auth = new AuthService(EMBEDDED_AUTH_ENV, () => { throw new Error('no sessions here'); }, () => 'sim',
+      (_id, path, body) => post(path, body), () => 0);
     const holder = globalThis as unknown as { __updateHealthAuth?: AuthService };
     holder.__updateHealthAuth = auth;
-    const call = async (token: string, from: string) => runEdge(edgeRequest(new NextRequest('http://localhost/api/clusters', {
-      headers: { Authorization: `Bearer ${token}`, 'X-Forwarded-For': from },
-    }), false), [requireViewer]);
+    const call = async (token: string, from: string) => {
+      const headers = { Authorization: `Bearer ${token}`, 'X-Forwarded-For': from };
+      const request = new NextRequest('http://localhost/api/clusters', { headers });
+      return runEdge(edgeRequest(request, false), [requireViewer]);
+    };
     expect((await call(tokens.sre, '10.0.0.9')).status).toBe(200);
     const statuses: number[] = [];
     for (let i = 0; i < 40; i += 1) statuses.push((await call(`sha256~guess-${i}`, '198.51.100.7')).status);
@@ -96,10 +86,11 @@ describe('TokenReview cache and limits', () => {
     expect((await call(tokens.sre, '198.51.100.7')).status).toBe(200);
     expect((await call('sha256~other-client', '203.0.113.5')).status).toBe(401);
     // A token that may only say who its user is reads nothing here, as on the API server: 403 with the reason.
-    const infoOnly = await tokenFor('admin', 'user:info');
-    const refused = await call(infoOnly, '10.0.0.9');
+    const refused = await call(await tokenFor('admin', 'user:info'), '10.0.0.9');
     expect(refused.status).toBe(403);
-    expect(await refused.json()).toMatchObject({ error: { code: 'forbidden', message: expect.stringContaining('(user:info)') } });
+    expect(await refused.json()).toMatchObject({
+      error: { code: 'forbidden', message: expect.stringContaining('(user:info)') },
+    });
     expect((await call(await tokenFor('admin', 'role:view:*'), '10.0.0.9')).status).toBe(200);
     delete holder.__updateHealthAuth;
   });
