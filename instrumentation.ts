@@ -5,6 +5,9 @@
  */
 export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
+  // TRACE/TRACK/CONNECT make Next answer 500 before the edge runs; answer them 405 with the security headers here.
+  const { refuseUnsupportedMethodsOnServer } = await import('./server/http/unsupported-methods');
+  refuseUnsupportedMethodsOnServer();
   // Graceful stop (Next closes the listener and waits for open responses): end the event streams so clients
   // reconnect to another replica, then close watches and databases.
   const { drain } = await import('./server/observability/shutdown');

@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -52,11 +53,15 @@ test.beforeAll(async () => {
   const config = load(readFileSync(kubeconfig, 'utf8')) as { users: { user: { token: string } }[] };
   const secret = join(dir, 'oauth-client-secret');
   writeFileSync(secret, config.users[0].user.token);
+  // Replicas share the key that seals the OAuth tokens kept in sessions, as a deployment must.
+  const sessionKey = join(dir, 'session.key');
+  writeFileSync(sessionKey, randomBytes(32).toString('base64'), { mode: 0o600 });
   for (const port of PORTS) {
     const replica = spawnLogged(join('node_modules', '.bin', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
       UPDATE_HEALTH_KUBECONFIG: kubeconfig, UPDATE_HEALTH_EMBEDDED: '1', UPDATE_HEALTH_DATA_DIR: join(dir, `data-${port}`),
       UPDATE_HEALTH_DATABASE_URL: postgres.url, UPDATE_HEALTH_AUTH: 'openshift',
       UPDATE_HEALTH_OAUTH_CLIENT_ID: 'system:serviceaccount:openshift-update-health:reader', UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: secret,
+      UPDATE_HEALTH_SESSION_KEY_FILE: sessionKey,
     });
     await waitFor(`replica ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, replica.output);
   }

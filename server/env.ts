@@ -71,6 +71,18 @@ const authEnvSchema = z.object({
   UPDATE_HEALTH_OAUTH_CA_FILE: z.string().optional(),
   /** The dashboard's external URL (the Route), for the OAuth redirect URI; default: from the request's Host. */
   UPDATE_HEALTH_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * 32 random bytes (base64 or hex) that encrypt the OAuth access tokens kept in sessions (AES-256-GCM); every replica
+   * needs the same. Required with `--auth openshift` on a real cluster; the embedded fleet and `--dev` make an
+   * ephemeral one (sessions then last only as long as the process).
+   */
+  UPDATE_HEALTH_SESSION_KEY_FILE: z.string().min(1).optional(),
+  /** Longest a browser session lasts, however long its OAuth token would (seconds, default 12 h). */
+  UPDATE_HEALTH_SESSION_MAX_AGE_SECONDS: z.coerce.number().int().min(60).default(43_200),
+  /** How often a session's token is reviewed again (seconds, at most 5 min): revoked access ends it within that. */
+  UPDATE_HEALTH_SESSION_REVIEW_SECONDS: z.coerce.number().int().min(10).max(300).default(240),
+  UPDATE_HEALTH_EMBEDDED: z.enum(['0', '1']).default('0'),
+  NODE_ENV: z.string().optional(),
 });
 
 /** Authentication settings (README "Login"), read on their own: the edge needs them without a kubeconfig. */

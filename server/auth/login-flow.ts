@@ -4,7 +4,7 @@ import { decodeBase64Json, encodeBase64Json } from '@/server/http/base64-json';
 import { isTls } from '@/server/http/tls';
 import { escapeHtml, simplePage } from '@/server/http/simple-page';
 import { getAuthService } from './auth-service';
-import { LoginError, type PendingLogin } from './oauth-login';
+import { isLoginError, type LoginFailure, type PendingLogin } from './oauth-login';
 import { loginCookieName, readCookie, sessionCookieName, setCookie } from './session-cookie';
 
 const pendingSchema = z.object({ state: z.string().min(1), verifier: z.string().min(43), then: z.string() });
@@ -50,7 +50,31 @@ function pendingOf(request: Request): PendingLogin | undefined {
   return decodeBase64Json(readCookie(request.headers.get('cookie'), loginCookieName(isTls(request))), pendingSchema);
 }
 
-/** `GET /auth/callback?code&state`: the code for a token, the token for a user, a session cookie for the browser. */
+/** What the callback page says for each failure: our words only, never the OAuth server's or the caller's text. */
+const CALLBACK_FAILURES: Record<LoginFailure, { status: number; title: string; text: string }> = {
+  refused: {
+    status: 400, title: 'Login refused',
+    text: 'The OAuth server did not grant this login: it was denied or cancelled, or the answer does not belong ' +
+      'to the login this browser started.',
+  },
+  exchange_failed: {
+    status: 400, title: 'Login failed',
+    text: 'The login\'s one-time code was not accepted (it was used already or has expired).',
+  },
+  not_authenticated: {
+    status: 403, title: 'Login failed',
+    text: 'The cluster does not accept the token its OAuth server issued for this login.',
+  },
+  unavailable: {
+    status: 503, title: 'Login unavailable', text: 'The cluster\'s OAuth server cannot be reached right now.',
+  },
+};
+
+/**
+ * `GET /auth/callback?code&state`: the code for a token, the token for a user, a session cookie for the browser.
+ * A failure answers 4xx (503 when the cluster cannot be asked) with a page in our words, and logs one line naming the
+ * kind of failure only: the query is the caller's text.
+ */
 export async function finishLogin(request: Request): Promise<Response> {
   const tls = isTls(request);
   const clearLogin = setCookie(loginCookieName(tls), '', 0, tls);
@@ -64,12 +88,20 @@ export async function finishLogin(request: Request): Promise<Response> {
     headers.append('Set-Cookie', setCookie(sessionCookieName(tls), cookieValue, maxAgeSeconds, tls));
     return new Response(null, { status: 302, headers });
   } catch (error) {
-    if (!(error instanceof LoginError)) throw error;
-    return page(request, 'Login failed', `<p>${escapeHtml(error.message)}</p>${retry}`, 400, { 'Set-Cookie': clearLogin });
+    const failure: LoginFailure = isLoginError(error) ? error.failure : 'unavailable';
+    // The kind of failure only; a configuration error (our text, e.g. a missing session key) is worth its message.
+    const name = error instanceof Error ? error.name : typeof error;
+    const detail = isLoginError(error) ? '' : name === 'EnvError' ? `: ${(error as Error).message}` : `: ${name}`;
+    console.warn(`Update Health: login callback failed (${failure}${detail})`);
+    const { status, title, text } = CALLBACK_FAILURES[failure];
+    return page(request, title, `<p>${text}</p>${retry}`, status, { 'Set-Cookie': clearLogin });
   }
 }
 
-/** `POST /auth/logout`: ends the session on every replica (it is deleted from the database) and drops the cookie. */
+/**
+ * `POST /auth/logout`: ends the session on every replica (it is deleted from the database), deletes its OAuth access
+ * token on the cluster, and drops the cookie.
+ */
 export async function logout(request: Request): Promise<Response> {
   const tls = isTls(request);
   const value = readCookie(request.headers.get('cookie'), sessionCookieName(tls));

@@ -1,15 +1,36 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 import * as oauth from 'oauth4webapi';
 
 /** The scopes the dashboard asks for: who the user is, nothing that could read or change the cluster as them. */
 export const LOGIN_SCOPES = 'user:info user:check-access';
 
-/** A login could not be completed (expired or forged state, a refused code, an OAuth server error). */
+/** Why a login failed, in words the callback page may show (never the OAuth server's or the caller's text). */
+export type LoginFailure = 'refused' | 'exchange_failed' | 'not_authenticated' | 'unavailable';
+
+/**
+ * A login could not be completed (expired or forged state, a refused code, an OAuth server error). Recognised by its
+ * `name` and `failure` code: an `instanceof` check fails when the edge and a route are bundled apart.
+ */
 export class LoginError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  constructor(message: string, readonly failure: LoginFailure = 'unavailable', options?: { cause?: unknown }) {
     super(message, options);
     this.name = 'LoginError';
   }
+}
+
+/** Whether an error is a LoginError (from any bundle's copy of this module). */
+export function isLoginError(error: unknown): error is LoginError {
+  return error instanceof Error && error.name === 'LoginError' &&
+    typeof (error as { failure?: unknown }).failure === 'string';
+}
+
+/**
+ * The name of a token's OAuthAccessToken object: `sha256~` + base64url(sha256 of the token without its `sha256~`
+ * prefix), as OpenShift 4.6+ names them.
+ */
+export function accessTokenObjectName(token: string): string {
+  return `sha256~${createHash('sha256').update(token.replace(/^sha256~/, '')).digest('base64url')}`;
 }
 
 /** What the browser carries between /auth/login and /auth/callback (in a short-lived HttpOnly cookie). */
@@ -77,7 +98,8 @@ export class OAuthLogin {
     try {
       params = oauth.validateAuthResponse(as, this.client(), callback, pending.state);
     } catch (error) {
-      throw new LoginError(`the OAuth server refused the login: ${(error as Error).message}`, { cause: error });
+      throw new LoginError(`the OAuth server refused the login: ${(error as Error).message}`, 'refused',
+        { cause: error });
     }
     try {
       const response = await oauth.authorizationCodeGrantRequest(as, this.client(), oauth.ClientSecretPost(this.options.clientSecret()), params, redirectUri, pending.verifier, {
@@ -86,7 +108,24 @@ export class OAuthLogin {
       const result = await oauth.processAuthorizationCodeResponse(as, this.client(), response);
       return { accessToken: result.access_token, expiresInSeconds: result.expires_in ?? 86_400 };
     } catch (error) {
-      throw new LoginError(`the code could not be exchanged for a token: ${(error as Error).message}`, { cause: error });
+      const message = `the code could not be exchanged for a token: ${(error as Error).message}`;
+      throw new LoginError(message, 'exchange_failed', { cause: error });
+    }
+  }
+
+  /**
+   * Deletes an access token on the cluster (logout), as the dashboard's service account: OpenShift lets every
+   * authenticated user delete a token whose name they know (system:oauth-token-deleter), and the user's own token is
+   * scoped too narrowly to. A token already gone counts as deleted; anything else throws.
+   */
+  async deleteAccessToken(token: string): Promise<void> {
+    const name = encodeURIComponent(accessTokenObjectName(token));
+    const url = new URL(`/apis/oauth.openshift.io/v1/oauthaccesstokens/${name}`, this.options.apiServer);
+    const response = await this.options.fetch(url, {
+      method: 'DELETE', headers: { Authorization: `Bearer ${this.options.clientSecret()}` },
+    });
+    if (!response.ok && response.status !== 404) {
+      throw new Error(`deleting the OAuth access token answered HTTP ${response.status}`);
     }
   }
 }

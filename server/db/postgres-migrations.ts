@@ -32,6 +32,14 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     );
     CREATE INDEX sessions_expires ON sessions (expires_at)`,
   },
+  {
+    // Sessions keep their (sealed) OAuth token and are reviewed again; older sessions have no token and end at once.
+    version: 3,
+    sql: `ALTER TABLE sessions ADD COLUMN user_uid TEXT;
+    ALTER TABLE sessions ADD COLUMN user_extra JSONB;
+    ALTER TABLE sessions ADD COLUMN sealed_token TEXT NOT NULL DEFAULT '';
+    ALTER TABLE sessions ADD COLUMN reviewed_at TIMESTAMPTZ NOT NULL DEFAULT 'epoch'`,
+  },
 ];
 
 /**

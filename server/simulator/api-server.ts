@@ -5,10 +5,11 @@ import type { AddressInfo, Socket } from 'node:net';
 import { authenticateToken, bearerToken, forbidden, simulatorTokens, unauthorized, type Identity, type Tokens } from './auth';
 import { installAccessControl } from './access/access-seed';
 import { processHtpasswd, type Htpasswd } from './access/htpasswd';
-import { handleOAuth, isOAuthPath, type OAuthClient } from './access/oauth-server';
+import { PasswordAttempts, handleOAuth, isOAuthPath, type OAuthClient } from './access/oauth-server';
 import { OAuthTokenStore } from './access/oauth-tokens';
 import { authorize, authorizationName, type AccessAttributes, type UserInfo } from './access/rbac';
 import { handleReview, isReviewPath } from './access/reviews';
+import { handleOAuthTokenApi, isOAuthTokenApiPath } from './access/oauth-token-api';
 import type { ClockDriver } from './clock';
 import type { SimulatedCluster } from './core';
 import { coreVersions, groupList, resourceList, versionInfo } from './discovery';
@@ -68,8 +69,11 @@ function loopbackRedirect(uri: string): boolean {
 
 function oauthClients(url: string, tokens: Tokens): Map<string, OAuthClient> {
   const clients: OAuthClient[] = [
-    { id: 'openshift-challenging-client', redirectAllowed: (uri) => uri === `${url}/oauth/token/implicit`, challenge: true },
-    { id: 'openshift-browser-client', secret: randomBytes(24).toString('base64url'), redirectAllowed: (uri) => uri === `${url}/oauth/token/display` },
+    { id: 'openshift-challenging-client', redirectAllowed: (uri) => uri === `${url}/oauth/token/implicit`,
+      registeredRedirect: `${url}/oauth/token/implicit`, challenge: true },
+    { id: 'openshift-browser-client', secret: randomBytes(24).toString('base64url'),
+      redirectAllowed: (uri) => uri === `${url}/oauth/token/display`,
+      registeredRedirect: `${url}/oauth/token/display` },
     // A service account is an OAuth client whose secret is one of its tokens and whose scopes stop at user:info/check-access.
     { id: EMBEDDED_OAUTH_CLIENT_ID, secret: tokens.reader, redirectAllowed: loopbackRedirect, allowedScopes: ['user:info', 'user:check-access'] },
   ];
@@ -173,6 +177,7 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
   const minor = options.kubernetesMinor ?? 29;
   let address = '';
   const oauth = new OAuthTokenStore();
+  const attempts = new PasswordAttempts();
   const users = options.users ?? processHtpasswd;
   let clients = new Map<string, OAuthClient>();
   installAccessControl(cluster.as('openshift-apiserver'));
@@ -183,11 +188,17 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
     const route = resolveRoute(url.pathname);
     const query = url.searchParams;
     if (route.type === 'version') return sendJson(res, 200, versionInfo(minor));
-    if (isOAuthPath(url.pathname)) return handleOAuth(req, res, url, { issuer: `https://${address}`, tokens: oauth, users, client: (id) => clients.get(id) });
+    if (isOAuthPath(url.pathname)) {
+      const client = (id: string) => clients.get(id);
+      return handleOAuth(req, res, url, { issuer: `https://${address}`, tokens: oauth, users, client, attempts });
+    }
     const token = bearerToken(req.headers.authorization);
     const user = token ? authenticate(token) : undefined;
     if (!user) return sendStatus(res, unauthorized());
     if (isReviewPath(url.pathname)) return handleReview(req, res, url.pathname, user, reviewContext);
+    if (isOAuthTokenApiPath(url.pathname)) {
+      return handleOAuthTokenApi(req, res, url.pathname, user, { ...reviewContext, tokens: oauth });
+    }
     switch (route.type) {
       case 'sim': {
         const attrs: AccessAttributes = { nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname } };

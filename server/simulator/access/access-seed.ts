@@ -81,6 +81,10 @@ export function installAccessControl(client: SimClient): void {
       { apiGroups: ['user.openshift.io'], resources: ['users'], resourceNames: ['~'], verbs: ['get'] },
       { apiGroups: ['authorization.k8s.io'], resources: ['selfsubjectaccessreviews'], verbs: ['create'] },
     ])],
+    ['clusterroles', clusterRole('system:oauth-token-deleter', [
+      { apiGroups: ['oauth.openshift.io'], resources: ['oauthaccesstokens', 'oauthauthorizetokens'],
+        verbs: ['delete'] },
+    ])],
     ['clusterroles', clusterRole('update-health-reviewer', [
       { apiGroups: ['authentication.k8s.io'], resources: ['tokenreviews'], verbs: ['create'] },
       { apiGroups: ['authorization.k8s.io'], resources: ['subjectaccessreviews'], verbs: ['create'] },
@@ -93,6 +97,8 @@ export function installAccessControl(client: SimClient): void {
     ])],
     ['clusterrolebindings', clusterRoleBinding('sre-cluster-reader', 'cluster-reader', [{ kind: 'Group', name: 'sre' }])],
     ['clusterrolebindings', clusterRoleBinding('basic-users', 'basic-user', [{ kind: 'Group', name: 'system:authenticated' }])],
+    ['clusterrolebindings', clusterRoleBinding('system:oauth-token-deleters', 'system:oauth-token-deleter',
+      [{ kind: 'Group', name: 'system:authenticated' }])],
     ['clusterrolebindings', clusterRoleBinding('update-health-reader', 'cluster-reader', [serviceAccount('reader')])],
     ['clusterrolebindings', clusterRoleBinding('update-health-reviewer', 'update-health-reviewer', [serviceAccount('reader')])],
     ['clusterrolebindings', clusterRoleBinding('update-health-restricted', 'update-health-restricted', [serviceAccount('restricted')])],

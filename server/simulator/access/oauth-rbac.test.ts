@@ -8,7 +8,7 @@ import { runScenario } from '../core';
 import { startTestServer, type TestServer } from '../test-harness';
 import { EMBEDDED_OAUTH_CLIENT_ID } from '../api-server';
 import { Htpasswd } from './htpasswd';
-import { s256 } from './oauth-tokens';
+import { accessTokenName, s256 } from './oauth-tokens';
 
 interface Answer {
   status: number;
@@ -162,5 +162,97 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     const me = await call('GET', '/apis/user.openshift.io/v1/users/~', { headers: { Authorization: `Bearer ${body.access_token}` } });
     expect(JSON.parse(me.body)).toMatchObject({ kind: 'User', metadata: { name: 'dev' }, groups: ['catalog-team'] });
     expect((await call('GET', '/api/v1/namespaces/openshift-catalogd/pods', { headers: { Authorization: `Bearer ${body.access_token}` } })).status).toBe(403);
+  });
+
+  const curlLike = (user: keyof typeof PASSWORDS, query: string) => call('GET',
+    `/oauth/authorize?client_id=openshift-challenging-client&response_type=token${query}`, {
+      headers: {
+        Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`, 'X-CSRF-Token': '1',
+      },
+    });
+  const scoped = async (user: keyof typeof PASSWORDS, scope: string) =>
+    tokenOf(await curlLike(user, `&scope=${encodeURIComponent(scope)}`));
+
+  it('lets oc\'s challenging client leave out redirect_uri: its one registered URI is used, as in osin', async () => {
+    // What `curl -u sre:pw -H 'X-CSRF-Token: 1' '<oauth>/oauth/authorize?client_id=…&response_type=token'` sends.
+    const answer = await curlLike('sre', '');
+    expect(answer.status).toBe(302);
+    const implicit = `${t.served.url}/oauth/token/implicit`;
+    expect(String(answer.headers.location)).toMatch(new RegExp(`^${implicit}#access_token=sha256~[\\w-]{43}&`));
+    expect((await curlLike('sre', `&redirect_uri=${encodeURIComponent('https://evil.example/')}`)).status).toBe(400);
+  });
+
+  it('holds an OAuth token to its scopes, on direct requests and in SubjectAccessReviews that carry them', async () => {
+    const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
+    const info = await scoped('admin', 'user:info');
+    expect((await call('GET', '/apis/config.openshift.io/v1/clusterversions/version', bearer(info))).status).toBe(403);
+    expect((await call('GET', '/apis/user.openshift.io/v1/users/~', bearer(info))).status).toBe(200);
+    expect((await call('GET', '/apis', bearer(info))).status).toBe(200);
+    const check = await scoped('admin', 'user:check-access');
+    expect((await call('GET', '/api/v1/namespaces/openshift-catalogd/pods', bearer(check))).status).toBe(403);
+    const clusterVersionPath = '/apis/config.openshift.io/v1/clusterversions/version';
+    expect((await call('GET', clusterVersionPath, bearer(await scoped('admin', 'user:full')))).status).toBe(200);
+    const view = await scoped('admin', 'role:view:openshift-catalogd');
+    expect((await call('GET', '/api/v1/namespaces/openshift-catalogd/pods', bearer(view))).status).toBe(200);
+    expect((await call('GET', '/api/v1/namespaces/openshift-cluster-version/pods', bearer(view))).status).toBe(403);
+    expect((await call('GET', '/apis/config.openshift.io/v1/clusterversions/version', bearer(view))).status).toBe(403);
+    const everywhere = await scoped('admin', 'role:view:*');
+    const cvoPods = '/api/v1/namespaces/openshift-cluster-version/pods';
+    expect((await call('GET', cvoPods, bearer(everywhere))).status).toBe(200);
+    // The scope narrows, never widens: dev's role:view:* still stops where dev's RBAC does.
+    expect((await call('GET', cvoPods, bearer(await scoped('dev', 'role:view:*')))).status).toBe(403);
+
+    const reader = t.served.tokens.reader;
+    const tokenReview = await review(reader, 'tokenreviews', { token: info });
+    const SCOPES = 'scopes.authorization.openshift.io';
+    expect(tokenReview.body.status).toMatchObject({ user: { username: 'admin', extra: { [SCOPES]: ['user:info'] } } });
+    const sar = async (scopes: string[] | undefined, resourceAttributes: Record<string, string>) => {
+      const extra = scopes ? { extra: { [SCOPES]: scopes } } : {};
+      const spec = { user: 'admin', groups: ['system:authenticated'], ...extra, resourceAttributes };
+      return (await review(reader, 'subjectaccessreviews', spec)).body.status;
+    };
+    const clusterVersion = { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' };
+    expect(await sar(undefined, clusterVersion)).toMatchObject({ allowed: true });
+    expect(await sar(['user:info', 'user:check-access'], clusterVersion)).toMatchObject({
+      allowed: false, reason: expect.stringContaining('scopes [user:info user:check-access] prevent this action'),
+    });
+    expect((await sar(['user:full'], clusterVersion)).allowed).toBe(true);
+    const secrets = { verb: 'get', group: '', resource: 'secrets', namespace: 'openshift-catalogd' };
+    expect((await sar(['role:cluster-admin:openshift-catalogd'], secrets)).allowed).toBe(false);
+    expect((await sar(['role:cluster-admin:openshift-catalogd:!'], secrets)).allowed).toBe(true);
+  });
+
+  it('deletes an OAuth access token by its sha256~ name (logout), after which it no longer reviews', async () => {
+    const token = await loginAs('dev');
+    const reader = t.served.tokens.reader;
+    expect((await review(reader, 'tokenreviews', { token })).body.status).toMatchObject({ authenticated: true });
+    const path = `/apis/oauth.openshift.io/v1/oauthaccesstokens/${accessTokenName(token)}`;
+    expect(accessTokenName(token)).toMatch(/^sha256~[\w-]{43}$/);
+    // A scoped token may not delete even itself; an unscoped caller (the user, a service account) may.
+    const limited = await scoped('dev', 'user:info');
+    const deleteAs = (token: string, name: string) =>
+      call('DELETE', `/apis/oauth.openshift.io/v1/oauthaccesstokens/${name}`,
+        { headers: { Authorization: `Bearer ${token}` } });
+    expect((await deleteAs(limited, accessTokenName(limited))).status).toBe(403);
+    expect((await call('DELETE', path, { headers: { Authorization: `Bearer ${reader}` } })).status).toBe(200);
+    expect((await review(reader, 'tokenreviews', { token })).body.status).toMatchObject({ authenticated: false });
+    expect((await call('DELETE', path, { headers: { Authorization: `Bearer ${reader}` } })).status).toBe(404);
+    const own = await loginAs('dev');
+    expect((await deleteAs(own, accessTokenName(own))).status).toBe(200);
+    const podsPath = '/api/v1/namespaces/openshift-catalogd/pods';
+    const pods = await call('GET', podsPath, { headers: { Authorization: `Bearer ${own}` } });
+    expect(pods.status).toBe(401);
+  });
+
+  // Last: it spends this address's password budget.
+  it('throttles password guessing with 429 and Retry-After, before checking the password', async () => {
+    const answers = [];
+    for (let i = 0; i < 30; i += 1) answers.push(await challenge('admin', `guess-${i}`));
+    const limited = answers.filter((answer) => answer.status === 429);
+    expect(answers[0].status).toBe(401);
+    expect(limited.length).toBeGreaterThanOrEqual(15);
+    expect(Number(limited[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // The right password does not get through while the user is throttled either.
+    expect((await challenge('admin', PASSWORDS.admin)).status).toBe(429);
   });
 });

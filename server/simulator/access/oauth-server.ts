@@ -5,6 +5,7 @@
  */
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { RateLimiter } from '@/server/http/rate-limit';
 import { readBody, sendJson, sendText } from '../http-util';
 import type { Htpasswd } from './htpasswd';
 import { loginPage } from './login-page';
@@ -17,6 +18,8 @@ export interface OAuthClient {
   secret?: string;
   /** Whether a redirect URI is registered for this client. */
   redirectAllowed(uri: string): boolean;
+  /** The client's single registered redirect URI, used when a request names none (as OpenShift's osin server does). */
+  registeredRedirect?: string;
   /** Scopes the client may request; undefined for any. */
   allowedScopes?: readonly string[];
   /** The challenging client answers Basic credentials with 401 challenges instead of a login page. */
@@ -29,6 +32,32 @@ export interface OAuthContext {
   tokens: OAuthTokenStore;
   users: () => Htpasswd;
   client(id: string): OAuthClient | undefined;
+  /** Password attempts (see passwordAttempt); shared by the login form and the challenging client. */
+  attempts: PasswordAttempts;
+}
+
+/**
+ * Throttles password guessing: every password attempt is charged to its user name and to the caller's address (a
+ * burst of 10, then one a second per user and two per address); over either, the answer is 429 with Retry-After
+ * before the password is checked. Simpler than OpenShift's, which slows failed logins down; the effect on a guesser
+ * (about a second per guess) is alike.
+ */
+export class PasswordAttempts {
+  private readonly perUser: RateLimiter;
+  private readonly perAddress: RateLimiter;
+
+  constructor(now: () => number = Date.now) {
+    this.perUser = new RateLimiter({ capacity: 10, refillPerSecond: 1, maxKeys: 10_000 }, now);
+    this.perAddress = new RateLimiter({ capacity: 20, refillPerSecond: 2, maxKeys: 10_000 }, now);
+  }
+
+  /** Charges one attempt; the seconds to wait when over the limit, else undefined. */
+  take(user: string, address: string | undefined): number | undefined {
+    const byAddress = this.perAddress.take(address ?? 'unknown');
+    const byUser = this.perUser.take(user);
+    if (!byAddress.ok) return byAddress.retryAfterSeconds;
+    return byUser.ok ? undefined : byUser.retryAfterSeconds;
+  }
 }
 
 /** The paths the OAuth server answers without a bearer token. */
@@ -94,7 +123,7 @@ function basicCredentials(header: string | undefined): { user: string; password:
 function authorize(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAuthContext): void {
   const query = url.searchParams;
   const client = ctx.client(query.get('client_id') ?? '');
-  const redirectUri = query.get('redirect_uri') ?? '';
+  const redirectUri = query.get('redirect_uri') || client?.registeredRedirect || '';
   if (!client || !client.redirectAllowed(redirectUri)) {
     return oauthError(res, 400, 'invalid_request', 'The client is not registered or the redirect_uri does not match.');
   }
@@ -112,6 +141,13 @@ function authorize(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAu
 
   if (client.challenge) {
     const credentials = basicCredentials(req.headers.authorization);
+    const wait = credentials && req.headers['x-csrf-token']
+      ? ctx.attempts.take(credentials.user, req.socket.remoteAddress) : undefined;
+    if (wait !== undefined) {
+      res.writeHead(429, { 'Retry-After': String(wait), 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
+      res.end('Too many login attempts; try again later');
+      return;
+    }
     if (!credentials || !req.headers['x-csrf-token'] || !ctx.users().verify(credentials.user, credentials.password)) {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="openshift"', 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
       res.end(credentials ? 'Unauthorized: login failed' : 'A non-empty X-CSRF-Token header and Basic credentials are required');
@@ -187,6 +223,12 @@ async function login(req: IncomingMessage, res: ServerResponse, url: URL, ctx: O
     return html(403, loginPage({ then, csrf, error: 'Your login session expired. Please try again.' }), { 'Set-Cookie': csrfCookie(csrf) });
   }
   const user = form.get('username') ?? '';
+  const wait = ctx.attempts.take(user, req.socket.remoteAddress);
+  if (wait !== undefined) {
+    const error = `Too many login attempts. Try again in ${wait} seconds.`;
+    return html(429, loginPage({ then, csrf, username: user, error }),
+      { 'Set-Cookie': csrfCookie(csrf), 'Retry-After': String(wait) });
+  }
   if (!ctx.users().verify(user, form.get('password') ?? '')) {
     return html(200, loginPage({ then, csrf, username: user, error: 'Invalid login or password. Please try again.' }), { 'Set-Cookie': csrfCookie(csrf) });
   }

@@ -58,6 +58,28 @@ export class OAuthTokenStore {
     this.tokens.delete(token);
   }
 
+  /** The token whose OAuthAccessToken object is named `name` (see {@link accessTokenName}), if still valid. */
+  byName(name: string): { token: string; grant: TokenGrant } | undefined {
+    for (const token of this.tokens.keys()) {
+      if (accessTokenName(token) !== name) continue;
+      const grant = this.lookup(token);
+      return grant ? { token, grant } : undefined;
+    }
+    return undefined;
+  }
+
+  /**
+   * Removes a user (`oc delete user`): OpenShift then rejects every token of theirs (the token names a user that no
+   * longer exists); here the tokens go with the user.
+   */
+  deleteUser(user: string): number {
+    let removed = 0;
+    for (const [token, grant] of this.tokens) {
+      if (grant.user === user && this.tokens.delete(token)) removed += 1;
+    }
+    return removed;
+  }
+
   /** Issues an authorization code, valid once for five minutes. */
   issueCode(grant: Omit<CodeGrant, 'expiresAt'>): string {
     const code = secret();
@@ -84,6 +106,14 @@ export class OAuthTokenStore {
     const login = id ? this.logins.get(id) : undefined;
     return login && login.expiresAt > this.now() ? login.user : undefined;
   }
+}
+
+/**
+ * The name of a token's OAuthAccessToken object (OpenShift 4.6+): `sha256~` + base64url(sha256(the token without its
+ * `sha256~` prefix)). Holding the token is what it takes to know the name.
+ */
+export function accessTokenName(token: string): string {
+  return `sha256~${createHash('sha256').update(token.replace(/^sha256~/, '')).digest('base64url')}`;
 }
 
 /** RFC 7636 S256: base64url(sha256(verifier)). */

@@ -2,10 +2,13 @@
  * Kubernetes RBAC evaluation over the RBAC objects stored in an embedded cluster (ClusterRoles, ClusterRoleBindings,
  * Roles, RoleBindings) plus OpenShift's user.openshift.io Groups, as the API server's authorizer does it: a request
  * is allowed when any rule of any role bound to the user, one of the user's groups, or a Group object listing the
- * user, matches. Token scopes (user:info, user:check-access) narrow what an OAuth token may do, as in OpenShift.
+ * user, matches. Token scopes (user:info, user:check-access, role:…, see scopes.ts) narrow what an OAuth token may
+ * do, as in OpenShift.
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ObjectStore } from '../store';
+import { nonResourceRuleAllows, resourceRuleAllows, type PolicyRule } from './policy-rules';
+import { scopeDecision } from './scopes';
 
 /** Who is asking: what TokenReview and SubjectAccessReview carry. */
 export interface UserInfo {
@@ -40,14 +43,6 @@ export interface Decision {
   reason: string;
 }
 
-interface PolicyRule {
-  verbs?: string[];
-  apiGroups?: string[];
-  resources?: string[];
-  resourceNames?: string[];
-  nonResourceURLs?: string[];
-}
-
 interface Subject {
   kind: string;
   name: string;
@@ -75,38 +70,6 @@ export function authorizationName(
     if (exact) return exact[1];
   }
   return undefined;
-}
-
-function matches(values: readonly string[] | undefined, value: string): boolean {
-  return !!values && (values.includes('*') || values.includes(value));
-}
-
-function resourceRuleAllows(rule: PolicyRule, attrs: ResourceAttributes): boolean {
-  if (!matches(rule.verbs, attrs.verb) || !matches(rule.apiGroups, attrs.group)) return false;
-  const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  const resourceOk = (rule.resources ?? []).some((resource) =>
-    resource === '*' || resource === combined || (!attrs.subresource && resource === attrs.resource) ||
-    (attrs.subresource !== undefined && resource === `*/${attrs.subresource}`));
-  if (!resourceOk) return false;
-  return !rule.resourceNames?.length || (attrs.name !== undefined && rule.resourceNames.includes(attrs.name));
-}
-
-function nonResourceRuleAllows(rule: PolicyRule, attrs: NonResourceAttributes): boolean {
-  if (!matches(rule.verbs, attrs.verb)) return false;
-  return (rule.nonResourceURLs ?? []).some((url) =>
-    url === '*' || url === attrs.path || (url.endsWith('*') && attrs.path.startsWith(url.slice(0, -1))));
-}
-
-/** What the scopes of an OAuth token allow on their own, before RBAC (OpenShift's scope authorizer). */
-function scopeAllows(scopes: readonly string[] | undefined, attrs: AccessAttributes): boolean {
-  if (scopes === undefined || scopes.includes('user:full')) return true;
-  if (!('resource' in attrs)) return false;
-  const { group, resource, verb, name } = attrs.resource;
-  if (scopes.includes('user:info') && group === 'user.openshift.io' && resource === 'users' && verb === 'get' && name === '~') return true;
-  if (scopes.includes('user:check-access') && verb === 'create' &&
-    ((group === 'authorization.k8s.io' && resource === 'selfsubjectaccessreviews') ||
-      (group === 'authorization.openshift.io' && (resource === 'selfsubjectrulesreviews' || resource === 'subjectaccessreviews')))) return true;
-  return false;
 }
 
 function userGroups(store: ObjectStore, user: UserInfo): Set<string> {
@@ -143,6 +106,7 @@ function rulesOf(store: ObjectStore, binding: Binding): PolicyRule[] {
   return ((role?.object as (KubeObject & { rules?: PolicyRule[] }) | undefined)?.rules) ?? [];
 }
 
+
 function describe(binding: Binding, kind: 'ClusterRoleBinding' | 'RoleBinding'): string {
   const where = binding.namespace ? ` of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${binding.subjects?.map((s) => `${s.kind} "${s.name}"`).join(', ')} in namespace "${binding.namespace}"` : ` of ${binding.roleRef.kind} "${binding.roleRef.name}"`;
   return `RBAC: allowed by ${kind} "${binding.name}"${where}`;
@@ -150,9 +114,8 @@ function describe(binding: Binding, kind: 'ClusterRoleBinding' | 'RoleBinding'):
 
 /** Decides whether `user` may do `attrs` in the cluster whose RBAC objects live in `store`. */
 export function authorize(store: ObjectStore, user: UserInfo, attrs: AccessAttributes): Decision {
-  if (!scopeAllows(user.scopes, attrs)) {
-    return { allowed: false, reason: `scopes [${(user.scopes ?? []).join(' ')}] prevent this action` };
-  }
+  const scoped = scopeDecision(store, user.scopes, attrs);
+  if (!scoped.allowed) return scoped;
   const groups = userGroups(store, user);
   if (groups.has('system:masters')) return { allowed: true, reason: 'allowed by system:masters' };
   const allows = (rule: PolicyRule) => ('resource' in attrs ? resourceRuleAllows(rule, attrs.resource) : nonResourceRuleAllows(rule, attrs.nonResource));
