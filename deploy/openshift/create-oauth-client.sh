@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Creates the OAuthClient users log in through and the Secret the dashboard reads its client secret from, with one
-# fresh random secret (never on a command line). Run as a cluster admin after `oc apply -k deploy/openshift`: the
+# Creates the OAuthClient users log in through and the Secret the dashboard reads its client secret (and the key that
+# seals its sessions) from, with one fresh random secret (never on a command line). Run as a cluster admin after `oc apply -k deploy/openshift`: the
 # redirect URI is the Route's. Running it again rotates the secret; the previous one stays valid as an additional
 # secret until the next rotation, so logins keep working while the kubelet refreshes the mounted Secret. Server-side
 # apply: no last-applied annotation keeps a copy of the secret.
@@ -16,8 +16,12 @@ previous=$(oc get oauthclient update-health -o jsonpath='{.secret}' 2>/dev/null 
 secret=$(openssl rand -hex 32)
 additional=""
 if [ -n "$previous" ]; then additional="\"$previous\""; fi
-oc -n "$namespace" create secret generic update-health-oauth-client --from-file=client-secret=/dev/stdin \
-  --dry-run=client -o yaml <<<"$secret" | oc apply --server-side -f -
+# The session key seals the OAuth tokens kept with sessions; it is made once and kept, since a new key ends every session.
+session_key=$(oc -n "$namespace" get secret update-health-oauth-client -o jsonpath='{.data.session-key}' 2>/dev/null \
+  | base64 -d 2>/dev/null || true)
+if [ -z "$session_key" ]; then session_key=$(openssl rand -base64 32); fi
+oc -n "$namespace" create secret generic update-health-oauth-client --from-file=client-secret=<(printf '%s' "$secret") \
+  --from-file=session-key=<(printf '%s' "$session_key") --dry-run=client -o yaml | oc apply --server-side -f -
 oc apply --server-side -f - <<EOF
 apiVersion: oauth.openshift.io/v1
 kind: OAuthClient

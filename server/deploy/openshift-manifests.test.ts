@@ -112,7 +112,13 @@ describe('deploy/openshift', () => {
     const script = readFileSync('deploy/openshift/create-oauth-client.sh', 'utf8');
     const key = volume.secret!.items![0].key;
     expect(env.UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE).toBe(`${mount.mountPath}/${key}`);
-    expect(script).toContain(`create secret generic ${volume.secret!.secretName} --from-file=${key}=/dev/stdin`);
+    expect(script).toContain(`create secret generic ${volume.secret!.secretName} --from-file=${key}=<(`);
+    // Sessions are sealed with one key every replica reads, made once by the same script and kept on rotation.
+    const sessionKey = mountOf(env.UPDATE_HEALTH_SESSION_KEY_FILE);
+    expect(sessionKey.volume.secret?.secretName).toBe('update-health-oauth-client');
+    const sessionItem = sessionKey.volume.secret!.items!.find((item) => item.key === 'session-key');
+    expect(env.UPDATE_HEALTH_SESSION_KEY_FILE).toBe(`${sessionKey.mount.mountPath}/${sessionItem!.key}`);
+    expect(script).toContain(`--from-file=${sessionItem!.key}=<(`);
     expect(script).toMatch(/kind: OAuthClient\nmetadata:\n {2}name: update-health\n/);
     expect(script).toContain('redirectURIs: ["https://$host/auth/callback"]');
     expect(script).toContain('literals: ["user:info", "user:check-access"]');
