@@ -133,7 +133,7 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   const featureGates = new FeatureGateWriter(context, options.featureGateMode ?? (hosted ? 'hypershift-keep' : 'append'), hosted);
   featureGates.start();
 
-  const mco = new MachineConfigController(context, nodes);
+  const mco = new MachineConfigController(context, nodes, fleet);
   if (!hosted) mco.createPools(version);
 
   const deployments = new DeploymentController(context);
