@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSimulatedCluster, runScenario, type SimulatedCluster } from '../core';
+import { startTestServer } from '../test-harness';
 import { historyEntry } from '../objects/cluster-version';
 import {
   CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE, TECH_PREVIEW_FEATURE_SET,
@@ -92,5 +93,25 @@ describe('cluster-olm-operator owns the catalogd Deployment', () => {
     scaleByHand(cluster, 1);
     cluster.clock.advance(11 * SECOND);
     expect(replicas(cluster)).toBe(2);
+  });
+
+  it('kubectl scale reaches the Deployment through the scale subresource, and the operator puts it back', async () => {
+    const t = await startTestServer();
+    try {
+      runScenario(t.cluster, SCENARIOS['catalogd-rollout']!);
+      t.cluster.clock.advance(10 * MINUTE);
+      const refused = await t.kubectl('reader', ['scale', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '--replicas=2']);
+      expect(refused.code).not.toBe(0);
+      expect(replicas(t.cluster)).toBe(1);
+      const scaled = await t.kubectl('admin', ['scale', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '--replicas=2']);
+      expect(scaled).toMatchObject({ code: 0 });
+      expect(scaled.stdout).toContain(`deployment.apps/${CATALOGD_DEPLOYMENT} scaled`);
+      expect(replicas(t.cluster)).toBe(2);
+      t.cluster.clock.advance(11 * SECOND);
+      const after = await t.kubectl('reader', ['get', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '-o', 'jsonpath={.spec.replicas}']);
+      expect(after.stdout).toBe('1');
+    } finally {
+      await t.close();
+    }
   });
 });
