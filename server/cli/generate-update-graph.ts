@@ -104,7 +104,7 @@ export function generateUpdateGraph(repoRoot: string): string {
     ...risks.map((r) => `  ${JSON.stringify(r)},`),
     '];',
     '',
-    '/** Blocked edges: `to` release, anchored `from` regular expression, index into RISKS. */',
+    '/** Blocked edges: `to` release, `from` regular expression (searched in `<version>+<arch>`), index into RISKS. */',
     'export const BLOCKED_EDGES: readonly (readonly [to: string, from: string, risk: number])[] = [',
     ...edges.map((e) => `  ${JSON.stringify(e)},`),
     '];',

@@ -128,7 +128,7 @@ export const RISKS: readonly GraphRisk[] = [
   {"name":"RHEL96Kernel331Panic","message":"After OCP 4.19.8 was tagged Red Hat has become aware of a kernel regression in kernel-5.14.0-570.33.1.el9_6 and as a result 4.19.8 will not ship or be promoted beyond candidate channels. Updates to this version are not recommended.","url":"https://issues.redhat.com/browse/COS-3503","matchingRules":[{"type":"Always"}]},
 ];
 
-/** Blocked edges: `to` release, anchored `from` regular expression, index into RISKS. */
+/** Blocked edges: `to` release, `from` regular expression (searched in `<version>+<arch>`), index into RISKS. */
 export const BLOCKED_EDGES: readonly (readonly [to: string, from: string, risk: number])[] = [
   ["4.13.0","4[.]12[.].*",0],
   ["4.13.0",".*",1],

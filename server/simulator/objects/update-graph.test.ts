@@ -77,6 +77,19 @@ describe('the simulated update service', () => {
     if (!fromMinorBefore.ok) throw new Error('no answer');
     expect(fromMinorBefore.updates.find((u) => u.release.version === '4.14.30')?.risks.map((r) => r.name)).toContain(aro.name);
   });
+
+  it('matches `from` as the update service does: searched in the release name with its architecture suffix', () => {
+    // 4.13.17-OVNKubeMasterDSPrestop: `from: 4[.](12[.](…)|13[.]([0-9]|1[0-5]))[+].*` needs the `+amd64` suffix
+    const prestop = blockedEdgeFile('4.13.17-OVNKubeMasterDSPrestop.yaml') as unknown as { from: string; name: string };
+    const risksFrom = (version: string, channel: string, target: string) => {
+      const answer = updateGraphFor(version, channel);
+      if (!answer.ok) throw new Error(answer.message);
+      return answer.updates.find((u) => u.release.version === target)?.risks.map((r) => r.name) ?? [];
+    };
+    expect(prestop.from).toContain('[+]');
+    expect(risksFrom('4.13.15', 'stable-4.13', '4.13.17')).toContain(prestop.name);
+    expect(risksFrom('4.12.40', 'stable-4.13', '4.13.17')).toContain(prestop.name);
+  });
 });
 
 const ALWAYS: GraphRisk = { name: 'AlwaysRisk', message: 'Always applies.', url: 'https://issues.example/A', matchingRules: [{ type: 'Always' }] };

@@ -100,14 +100,21 @@ function releaseRef(version: string): ReleaseRef {
 
 const FROM_PATTERNS = new Map<string, RegExp>();
 
-/** Cincinnati anchors a blocked edge's `from` expression at both ends. */
+/** The architecture suffix Cincinnati appends to a release name before matching blocked edges (x86_64 clusters). */
+const ARCHITECTURE_SUFFIX = '+amd64';
+
+/**
+ * Whether a blocked edge's `from` expression matches a release, as the update service decides it: a regular
+ * expression searched (not anchored, unless it carries `^`/`$`) in the release name with its architecture suffix,
+ * e.g. `4.14.27+amd64`.
+ */
 function fromMatches(pattern: string, version: string): boolean {
   let re = FROM_PATTERNS.get(pattern);
   if (!re) {
-    re = new RegExp(`^(?:${pattern})$`);
+    re = new RegExp(pattern);
     FROM_PATTERNS.set(pattern, re);
   }
-  return re.test(version);
+  return re.test(`${version}${ARCHITECTURE_SUFFIX}`);
 }
 
 const EDGES_BY_TARGET = (() => {
