@@ -43,8 +43,11 @@ test('shows a conditional risk, the False precheck of the firing alert, and a ta
   await expect(details.getByRole('heading', { name: 'Update to 4.18.29' })).toBeVisible();
   await expect(details.getByTestId('oc-verdict')).toContainText('Recommended=False (RuncShareProcessNamespace)');
   const risk = details.getByTestId('update-risk');
-  await expect(risk).toContainText('Some runc 1.2 releases fail to launch containers in some Pods where shareProcessNamespace is explicitly set true.');
-  await expect(risk.getByRole('link', { name: 'https://issues.redhat.com/browse/RUN-3748' })).toHaveAttribute('href', 'https://issues.redhat.com/browse/RUN-3748');
+  await expect(risk).toContainText(
+    'Some runc 1.2 releases fail to launch containers in some Pods where shareProcessNamespace is explicitly set true.',
+  );
+  const link = 'https://issues.redhat.com/browse/RUN-3748';
+  await expect(risk.getByRole('link', { name: link })).toHaveAttribute('href', link);
 
   const drain = details.locator('[data-testid="prediction"][data-check="catalog-drain"]');
   await expect(drain).toHaveAttribute('data-status', 'block');

@@ -50,10 +50,14 @@ function channelOf(file: string, raw: unknown): ChannelFile {
 
 function edgeOf(file: string, raw: unknown): BlockedEdgeFile | undefined {
   const edge = raw as Partial<BlockedEdgeFile> | null;
-  if (!edge || typeof edge.to !== 'string' || typeof edge.from !== 'string') throw new GraphDataError(file, 'expected `to` and `from`');
+  if (!edge || typeof edge.to !== 'string' || typeof edge.from !== 'string') {
+    throw new GraphDataError(file, 'expected `to` and `from`');
+  }
   // An edge without risks is removed from the graph outright; the update service never offers it.
   if (!edge.matchingRules?.length) return undefined;
-  if (!edge.name || !edge.message || !edge.url) throw new GraphDataError(file, 'a conditional edge needs `name`, `message` and `url`');
+  if (!edge.name || !edge.message || !edge.url) {
+    throw new GraphDataError(file, 'a conditional edge needs `name`, `message` and `url`');
+  }
   for (const rule of edge.matchingRules) {
     if (rule.type !== 'Always' && !(rule.type === 'PromQL' && typeof rule.promql?.promql === 'string')) {
       throw new GraphDataError(file, `unsupported matching rule ${JSON.stringify(rule)}`);
@@ -75,7 +79,9 @@ export function generateUpdateGraph(repoRoot: string): string {
     if (!edge) continue;
     const risk = {
       name: edge.name!, message: edge.message!.trim(), url: edge.url!,
-      matchingRules: edge.matchingRules!.map((rule) => (rule.type === 'Always' ? { type: 'Always' } : { type: 'PromQL', promql: { promql: rule.promql.promql } })),
+      matchingRules: edge.matchingRules!.map((rule) => (rule.type === 'Always'
+        ? { type: 'Always' }
+        : { type: 'PromQL', promql: { promql: rule.promql.promql } })),
     };
     const key = JSON.stringify(risk);
     let index = riskIndex.get(key);

@@ -12,7 +12,9 @@ function subresources(resource: ResourceName, hasStatus: boolean): { name: strin
     out.push({ name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
   }
   if (resource === 'services') out.push({ name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
-  if ((SCALABLE_RESOURCES as readonly string[]).includes(resource)) out.push({ name: 'scale', verbs: ['get', 'patch', 'update'] });
+  if ((SCALABLE_RESOURCES as readonly string[]).includes(resource)) {
+    out.push({ name: 'scale', verbs: ['get', 'patch', 'update'] });
+  }
   return out;
 }
 
@@ -87,7 +89,8 @@ export function resourceList(group: string, version: string, hasStatus: (resourc
     resources.push(entry);
     for (const sub of subresources(name, hasStatus(name))) {
       if (sub.name === 'scale') {
-        resources.push({ name: `${name}/scale`, singularName: '', namespaced: info.namespaced, ...SCALE_DISCOVERY, verbs: sub.verbs });
+        const scale = { name: `${name}/scale`, singularName: '', namespaced: info.namespaced, ...SCALE_DISCOVERY };
+        resources.push({ ...scale, verbs: sub.verbs });
         continue;
       }
       resources.push({ name: `${name}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: sub.name === 'status' ? info.kind : sub.name === 'log' ? 'Pod' : `${info.kind}ProxyOptions`, verbs: sub.verbs });

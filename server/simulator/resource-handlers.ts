@@ -63,7 +63,8 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
   if (subresource === 'log') return serveLog(request);
   if (subresource === 'proxy') return serveProxy(request);
   if (subresource === 'scale' && (SCALABLE_RESOURCES as readonly string[]).includes(resource) && name) {
-    return serveScale({ req, res, api, verb: request.verb, name, namespace, write: { manager: manager(req, query), dryRun } });
+    const scaleWrite = { manager: manager(req, query), dryRun };
+    return serveScale({ req, res, api, verb: request.verb, name, namespace, write: scaleWrite });
   }
   if (subresource && subresource !== 'status') throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   if (subresource === 'status' && !api.hasStatus(resource)) {

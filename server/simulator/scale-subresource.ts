@@ -19,7 +19,8 @@ const PATCH_CONTENT_TYPES: Record<string, 'merge' | 'json' | 'strategic'> = {
 };
 
 function labelSelector(object: KubeObject): string {
-  const labels = ((object.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined)?.selector?.matchLabels) ?? {};
+  const spec = object.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined;
+  const labels = spec?.selector?.matchLabels ?? {};
   return Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(',');
 }
 
@@ -34,7 +35,10 @@ function scaleOf(entry: StoredEntry): Record<string, unknown> {
       resourceVersion: String(entry.rv), creationTimestamp: metadata.creationTimestamp,
     },
     spec: { replicas: (entry.object.spec as { replicas?: number } | undefined)?.replicas ?? 1 },
-    status: { replicas: (entry.object.status as { replicas?: number } | undefined)?.replicas ?? 0, selector: labelSelector(entry.object) },
+    status: {
+      replicas: (entry.object.status as { replicas?: number } | undefined)?.replicas ?? 0,
+      selector: labelSelector(entry.object),
+    },
   };
 }
 
@@ -49,7 +53,8 @@ function parseBody(text: string): unknown {
 function replicasOf(scale: unknown): number {
   const replicas = (scale as { spec?: { replicas?: unknown } } | null)?.spec?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
-    throw badRequest(`Scale.autoscaling "" is invalid: spec.replicas: Invalid value: ${JSON.stringify(replicas)}: must be a non-negative integer`);
+    const value = JSON.stringify(replicas);
+    throw badRequest(`Scale.autoscaling "" is invalid: spec.replicas: Invalid value: ${value}: must be a non-negative integer`);
   }
   return replicas;
 }
@@ -59,7 +64,15 @@ function replicasOf(scale: unknown): number {
  * way `kubectl scale` / `oc scale` change a Deployment.
  */
 export async function serveScale(
-  input: { req: IncomingMessage; res: ServerResponse; api: ResourceApi; verb: string; name: string; namespace?: string; write: WriteOptions },
+  input: {
+    req: IncomingMessage;
+    res: ServerResponse;
+    api: ResourceApi;
+    verb: string;
+    name: string;
+    namespace?: string;
+    write: WriteOptions;
+  },
 ): Promise<void> {
   const { req, res, api, verb, name, namespace, write } = input;
   const entry = api.get('deployments', name, namespace);
@@ -72,7 +85,9 @@ export async function serveScale(
     if (!type) throw unsupportedPatchType();
     const patch = parseBody(await readBody(req));
     const current = scaleOf(entry);
-    wanted = type === 'json' ? applyJsonPatch(current, patch) : type === 'strategic' ? applyStrategicMergePatch(current, patch) : applyMergePatch(current, patch);
+    if (type === 'json') wanted = applyJsonPatch(current, patch);
+    else if (type === 'strategic') wanted = applyStrategicMergePatch(current, patch);
+    else wanted = applyMergePatch(current, patch);
   } else {
     throw badRequest(`the server does not allow this method on the requested resource`);
   }

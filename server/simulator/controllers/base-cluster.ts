@@ -102,7 +102,8 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   const version = options.version;
   const featureSet = options.featureSet ?? '';
   const olmV1 = runsOlmV1(version, featureSet);
-  installBaseCrds(context.as('cluster-version-operator'), { clusterVersionRelease: options.crdRelease ?? minorOf(version), olmV1 });
+  const clusterVersionRelease = options.crdRelease ?? minorOf(version);
+  installBaseCrds(context.as('cluster-version-operator'), { clusterVersionRelease, olmV1 });
 
   for (const name of [...PLATFORM_NAMESPACES, ...(olmV1 ? OLM_V1_NAMESPACES : []), ...(options.namespaces ?? [])]) {
     createWithStatus(context.as('cluster-version-operator'), 'namespaces', buildNamespace(name));
@@ -164,7 +165,10 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
     return ((deployment?.spec as { replicas?: number } | undefined)?.replicas) ?? 1;
   };
 
-  return { context, nodes, fleet, cvo, featureGates, deployments, catalogd: olm?.catalogd, olm: olm?.operator, mco, ovnkube, cvoPod, expectedFor };
+  return {
+    context, nodes, fleet, cvo, featureGates, deployments, catalogd: olm?.catalogd, olm: olm?.operator, mco, ovnkube, cvoPod,
+    expectedFor,
+  };
 }
 
 /**
@@ -174,22 +178,29 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
  */
 function installOlmV1(
   context: ScenarioContext,
-  input: { version: string; controlPlane: string[]; deployments: DeploymentController; fleet: ClusterOperatorFleet; options: BaseClusterOptions },
+  input: {
+    version: string;
+    controlPlane: string[];
+    deployments: DeploymentController;
+    fleet: ClusterOperatorFleet;
+    options: BaseClusterOptions;
+  },
 ): { catalogd: CatalogdController; operator: ClusterOlmOperator } {
   const { version, controlPlane, deployments, fleet, options } = input;
   const catalogd = new CatalogdController(context, { nonLeaderServes: options.catalogd?.nonLeaderServes });
   const catalogdOptions: NonNullable<BaseClusterOptions['catalogd']> = options.catalogd ?? { replicas: 1, pdb: { minAvailable: 1 } };
-  const operatorControllerOptions = options.operatorController ?? { replicas: 1, pdb: { minAvailable: 1 } };
+  const controllerOptions = options.operatorController ?? { replicas: 1, pdb: { minAvailable: 1 } };
   const writer = context.as('cluster-olm-operator');
   const manifests = {
     catalogd: buildOlmDeployment('catalogd', catalogdOptions.replicas, version, catalogdOptions.strategy),
-    'operator-controller': buildOlmDeployment('operator-controller', operatorControllerOptions.replicas, version, operatorControllerOptions.strategy),
+    'operator-controller':
+      buildOlmDeployment('operator-controller', controllerOptions.replicas, version, controllerOptions.strategy),
   };
   createWithStatus(writer, 'deployments', manifests.catalogd);
   createWithStatus(writer, 'poddisruptionbudgets', buildOlmPdb('catalogd', catalogdOptions.pdb));
   createWithStatus(writer, 'services', buildCatalogdService());
   createWithStatus(writer, 'deployments', manifests['operator-controller']);
-  createWithStatus(writer, 'poddisruptionbudgets', buildOlmPdb('operator-controller', operatorControllerOptions.pdb));
+  createWithStatus(writer, 'poddisruptionbudgets', buildOlmPdb('operator-controller', controllerOptions.pdb));
   catalogd.start();
   deployments.manage({
     namespace: CATALOGD_NAMESPACE,

@@ -3,7 +3,8 @@ import { createSimulatedCluster, runScenario, type SimulatedCluster } from '../c
 import { startTestServer } from '../test-harness';
 import { historyEntry } from '../objects/cluster-version';
 import {
-  CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE, TECH_PREVIEW_FEATURE_SET,
+  CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT as CONTROLLER,
+  OPERATOR_CONTROLLER_NAMESPACE as CONTROLLER_NAMESPACE, TECH_PREVIEW_FEATURE_SET,
 } from '../objects/olm';
 import { HOUR, MINUTE, SECOND } from '../objects/time';
 import { CATALOGD_SCALED_AT_MS } from '../scenarios/catalogd-rollout';
@@ -18,18 +19,19 @@ function olmV1Objects(cluster: SimulatedCluster): string[] {
     client.get('customresourcedefinitions', 'clusterextensions.olm.operatorframework.io') && 'crd/clusterextensions',
     client.get('customresourcedefinitions', 'clustercatalogs.olm.operatorframework.io') && 'crd/clustercatalogs',
     client.get('namespaces', CATALOGD_NAMESPACE) && `namespace/${CATALOGD_NAMESPACE}`,
-    client.get('namespaces', OPERATOR_CONTROLLER_NAMESPACE) && `namespace/${OPERATOR_CONTROLLER_NAMESPACE}`,
+    client.get('namespaces', CONTROLLER_NAMESPACE) && `namespace/${CONTROLLER_NAMESPACE}`,
     client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE) && 'deployment/catalogd',
-    client.get('deployments', OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE) && 'deployment/operator-controller',
+    client.get('deployments', CONTROLLER, CONTROLLER_NAMESPACE) && 'deployment/operator-controller',
     client.get('poddisruptionbudgets', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE) && 'pdb/catalogd',
-    client.get('poddisruptionbudgets', OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE) && 'pdb/operator-controller',
+    client.get('poddisruptionbudgets', CONTROLLER, CONTROLLER_NAMESPACE) && 'pdb/operator-controller',
     client.get('clusteroperators', 'olm') && 'clusteroperator/olm',
   ].filter((entry): entry is string => typeof entry === 'string');
 }
 
 const ALL_OLM_V1 = [
-  'crd/clusterextensions', 'crd/clustercatalogs', `namespace/${CATALOGD_NAMESPACE}`, `namespace/${OPERATOR_CONTROLLER_NAMESPACE}`,
-  'deployment/catalogd', 'deployment/operator-controller', 'pdb/catalogd', 'pdb/operator-controller', 'clusteroperator/olm',
+  'crd/clusterextensions', 'crd/clustercatalogs', `namespace/${CATALOGD_NAMESPACE}`, `namespace/${CONTROLLER_NAMESPACE}`,
+  'deployment/catalogd', 'deployment/operator-controller', 'pdb/catalogd', 'pdb/operator-controller',
+  'clusteroperator/olm',
 ];
 
 function started(scenario: Scenario, minutes = 2): SimulatedCluster {
@@ -44,15 +46,17 @@ function baseAt(version: string, featureSet?: string): Scenario {
     name: 'steady', title: version, description: version, failureAtMs: 0,
     start(context) {
       const now = context.clock.now();
-      installBaseCluster(context, { version, featureSet, history: [historyEntry(version, now - 9 * 24 * HOUR, now - 9 * 24 * HOUR + HOUR)] });
+      const history = [historyEntry(version, now - 9 * 24 * HOUR, now - 9 * 24 * HOUR + HOUR)];
+      installBaseCluster(context, { version, featureSet, history });
     },
   };
 }
 
 describe('OLMv1 exists only on releases that ship it', () => {
   it.each<[ScenarioName, boolean]>([
-    ['steady', false], ['update-in-progress', false], ['cross-minor-rollback', false], ['hypershift-featuregate-drop', false],
-    ['hypershift-management', false], ['catalogd-rollout', true], ['extension-install-flap', true], ['high-density-drain', true],
+    ['steady', false], ['update-in-progress', false], ['cross-minor-rollback', false],
+    ['hypershift-featuregate-drop', false], ['hypershift-management', false], ['catalogd-rollout', true],
+    ['extension-install-flap', true], ['high-density-drain', true],
   ])('%s: OLMv1 present = %s', (name, present) => {
     expect(olmV1Objects(started(SCENARIOS[name]!))).toEqual(present ? ALL_OLM_V1 : []);
   });
@@ -69,10 +73,12 @@ describe('OLMv1 exists only on releases that ship it', () => {
 });
 
 describe('cluster-olm-operator owns the catalogd Deployment', () => {
-  const replicas = (cluster: SimulatedCluster) =>
-    (cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!.spec as { replicas: number }).replicas;
-  const scaleByHand = (cluster: SimulatedCluster, to: number) =>
-    cluster.client.patch('deployments', CATALOGD_DEPLOYMENT, { spec: { replicas: to } }, { namespace: CATALOGD_NAMESPACE, type: 'merge' });
+  const catalogd = (cluster: SimulatedCluster) => cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!;
+  const replicas = (cluster: SimulatedCluster) => (catalogd(cluster).spec as { replicas: number }).replicas;
+  const scaleByHand = (cluster: SimulatedCluster, to: number) => cluster.client.patch(
+    'deployments', CATALOGD_DEPLOYMENT, { spec: { replicas: to } }, { namespace: CATALOGD_NAMESPACE, type: 'merge' },
+  );
+  const kubectlScale = ['scale', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '--replicas=2'];
 
   it('reverts a hand scale within seconds; the manifests with two replicas stick', () => {
     const cluster = started(SCENARIOS['catalogd-rollout']!, 10);
@@ -84,9 +90,9 @@ describe('cluster-olm-operator owns the catalogd Deployment', () => {
     expect(replicas(cluster)).toBe(1);
 
     // left alone, the operator does not rewrite what already matches its manifests
-    const generation = cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!.metadata.generation;
+    const generation = catalogd(cluster).metadata.generation;
     cluster.clock.advance(2 * MINUTE);
-    expect(cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!.metadata.generation).toBe(generation);
+    expect(catalogd(cluster).metadata.generation).toBe(generation);
 
     cluster.clock.advance(start + CATALOGD_SCALED_AT_MS + SECOND - cluster.clock.now());
     expect(replicas(cluster)).toBe(2);
@@ -100,15 +106,17 @@ describe('cluster-olm-operator owns the catalogd Deployment', () => {
     try {
       runScenario(t.cluster, SCENARIOS['catalogd-rollout']!);
       t.cluster.clock.advance(10 * MINUTE);
-      const refused = await t.kubectl('reader', ['scale', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '--replicas=2']);
+      const refused = await t.kubectl('reader', kubectlScale);
       expect(refused.code).not.toBe(0);
       expect(replicas(t.cluster)).toBe(1);
-      const scaled = await t.kubectl('admin', ['scale', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '--replicas=2']);
+      const scaled = await t.kubectl('admin', kubectlScale);
       expect(scaled).toMatchObject({ code: 0 });
       expect(scaled.stdout).toContain(`deployment.apps/${CATALOGD_DEPLOYMENT} scaled`);
       expect(replicas(t.cluster)).toBe(2);
       t.cluster.clock.advance(11 * SECOND);
-      const after = await t.kubectl('reader', ['get', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '-o', 'jsonpath={.spec.replicas}']);
+      const after = await t.kubectl('reader', [
+        'get', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '-o', 'jsonpath={.spec.replicas}',
+      ]);
       expect(after.stdout).toBe('1');
     } finally {
       await t.close();

@@ -62,7 +62,8 @@ export class ClusterOlmOperator {
     if (!live) return undefined;
     const spec = live.spec as Record<string, unknown>;
     if (OWNED_SPEC_FIELDS.every((field) => JSON.stringify(spec[field]) === JSON.stringify(wanted[field]))) return live;
-    return mutateObject(this.context.as('cluster-olm-operator'), 'deployments', manifest.metadata.name, manifest.metadata.namespace, (deployment) => {
+    const { name, namespace } = manifest.metadata;
+    return mutateObject(this.context.as('cluster-olm-operator'), 'deployments', name, namespace, (deployment) => {
       const next = deployment.spec as Record<string, unknown>;
       for (const field of OWNED_SPEC_FIELDS) {
         if (wanted[field] === undefined) delete next[field];

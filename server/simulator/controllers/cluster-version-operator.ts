@@ -152,21 +152,28 @@ export class SimulatedClusterVersionOperator {
    */
   private syncUpgradeable(now: number): void {
     const notUpgradeable = this.client.list('clusteroperators').flatMap((co) => {
-      const condition = ((co.status as { conditions?: Condition[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Upgradeable');
+      const conditions = (co.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+      const condition = conditions.find((c) => c.type === 'Upgradeable');
       return condition?.status === 'False' ? [{ name: co.metadata.name, condition }] : [];
     });
     if (notUpgradeable.length === 0) {
       this.state.conditions = this.state.conditions.filter((c) => c.type !== 'Upgradeable');
       return;
     }
-    const line = (name: string, condition: Condition, withReason: boolean) =>
-      `Cluster operator ${name} should not be upgraded between minor versions: ${withReason ? `${condition.reason}: ` : ''}${condition.message}`;
+    const line = (name: string, condition: Condition, withReason: boolean) => {
+      const why = withReason ? `${condition.reason}: ${condition.message}` : condition.message;
+      return `Cluster operator ${name} should not be upgraded between minor versions: ${why}`;
+    };
     const [first] = notUpgradeable;
     this.state.conditions = setCondition(this.state.conditions, notUpgradeable.length === 1
-      ? { type: 'Upgradeable', status: 'False', reason: first.condition.reason ?? '', message: line(first.name, first.condition, false) }
+      ? {
+        type: 'Upgradeable', status: 'False', reason: first.condition.reason ?? '',
+        message: line(first.name, first.condition, false),
+      }
       : {
         type: 'Upgradeable', status: 'False', reason: 'ClusterOperatorsNotUpgradeable',
-        message: `Multiple cluster operators should not be upgraded between minor versions:\n* ${notUpgradeable.map((n) => line(n.name, n.condition, true)).join('\n* ')}`,
+        message: 'Multiple cluster operators should not be upgraded between minor versions:\n* ' +
+          notUpgradeable.map((n) => line(n.name, n.condition, true)).join('\n* '),
       }, now);
   }
 

@@ -21,10 +21,12 @@ export interface PoolUpdateOptions {
 }
 
 /** The MCO's Upgradeable=False message while a pool updates (machine-config-operator pkg/operator/status.go). */
-export const POOL_UPDATING_MESSAGE = 'One or more machine config pools are updating, please see `oc get mcp` for further details';
+export const POOL_UPDATING_MESSAGE =
+  'One or more machine config pools are updating, please see `oc get mcp` for further details';
 /** The MCO's Upgradeable=False message while a pool is degraded. */
 export const POOL_DEGRADED_MESSAGE =
-  'One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before upgrading';
+  'One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before ' +
+  'upgrading';
 
 /**
  * The machine-config controller and daemons: MachineConfigPool status, and rolling a pool to a new rendered
@@ -163,7 +165,8 @@ export class MachineConfigController {
         ? { type: 'Upgradeable', status: 'False', reason: 'DegradedPool', message: POOL_DEGRADED_MESSAGE }
         : { type: 'Upgradeable', status: 'True', reason: 'AsExpected', message: 'All is well' };
     const live = this.context.client.get('clusteroperators', 'machine-config');
-    const current = ((live?.status as { conditions?: { type: string; status: string; reason?: string }[] } | undefined)?.conditions ?? [])
+    type Cond = { type: string; status: string; reason?: string };
+    const current = ((live?.status as { conditions?: Cond[] } | undefined)?.conditions ?? [])
       .find((c) => c.type === 'Upgradeable');
     if (current?.status === condition.status && current.reason === condition.reason) return;
     this.fleet.setCondition('machine-config', condition);

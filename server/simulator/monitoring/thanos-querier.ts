@@ -108,7 +108,15 @@ export function installMonitoring(context: ScenarioContext): AlertEvaluator | un
 }
 
 /** The in-cluster address in-cluster clients (the CVO) query, as they name it in their errors. */
-const QUERY_URL = `https://${THANOS_QUERIER}.${MONITORING_NAMESPACE}.svc.cluster.local:${THANOS_QUERIER_PORT}/api/v1/query`;
+const QUERY_HOST = `${THANOS_QUERIER}.${MONITORING_NAMESPACE}.svc.cluster.local`;
+const QUERY_URL = `https://${QUERY_HOST}:${THANOS_QUERIER_PORT}/api/v1/query`;
+
+interface QueryAnswer {
+  status?: string;
+  errorType?: string;
+  error?: string;
+  data?: { resultType?: string; result?: { value: [number, string] }[] };
+}
 
 /**
  * One instant PromQL query to the cluster's thanos-querier, as an in-cluster client (the CVO) makes it: the
@@ -116,16 +124,20 @@ const QUERY_URL = `https://${THANOS_QUERIER}.${MONITORING_NAMESPACE}.svc.cluster
  * without monitoring).
  */
 export function queryMonitoring(proxy: PodProxy, promql: string): PromqlAnswer {
-  const answer = proxy.handle('services', MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, `/api/v1/query?query=${encodeURIComponent(promql)}`);
-  const host = `${THANOS_QUERIER}.${MONITORING_NAMESPACE}.svc.cluster.local`;
-  if (!answer) return { ok: false, error: `Post "${QUERY_URL}": dial tcp: lookup ${host}: no such host` };
-  let body: { status?: string; errorType?: string; error?: string; data?: { resultType?: string; result?: { value: [number, string] }[] } };
+  const path = `/api/v1/query?query=${encodeURIComponent(promql)}`;
+  const answer = proxy.handle('services', MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, path);
+  if (!answer) return { ok: false, error: `Post "${QUERY_URL}": dial tcp: lookup ${QUERY_HOST}: no such host` };
+  let body: QueryAnswer;
   try {
-    body = JSON.parse(answer.body) as typeof body;
+    body = JSON.parse(answer.body) as QueryAnswer;
   } catch {
     return { ok: false, error: `client_error: client error: ${answer.status}` };
   }
-  if (body.status !== 'success') return { ok: false, error: `${body.errorType ?? 'server_error'}: ${body.error ?? `server error: ${answer.status}`}` };
-  if (body.data?.resultType !== 'vector') return { ok: false, error: `invalid PromQL result type is ${body.data?.resultType ?? 'none'}, not vector` };
+  if (body.status !== 'success') {
+    return { ok: false, error: `${body.errorType ?? 'server_error'}: ${body.error ?? `server error: ${answer.status}`}` };
+  }
+  if (body.data?.resultType !== 'vector') {
+    return { ok: false, error: `invalid PromQL result type is ${body.data?.resultType ?? 'none'}, not vector` };
+  }
   return { ok: true, values: (body.data.result ?? []).map((sample) => Number(sample.value[1])) };
 }

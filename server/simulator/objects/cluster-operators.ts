@@ -30,7 +30,9 @@ const HOSTED_OPERATORS = [
  */
 export function clusterOperatorNames(version: string, hosted = false, featureSet = ''): string[] {
   const names = hosted ? [...HOSTED_OPERATORS] : [...STANDALONE_OPERATORS];
-  if (runsOlmV1(version, featureSet)) names.splice(names.indexOf('operator-lifecycle-manager-packageserver') + 1, 0, 'olm');
+  if (runsOlmV1(version, featureSet)) {
+    names.splice(names.indexOf('operator-lifecycle-manager-packageserver') + 1, 0, 'olm');
+  }
   return names;
 }
 

@@ -56,7 +56,8 @@ describe('the simulated update service', () => {
   it('answers VersionNotFound for a version the channel does not carry, NoChannel without a channel', () => {
     expect(updateGraphFor('4.16.8', 'stable-4.15')).toMatchObject({
       ok: false, reason: 'VersionNotFound',
-      message: 'Unable to retrieve available updates: currently reconciling cluster version 4.16.8 not found in the "stable-4.15" channel',
+      message: 'Unable to retrieve available updates: currently reconciling cluster version 4.16.8 not found in the ' +
+        '"stable-4.15" channel',
     });
     expect(updateGraphFor('4.16.8', '')).toMatchObject({ ok: false, reason: 'NoChannel' });
   });
@@ -66,16 +67,16 @@ describe('the simulated update service', () => {
     if (!answer.ok) throw new Error('no answer');
     const byVersion = new Map(answer.updates.map((u) => [u.release.version, u.risks]));
     const libreswan = blockedEdgeFile('4.14.40-OVNlibreswan.yaml');
-    expect(byVersion.get('4.14.40')).toEqual([{
-      name: libreswan.name, message: libreswan.message.trim(), url: libreswan.url, matchingRules: libreswan.matchingRules,
-    }]);
+    const { name, message, url, matchingRules } = libreswan;
+    expect(byVersion.get('4.14.40')).toEqual([{ name, message: message.trim(), url, matchingRules }]);
     expect(byVersion.get('4.14.39')).toEqual([]);
     // 4.14.30-ARODNSWrongBootSequence blocks `from: 4[.]13[.].*`: a 4.13 cluster gets it, a 4.14 one does not
     const aro = blockedEdgeFile('4.14.30-ARODNSWrongBootSequence.yaml');
     expect(byVersion.get('4.14.30')?.map((r) => r.name)).toEqual(['OpenStackAvailabilityZoneOutOfRange']);
     const fromMinorBefore = updateGraphFor('4.13.40', 'stable-4.14');
     if (!fromMinorBefore.ok) throw new Error('no answer');
-    expect(fromMinorBefore.updates.find((u) => u.release.version === '4.14.30')?.risks.map((r) => r.name)).toContain(aro.name);
+    const aroTarget = fromMinorBefore.updates.find((u) => u.release.version === '4.14.30');
+    expect(aroTarget?.risks.map((r) => r.name)).toContain(aro.name);
   });
 
   it('matches `from` as the update service does: searched in the release name with its architecture suffix', () => {
@@ -92,66 +93,78 @@ describe('the simulated update service', () => {
   });
 });
 
-const ALWAYS: GraphRisk = { name: 'AlwaysRisk', message: 'Always applies.', url: 'https://issues.example/A', matchingRules: [{ type: 'Always' }] };
+const ALWAYS: GraphRisk = {
+  name: 'AlwaysRisk', message: 'Always applies.', url: 'https://issues.example/A', matchingRules: [{ type: 'Always' }],
+};
 const PROMQL: GraphRisk = {
   name: 'QueryRisk', message: 'Applies when the query says so.', url: 'https://issues.example/Q',
   matchingRules: [{ type: 'PromQL', promql: { promql: 'q' } }],
 };
-const target = (risks: GraphRisk[]): OfferedUpdate => ({ release: { version: '4.16.9', image: 'i', url: 'u', channels: [] }, risks });
+const target = (risks: GraphRisk[]): OfferedUpdate => ({
+  release: { version: '4.16.9', image: 'i', url: 'u', channels: [] }, risks,
+});
 const answering = (answer: PromqlAnswer) => () => answer;
+const recommended = (risks: GraphRisk[], answer: PromqlAnswer) =>
+  evaluateConditionalUpdate(target(risks), answering(answer), NOW).conditions[0];
 const NOW = '2026-11-22T09:00:00Z';
 
 describe('the CVO evaluation of conditional updates', () => {
   it('Always: Recommended=False with the risk name and its message and URL', () => {
-    expect(evaluateConditionalUpdate(target([ALWAYS]), answering({ ok: true, values: [] }), NOW).conditions[0]).toEqual({
-      type: 'Recommended', status: 'False', reason: 'AlwaysRisk', message: 'Always applies. https://issues.example/A', lastTransitionTime: NOW,
+    expect(recommended([ALWAYS], { ok: true, values: [] })).toEqual({
+      type: 'Recommended', status: 'False', reason: 'AlwaysRisk', message: 'Always applies. https://issues.example/A',
+      lastTransitionTime: NOW,
     });
   });
 
   it('PromQL: 1 applies, 0 does not, anything else is an evaluation failure (Unknown EvaluationFailed)', () => {
-    const one = evaluateConditionalUpdate(target([PROMQL]), answering({ ok: true, values: [1] }), NOW).conditions[0];
-    expect(one).toMatchObject({ status: 'False', reason: 'QueryRisk' });
-    const zero = evaluateConditionalUpdate(target([PROMQL]), answering({ ok: true, values: [0] }), NOW).conditions[0];
-    expect(zero).toMatchObject({ status: 'True', reason: 'AsExpected' });
-    const empty = evaluateConditionalUpdate(target([PROMQL]), answering({ ok: true, values: [] }), NOW).conditions[0];
-    expect(empty).toMatchObject({
+    expect(recommended([PROMQL], { ok: true, values: [1] })).toMatchObject({ status: 'False', reason: 'QueryRisk' });
+    expect(recommended([PROMQL], { ok: true, values: [0] })).toMatchObject({ status: 'True', reason: 'AsExpected' });
+    expect(recommended([PROMQL], { ok: true, values: [] })).toMatchObject({
       status: 'Unknown', reason: 'EvaluationFailed',
-      message: 'Exposure to QueryRisk is unknown due to an evaluation failure: invalid PromQL result length must be one, but is 0\n' +
-        'Applies when the query says so. https://issues.example/Q',
+      message: 'Exposure to QueryRisk is unknown due to an evaluation failure: invalid PromQL result length must be ' +
+        'one, but is 0\nApplies when the query says so. https://issues.example/Q',
     });
-    const failed = evaluateConditionalUpdate(target([PROMQL]), answering({ ok: false, error: 'bad_data: nope' }), NOW).conditions[0];
+    const failed = recommended([PROMQL], { ok: false, error: 'bad_data: nope' });
     expect(failed).toMatchObject({ status: 'Unknown', reason: 'EvaluationFailed' });
     expect(failed.message).toContain('executing PromQL query: bad_data: nope');
   });
 
-  it('a matching risk beside a failed one: False MultipleReasons; the transition time holds while the outcome does', () => {
-    const both = evaluateConditionalUpdate(target([ALWAYS, PROMQL]), answering({ ok: false, error: 'x' }), NOW).conditions[0];
+  it('a matching risk beside a failed one: False MultipleReasons; the transition time holds with the outcome', () => {
+    const both = recommended([ALWAYS, PROMQL], { ok: false, error: 'x' });
     expect(both).toMatchObject({ status: 'False', reason: 'MultipleReasons' });
-    const later = evaluateConditionalUpdate(target([ALWAYS, PROMQL]), answering({ ok: false, error: 'y' }), '2026-11-22T10:00:00Z', both);
+    const later = evaluateConditionalUpdate(
+      target([ALWAYS, PROMQL]), answering({ ok: false, error: 'y' }), '2026-11-22T10:00:00Z', both,
+    );
     expect(later.conditions[0].lastTransitionTime).toBe(NOW);
   });
 
   it('recommended conditional updates are also available updates; unconditional ones only available', () => {
-    const graph = evaluateGraph([target([]), target([PROMQL]), target([ALWAYS])], answering({ ok: true, values: [0] }), NOW);
+    const updates = [target([]), target([PROMQL]), target([ALWAYS])];
+    const graph = evaluateGraph(updates, answering({ ok: true, values: [0] }), NOW);
     expect(graph.availableUpdates).toHaveLength(2);
     expect(graph.conditionalUpdates.map((u) => u.conditions[0].status)).toEqual(['True', 'False']);
   });
 
-  it('evaluates PromQL against the cluster monitoring: a firing alert applies, a query it cannot run is Unknown', () => {
+  it('evaluates PromQL against the cluster monitoring: a firing alert applies, what it cannot run is Unknown', () => {
     const cluster = createSimulatedCluster({ seed: 3 });
     const t0 = cluster.clock.now();
     runScenario(cluster, SCENARIOS['extension-install-flap']!);
     while (cluster.clock.now() < t0 + 61 * MINUTE) cluster.clock.advance(10_000);
     const query = (promql: string) => queryMonitoring(cluster.proxy, promql);
-    const firing: GraphRisk = { ...PROMQL, matchingRules: [{ type: 'PromQL', promql: { promql: 'ALERTS{alertname="PodDisruptionBudgetAtLimit",alertstate="firing"}' } }] };
-    expect(evaluateConditionalUpdate(target([firing]), query, NOW).conditions[0]).toMatchObject({ status: 'False', reason: 'QueryRisk' });
+    const alert = 'ALERTS{alertname="PodDisruptionBudgetAtLimit",alertstate="firing"}';
+    const firing: GraphRisk = { ...PROMQL, matchingRules: [{ type: 'PromQL', promql: { promql: alert } }] };
+    expect(evaluateConditionalUpdate(target([firing]), query, NOW).conditions[0])
+      .toMatchObject({ status: 'False', reason: 'QueryRisk' });
 
     // the CVO of this 4.18.12 cluster: CrunConflictsWithNVIDIA's PromQL is beyond the simulated querier
     const cv = cluster.client.get('clusterversions', 'version')!;
-    const status = cv.status as { conditionalUpdates: { release: { version: string }; conditions: { status: string; reason: string; message: string }[] }[] };
+    type Evaluated = { release: { version: string }; conditions: { status: string; reason: string; message: string }[] };
+    const status = cv.status as { conditionalUpdates: Evaluated[] };
     const crun = status.conditionalUpdates.find((u) => u.release.version === '4.18.22')!;
     expect(crun.conditions[0]).toMatchObject({ status: 'Unknown', reason: 'EvaluationFailed' });
-    expect(crun.conditions[0].message).toMatch(/^Exposure to CrunConflictsWithNVIDIA is unknown due to an evaluation failure: executing PromQL query: bad_data: /);
+    expect(crun.conditions[0].message).toMatch(
+      /^Exposure to CrunConflictsWithNVIDIA is unknown due to an evaluation failure: executing PromQL query: bad_data: /,
+    );
     const runc = status.conditionalUpdates.find((u) => u.release.version === '4.18.29')!;
     expect(runc.conditions[0]).toMatchObject({ status: 'False', reason: 'RuncShareProcessNamespace' });
   });

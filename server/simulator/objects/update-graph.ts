@@ -44,7 +44,8 @@ export type PromqlAnswer = { ok: true; values: number[] } | { ok: false; error: 
 export type PromqlQuery = (promql: string) => PromqlAnswer;
 
 /** The CVO's message when no risk of a conditional update matches the cluster. */
-export const NOT_EXPOSED = 'The update is recommended, because none of the conditional update risks apply to this cluster.';
+export const NOT_EXPOSED =
+  'The update is recommended, because none of the conditional update risks apply to this cluster.';
 
 interface ParsedVersion {
   parts: number[];
@@ -144,7 +145,8 @@ export function updateGraphFor(version: string, channel: string): GraphAnswer {
   if (!offered?.includes(version)) {
     return {
       ok: false, reason: 'VersionNotFound',
-      message: `Unable to retrieve available updates: currently reconciling cluster version ${version} not found in the "${channel}" channel`,
+      message: 'Unable to retrieve available updates: currently reconciling cluster version ' +
+        `${version} not found in the "${channel}" channel`,
     };
   }
   const kind = channel.slice(0, channel.lastIndexOf('-'));
@@ -168,7 +170,9 @@ type RiskOutcome = { match: boolean } | { error: string };
 /** The CVO's PromQL cluster condition: exactly one sample, 0 (not exposed) or 1 (exposed); anything else fails. */
 function promqlOutcome(answer: PromqlAnswer): RiskOutcome {
   if (!answer.ok) return { error: `executing PromQL query: ${answer.error}` };
-  if (answer.values.length !== 1) return { error: `invalid PromQL result length must be one, but is ${answer.values.length}` };
+  if (answer.values.length !== 1) {
+    return { error: `invalid PromQL result length must be one, but is ${answer.values.length}` };
+  }
   const [value] = answer.values;
   if (value === 0) return { match: false };
   if (value === 1) return { match: true };
@@ -202,7 +206,8 @@ export function evaluateConditionalUpdate(
     if ('error' in outcome) {
       if (status !== 'False') status = 'Unknown';
       reason = reason === '' || reason === 'EvaluationFailed' ? 'EvaluationFailed' : 'MultipleReasons';
-      messages.push(`Exposure to ${risk.name} is unknown due to an evaluation failure: ${outcome.error}\n${risk.message} ${risk.url}`);
+      const exposure = `Exposure to ${risk.name} is unknown due to an evaluation failure: ${outcome.error}`;
+      messages.push(`${exposure}\n${risk.message} ${risk.url}`);
     } else if (outcome.match) {
       status = 'False';
       reason = reason === '' ? risk.name : 'MultipleReasons';
@@ -216,7 +221,9 @@ export function evaluateConditionalUpdate(
   return {
     release: update.release,
     risks: update.risks,
-    conditions: [{ type: 'Recommended', ...condition, lastTransitionTime: unchanged ? previous.lastTransitionTime : now }],
+    conditions: [{
+      type: 'Recommended', ...condition, lastTransitionTime: unchanged ? previous.lastTransitionTime : now,
+    }],
   };
 }
 

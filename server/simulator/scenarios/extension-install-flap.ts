@@ -64,8 +64,8 @@ export const extensionInstallFlapScenario: Scenario = {
         },
       });
     }, FLAP_CREATED_AT_MS);
-    new FailingInstallReconciler(context, { extension: FLAP_EXTENSION, rootCause: FLAP_ROOT_CAUSE, transient: [...FLAP_TRANSIENT_MESSAGES] }, operatorControllerPod(context))
-      .start(FLAP_FIRST_ATTEMPT_AT_MS);
+    const story = { extension: FLAP_EXTENSION, rootCause: FLAP_ROOT_CAUSE, transient: [...FLAP_TRANSIENT_MESSAGES] };
+    new FailingInstallReconciler(context, story, operatorControllerPod(context)).start(FLAP_FIRST_ATTEMPT_AT_MS);
   },
 };
 
@@ -82,8 +82,8 @@ export function installXssProbe(context: ScenarioContext): void {
   context.clock.setTimeout(() => {
     context.as('kubectl-client-side-apply').create('clusterextensions', buildXssProbeExtension(FLAP_NAMESPACE));
   }, FLAP_CREATED_AT_MS + 5 * SECOND);
-  new FailingInstallReconciler(context, { extension: XSS_PROBE_EXTENSION, rootCause: XSS_MESSAGE, transient: [`retry: ${XSS_MESSAGE}`] }, operatorControllerPod(context))
-    .start(FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND);
+  const probe = { extension: XSS_PROBE_EXTENSION, rootCause: XSS_MESSAGE, transient: [`retry: ${XSS_MESSAGE}`] };
+  new FailingInstallReconciler(context, probe, operatorControllerPod(context)).start(FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND);
 }
 
 /** `extension-install-flap` with the XSS probe extension beside the story, for tests that opt in. */

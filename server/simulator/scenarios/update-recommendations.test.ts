@@ -44,10 +44,14 @@ describe('update recommendations of the embedded clusters', () => {
     expect(reasons.get('4.16.49')).toBe('MultipleReasons');
     expect(reasons.get('4.16.46')).toBe('EvaluationFailed');
     expect(rec.updates.find((u) => u.version === '4.16.46')).toMatchObject({ recommendedStatus: 'Unknown' });
-    for (const z of [37, 36, 35, 34, 33, 32]) expect(reasons.get(`4.16.${z}`)).toBe('LabeledMachineConfigAndContainerRuntimeConfigBlocksMCO');
+    for (const z of [37, 36, 35, 34, 33, 32]) {
+      expect(reasons.get(`4.16.${z}`)).toBe('LabeledMachineConfigAndContainerRuntimeConfigBlocksMCO');
+    }
     expect(rec.updates.filter((u) => !u.conditional).every((u) => u.recommended)).toBe(true);
     expect(reasons.get('4.16.55')).toBe('ok');
-    expect(rec.updates.find((u) => u.version === '4.16.53')).toMatchObject({ conditional: true, risks: [{ name: 'RuncShareProcessNamespace', matchingRules: ['Always'] }] });
+    expect(rec.updates.find((u) => u.version === '4.16.53')).toMatchObject({
+      conditional: true, risks: [{ name: 'RuncShareProcessNamespace', matchingRules: ['Always'] }],
+    });
     expect(rec.prechecks.every((p) => p.status === 'True' && p.reason === 'AsExpected')).toBe(true);
     expect(rec.updates.flatMap((u) => predictionsFor(rec, u)).filter((p) => p.status === 'block')).toEqual([]);
     expect(updateCommand(rec.updates[0], predictionsFor(rec, rec.updates[0]))).toBe('oc adm upgrade --to 4.16.55');
