@@ -140,6 +140,19 @@ function risksOfEdge(from: string, to: string): GraphRisk[] {
  * the same kind as a source — newest first, each with the risks of every blocked edge to it whose `from` matches.
  */
 export function updateGraphFor(version: string, channel: string): GraphAnswer {
+  const key = `${channel}/${version}`;
+  let answer = ANSWERS.get(key);
+  if (!answer) {
+    answer = answerFor(version, channel);
+    ANSWERS.set(key, answer);
+  }
+  return answer;
+}
+
+/** Answers by channel and version: the graph data is fixed, and every CVO sync asks again. */
+const ANSWERS = new Map<string, GraphAnswer>();
+
+function answerFor(version: string, channel: string): GraphAnswer {
   if (!channel) return { ok: false, reason: 'NoChannel', message: 'The update channel has not been configured.' };
   const offered = CHANNELS[channel];
   if (!offered?.includes(version)) {
