@@ -51,6 +51,10 @@ describe('the simulated update service', () => {
     expect(next.some((v) => v.startsWith('4.17.'))).toBe(true);
     expect(next.some((v) => v.startsWith('4.18.'))).toBe(false);
     expect(offered('4.15.30', 'stable-4.16')).toContain('4.16.9');
+    // EUS: eus-4.16 carries 4.14 → 4.15 (no eus-4.15 channel lists sources), never 4.14 → 4.16 directly
+    const eus = offered('4.14.27', 'eus-4.16');
+    expect(eus.some((v) => v.startsWith('4.15.'))).toBe(true);
+    expect(eus.some((v) => v.startsWith('4.16.'))).toBe(false);
   });
 
   it('answers VersionNotFound for a version the channel does not carry, NoChannel without a channel', () => {

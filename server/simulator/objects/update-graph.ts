@@ -170,7 +170,8 @@ function answerFor(version: string, channel: string): GraphAnswer {
     .filter((target) => {
       const targetMinor = minorOf(target);
       if (targetMinor === minorOf(version)) return true;
-      return targetMinor === nextMinor && (CHANNELS[`${kind}-${nextMinor}`] ?? []).includes(version);
+      // the next minor's channel of this kind lists its sources; EUS has none for odd minors, its own list does
+      return targetMinor === nextMinor && (CHANNELS[`${kind}-${nextMinor}`] ?? offered).includes(version);
     })
     .sort((a, b) => compareVersions(b, a))
     .map((target) => ({ release: releaseRef(target), risks: risksOfEdge(version, target) }));
