@@ -35,7 +35,7 @@ export default defineConfig({
   }],
   // The demo walkthroughs start their own dashboard; `npm run demo` runs only them and skips this one.
   webServer: process.env.PW_DEMO_ONLY === '1' ? undefined : {
-    command: `node --conditions=react-server --import tsx server/cli/start.ts --no-build --port ${PORT}`,
+    command: `node --conditions=react-server --import tsx server/cli/start.ts --no-build --xss-probe --port ${PORT}`,
     url: `http://127.0.0.1:${PORT}/api/clusters`,
     reuseExistingServer: false,
     timeout: 120_000,

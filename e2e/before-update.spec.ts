@@ -6,8 +6,8 @@ import { advanceMinutes, startEmbeddedServer, type EmbeddedServer } from './supp
 
 /**
  * "Before you update" on `extension-install-flap` after an hour at 1 operator-controller replica behind a
- * minAvailable: 1 PDB: oc's PodDisruptionBudget precheck is False because PodDisruptionBudgetAtLimit fires, the
- * next-minor targets carry the HighNodeStatusReportFrequency risk, and we block every target on the same PDB.
+ * minAvailable: 1 PDB: oc's PodDisruptionBudget precheck is False because PodDisruptionBudgetAtLimit fires, 4.18.29
+ * carries the RuncShareProcessNamespace risk of its real blocked edge, and we block every target on the same PDB.
  * On `steady` (shared server) nothing blocks and the command is offered.
  */
 const CLUSTER = 'extension-install-flap';
@@ -29,7 +29,7 @@ test.afterAll(async () => {
 
 test('shows a conditional risk, the False precheck of the firing alert, and a target we block', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto(`${server.baseURL}/clusters/${CLUSTER}?target=4.19.4`);
+  await page.goto(`${server.baseURL}/clusters/${CLUSTER}?target=4.18.29`);
   const section = page.getByTestId('before-update');
   await expect(section).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId('update-channel')).toHaveText('stable-4.18');
@@ -40,11 +40,14 @@ test('shows a conditional risk, the False precheck of the firing alert, and a ta
   await expect(precheck).toContainText('Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.');
 
   const details = page.getByTestId('update-target-details');
-  await expect(details.getByRole('heading', { name: 'Update to 4.19.4' })).toBeVisible();
-  await expect(details.getByTestId('oc-verdict')).toContainText('Recommended=False (HighNodeStatusReportFrequency)');
+  await expect(details.getByRole('heading', { name: 'Update to 4.18.29' })).toBeVisible();
+  await expect(details.getByTestId('oc-verdict')).toContainText('Recommended=False (RuncShareProcessNamespace)');
   const risk = details.getByTestId('update-risk');
-  await expect(risk).toContainText('An unintended reversion to the default kubelet nodeStatusReportFrequency can cause significant load on the control plane.');
-  await expect(risk.getByRole('link', { name: 'https://issues.redhat.com/browse/MCO-1094' })).toHaveAttribute('href', 'https://issues.redhat.com/browse/MCO-1094');
+  await expect(risk).toContainText(
+    'Some runc 1.2 releases fail to launch containers in some Pods where shareProcessNamespace is explicitly set true.',
+  );
+  const link = 'https://issues.redhat.com/browse/RUN-3748';
+  await expect(risk.getByRole('link', { name: link })).toHaveAttribute('href', link);
 
   const drain = details.locator('[data-testid="prediction"][data-check="catalog-drain"]');
   await expect(drain).toHaveAttribute('data-status', 'block');

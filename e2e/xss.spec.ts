@@ -5,8 +5,9 @@ import { revealControls } from '../lib/view/reveal-controls';
 const PROBE_FINDING = `install-settling:ClusterExtension//${XSS_PROBE_EXTENSION}:streak`;
 
 /**
- * `extension-install-flap` carries a ClusterExtension whose labels, annotations, condition messages and the
- * operator-controller log lines about it hold an XSS corpus. Everything must show up as text and nothing may run.
+ * With `--xss-probe` (the e2e dashboard opts in, playwright.config.ts), `extension-install-flap` carries a
+ * ClusterExtension whose labels, annotations, condition messages and the operator-controller log lines about it hold
+ * an XSS corpus; the default fleet does not. Everything must show up as text and nothing may run.
  */
 test('hostile resource text is rendered as text and never executes', async ({ cluster, page }) => {
   test.setTimeout(180_000);

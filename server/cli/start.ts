@@ -20,7 +20,7 @@ import { startTlsFront, type TlsFront } from './tls-front';
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
                      [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]
                      [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]
-                     [--max-heap-mb N] [--tls-cert FILE --tls-key FILE]`;
+                     [--max-heap-mb N] [--tls-cert FILE --tls-key FILE] [--xss-probe]`;
 
 function fail(message: string): never {
   console.error(`npm start: ${message}\n${USAGE}`);
@@ -35,6 +35,7 @@ function parse() {
         scenario: { type: 'string' }, fleet: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
         auth: { type: 'string' }, 'auth-cluster': { type: 'string' }, htpasswd: { type: 'string' }, 'insecure-no-auth': { type: 'boolean' },
         'max-heap-mb': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
+        'xss-probe': { type: 'boolean' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -124,7 +125,8 @@ async function main(): Promise<void> {
     } catch (error) {
       fail((error as Error).message);
     }
-    const fleet = await startFleet({ scenarios: names, size, speed });
+    // --xss-probe (tests only): extension-install-flap also carries a ClusterExtension full of hostile text
+    const fleet = await startFleet({ scenarios: names, size, speed, xssProbe: args['xss-probe'] });
     const dir = join(dataDir, `embedded-${port}`);
     mkdirSync(dir, { recursive: true });
     if (auth === 'openshift') {

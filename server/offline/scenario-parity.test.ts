@@ -31,10 +31,6 @@ const EXPECTED_DIFFERENCES: Partial<Record<ScenarioName, { side: 'live' | 'offli
     id: 'install-settling:ClusterExtension//argocd-operator:streak',
     reason: 'failure mode E: the root cause lives only in the condition-transition history a watcher records; the '
       + 'ClusterExtension in a must-gather holds just the latest (transient) message and one lastTransitionTime',
-  }, {
-    side: 'live',
-    id: 'install-settling:ClusterExtension//xss-corpus-probe:streak',
-    reason: 'the hostile-text probe fails the same way: its streak exists only in the watcher\'s transition history',
   }],
 };
 

@@ -98,15 +98,17 @@ export function installCrd(client: SimClient, crd: KubeObject): KubeObject {
 }
 
 /** Installs the ClusterVersion (given release), FeatureGate, ClusterOperator and OLMv1 CRDs. */
-export function installBaseCrds(client: SimClient, options: { clusterVersionRelease: string }): void {
+export function installBaseCrds(client: SimClient, options: { clusterVersionRelease: string; olmV1?: boolean }): void {
   const release = options.clusterVersionRelease;
   const minor = /^4\.(\d+)/.exec(release);
   const openshiftRelease = minor && Number(minor[1]) <= 14 ? '4.14' : 'master';
   installCrd(client, loadCrd('ClusterVersion', release));
   installCrd(client, loadCrd('FeatureGate', openshiftRelease));
   installCrd(client, loadCrd('ClusterOperator', openshiftRelease));
-  installCrd(client, loadCrd('ClusterExtension'));
-  installCrd(client, loadCrd('ClusterCatalog'));
+  if (options.olmV1 ?? true) {
+    installCrd(client, loadCrd('ClusterExtension'));
+    installCrd(client, loadCrd('ClusterCatalog'));
+  }
 }
 
 /** Installs the HyperShift CRDs a management cluster serves: HostedCluster, NodePool, HostedControlPlane, ControlPlaneComponent. */

@@ -1,4 +1,5 @@
 import { RESOURCES, RESOURCE_NAMES, type ResourceInfo, type ResourceName } from '@/lib/k8s/resources';
+import { SCALABLE_RESOURCES, SCALE_DISCOVERY } from './scale-subresource';
 
 const ALL_VERBS = ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update', 'watch'];
 
@@ -11,6 +12,9 @@ function subresources(resource: ResourceName, hasStatus: boolean): { name: strin
     out.push({ name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
   }
   if (resource === 'services') out.push({ name: 'proxy', verbs: ['create', 'delete', 'get', 'patch', 'update'] });
+  if ((SCALABLE_RESOURCES as readonly string[]).includes(resource)) {
+    out.push({ name: 'scale', verbs: ['get', 'patch', 'update'] });
+  }
   return out;
 }
 
@@ -84,6 +88,11 @@ export function resourceList(group: string, version: string, hasStatus: (resourc
     if (info.shortNames.length) entry.shortNames = [...info.shortNames];
     resources.push(entry);
     for (const sub of subresources(name, hasStatus(name))) {
+      if (sub.name === 'scale') {
+        const scale = { name: `${name}/scale`, singularName: '', namespaced: info.namespaced, ...SCALE_DISCOVERY };
+        resources.push({ ...scale, verbs: sub.verbs });
+        continue;
+      }
       resources.push({ name: `${name}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: sub.name === 'status' ? info.kind : sub.name === 'log' ? 'Pod' : `${info.kind}ProxyOptions`, verbs: sub.verbs });
     }
   }

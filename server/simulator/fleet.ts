@@ -3,7 +3,7 @@ import type { Identity } from './auth';
 import { startClockDriver, type ClockDriver } from './clock';
 import { createSimulatedCluster, runScenario, type SimulatedCluster } from './core';
 import { buildKubeconfig } from './kubeconfig';
-import { SCENARIOS } from './scenarios/registry';
+import { SCENARIOS, scenarioNamed } from './scenarios/registry';
 import type { Scenario, ScenarioName } from './types';
 
 /** Thrown when the fleet is asked for a scenario that does not exist. */
@@ -33,6 +33,8 @@ export interface FleetOptions {
   bookmarkIntervalMs?: number;
   /** Real milliseconds between clock advances (default 100). */
   tickMs?: number;
+  /** Add the test-only XSS corpus ClusterExtension to extension-install-flap (for the UI's hostile-text tests). */
+  xssProbe?: boolean;
 }
 
 /** One running cluster of a fleet. */
@@ -55,9 +57,9 @@ export interface Fleet {
 }
 
 /** Resolves scenario names against the registry, throwing UnknownScenarioError for missing ones. */
-export function resolveScenarios(names: readonly string[]): Scenario[] {
+export function resolveScenarios(names: readonly string[], options: { xssProbe?: boolean } = {}): Scenario[] {
   return names.map((name) => {
-    const scenario = SCENARIOS[name as ScenarioName];
+    const scenario = scenarioNamed(name as ScenarioName, options);
     if (!scenario) throw new UnknownScenarioError(name);
     return scenario;
   });
@@ -73,7 +75,7 @@ export function defaultFleetSpeed(size: number | undefined): number {
 
 /** Starts one simulated cluster and HTTPS API server per scenario, each driven by its own real-time clock. */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
-  const scenarios = resolveScenarios(options.scenarios);
+  const scenarios = resolveScenarios(options.scenarios, { xssProbe: options.xssProbe });
   const clusters: FleetCluster[] = [];
   const close = async () => {
     for (const running of clusters) running.driver();

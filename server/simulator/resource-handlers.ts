@@ -9,6 +9,7 @@ import { requestMatcher, serveList, serveWatch, type WatchOptions } from './list
 import { entryJson, type StoredEntry } from './store';
 import { ApiStatusError, type PatchType } from './types';
 import { buildTable, tableColumns, wantsTable } from './table';
+import { SCALABLE_RESOURCES, serveScale } from './scale-subresource';
 
 /** A routed request for a resource, its subresource, logs or proxy. */
 export interface ResourceRequest {
@@ -61,6 +62,10 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
   const dryRun = query.getAll('dryRun').includes('All');
   if (subresource === 'log') return serveLog(request);
   if (subresource === 'proxy') return serveProxy(request);
+  if (subresource === 'scale' && (SCALABLE_RESOURCES as readonly string[]).includes(resource) && name) {
+    const scaleWrite = { manager: manager(req, query), dryRun };
+    return serveScale({ req, res, api, verb: request.verb, name, namespace, write: scaleWrite });
+  }
   if (subresource && subresource !== 'status') throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   if (subresource === 'status' && !api.hasStatus(resource)) {
     throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));

@@ -83,6 +83,10 @@ export interface PodProxy {
   unregisterPod(namespace: string, pod: string): void;
   /** A service proxy picks a ready pod selected by the service, as kube-proxy would. */
   registerService(namespace: string, service: string, port: number, handler: ProxyHandler): void;
+  /** What a pod or service answers to a GET on `port` (its lowest port when undefined); undefined: nothing listens. */
+  handle(
+    target: 'pods' | 'services', namespace: string, name: string, port: number | undefined, path: string,
+  ): ProxyResponse | undefined;
 }
 
 /** Everything a scenario gets to build and drive its cluster. */

@@ -10,7 +10,7 @@ import { buildNode, type NodeRole } from '../objects/nodes';
 import { renderedConfigName } from '../objects/machine-config-pools';
 import {
   CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE,
-  buildCatalogdService, buildOlmDeployment, buildOlmPdb, type StrategyInput,
+  buildCatalogdService, buildOlmDeployment, buildOlmPdb, runsOlmV1, type StrategyInput,
 } from '../objects/olm';
 import { buildPod, ownerRef, podStatus } from '../objects/pods';
 import { buildInfrastructure, buildNamespace } from '../objects/platform';
@@ -49,6 +49,9 @@ export interface BaseClusterOptions {
   hosted?: boolean;
   workers?: number;
   featureGateMode?: FeatureGateWriterMode;
+  /** FeatureGate spec.featureSet; TechPreviewNoUpgrade brings OLMv1 to 4.14–4.17. */
+  featureSet?: string;
+  /** OLMv1 options, used only where the release runs OLMv1 (see runsOlmV1). */
   catalogd?: OlmDeploymentOptions & {
     nonLeaderServes?: boolean;
     readyAfterMs?: (templateHash: string) => number;
@@ -68,8 +71,9 @@ export interface BaseCluster {
   cvo: SimulatedClusterVersionOperator;
   featureGates: FeatureGateWriter;
   deployments: DeploymentController;
-  catalogd: CatalogdController;
-  olm: ClusterOlmOperator;
+  /** catalogd and cluster-olm-operator, where the release runs OLMv1. */
+  catalogd?: CatalogdController;
+  olm?: ClusterOlmOperator;
   mco: MachineConfigController;
   ovnkube: OvnkubeController;
   /** Name of the CVO pod in openshift-cluster-version (undefined on hosted clusters). */
@@ -80,23 +84,28 @@ export interface BaseCluster {
 
 const PLATFORM_NAMESPACES = [
   'default', 'kube-system', 'openshift-config', 'openshift-config-managed', 'openshift-cluster-version', 'openshift-etcd',
-  'openshift-kube-apiserver', 'openshift-machine-config-operator', 'openshift-ovn-kubernetes', 'openshift-catalogd',
-  'openshift-operator-controller', 'openshift-cluster-olm-operator', 'openshift-monitoring', 'openshift-ingress',
-  'openshift-dns', 'openshift-cluster-node-tuning-operator', 'openshift-marketplace', 'openshift-authentication',
+  'openshift-kube-apiserver', 'openshift-machine-config-operator', 'openshift-ovn-kubernetes', 'openshift-monitoring',
+  'openshift-ingress', 'openshift-dns', 'openshift-cluster-node-tuning-operator', 'openshift-marketplace',
+  'openshift-authentication',
 ];
+const OLM_V1_NAMESPACES = ['openshift-catalogd', 'openshift-operator-controller', 'openshift-cluster-olm-operator'];
 
 /**
  * Builds the common realistic base: CRDs, namespaces, Infrastructure, nodes, ClusterVersion with its CVO, the
  * ClusterOperators, FeatureGate, MachineConfigPools, the CVO pod with a log, OLMv1 Deployments with PDBs and
- * catalogd, and ovnkube-node pods with metrics. Controllers are started; scenarios add their story on top.
+ * catalogd where the release runs OLMv1, and ovnkube-node pods with metrics. Controllers are started; scenarios add
+ * their story on top.
  */
 export function installBaseCluster(context: ScenarioContext, options: BaseClusterOptions): BaseCluster {
   const now = context.clock.now();
   const hosted = options.hosted ?? false;
   const version = options.version;
-  installBaseCrds(context.as('cluster-version-operator'), { clusterVersionRelease: options.crdRelease ?? minorOf(version) });
+  const featureSet = options.featureSet ?? '';
+  const olmV1 = runsOlmV1(version, featureSet);
+  const clusterVersionRelease = options.crdRelease ?? minorOf(version);
+  installBaseCrds(context.as('cluster-version-operator'), { clusterVersionRelease, olmV1 });
 
-  for (const name of [...PLATFORM_NAMESPACES, ...(options.namespaces ?? [])]) {
+  for (const name of [...PLATFORM_NAMESPACES, ...(olmV1 ? OLM_V1_NAMESPACES : []), ...(options.namespaces ?? [])]) {
     createWithStatus(context.as('cluster-version-operator'), 'namespaces', buildNamespace(name));
   }
   const infraName = `ci-ln-${randomSuffix(context.random, 7)}-${randomSuffix(context.random, 5)}`;
@@ -115,7 +124,7 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
 
   const clusterID = randomUuid(context.random);
   const cv = context.as('cluster-version-operator').create('clusterversions', buildClusterVersion({ clusterID, channel: stableChannel(version), desiredVersion: version }));
-  const fleet = new ClusterOperatorFleet(context, clusterOperatorNames(version, hosted));
+  const fleet = new ClusterOperatorFleet(context, clusterOperatorNames(version, hosted, featureSet));
   fleet.createAll(version, now - 2 * HOUR, cv.metadata.uid);
 
   let cvoPod: string | undefined;
@@ -129,41 +138,18 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   });
   cvo.start();
 
-  context.as('cluster-config-operator').create('featuregates', buildFeatureGate());
+  context.as('cluster-config-operator').create('featuregates', buildFeatureGate(featureSet));
   const featureGates = new FeatureGateWriter(context, options.featureGateMode ?? (hosted ? 'hypershift-keep' : 'append'), hosted);
   featureGates.start();
 
-  const mco = new MachineConfigController(context, nodes);
+  const mco = new MachineConfigController(context, nodes, fleet);
   if (!hosted) mco.createPools(version);
 
   const deployments = new DeploymentController(context);
-  const catalogd = new CatalogdController(context, { nonLeaderServes: options.catalogd?.nonLeaderServes });
   const controlPlane = hosted ? nodes.worker : nodes.master;
-  const catalogdOptions: NonNullable<BaseClusterOptions['catalogd']> = options.catalogd ?? { replicas: 1, pdb: { minAvailable: 1 } };
-  const operatorControllerOptions = options.operatorController ?? { replicas: 1, pdb: { minAvailable: 1 } };
-  createWithStatus(context.as('cluster-olm-operator'), 'deployments', buildOlmDeployment('catalogd', catalogdOptions.replicas, version, catalogdOptions.strategy));
-  createWithStatus(context.as('cluster-olm-operator'), 'poddisruptionbudgets', buildOlmPdb('catalogd', catalogdOptions.pdb));
-  createWithStatus(context.as('cluster-olm-operator'), 'services', buildCatalogdService());
-  createWithStatus(context.as('cluster-olm-operator'), 'deployments', buildOlmDeployment('operator-controller', operatorControllerOptions.replicas, version, operatorControllerOptions.strategy));
-  createWithStatus(context.as('cluster-olm-operator'), 'poddisruptionbudgets', buildOlmPdb('operator-controller', operatorControllerOptions.pdb));
-  catalogd.start();
-  deployments.manage({
-    namespace: CATALOGD_NAMESPACE,
-    name: CATALOGD_DEPLOYMENT,
-    eligibleNodes: () => (catalogdOptions.nodeOrder ? catalogdOptions.nodeOrder(controlPlane) : controlPlane),
-    readyAfterMs: catalogdOptions.readyAfterMs ?? (() => 45 * SECOND),
-    onPodReady: (pod) => catalogd.podReady(pod),
-    onPodGone: (pod) => catalogd.podGone(pod),
-  });
-  deployments.manage({
-    namespace: OPERATOR_CONTROLLER_NAMESPACE,
-    name: OPERATOR_CONTROLLER_DEPLOYMENT,
-    eligibleNodes: () => controlPlane,
-    readyAfterMs: () => 40 * SECOND,
-  });
+  const olm = olmV1 ? installOlmV1(context, { version, controlPlane, deployments, fleet, options }) : undefined;
   deployments.start();
-  const olm = new ClusterOlmOperator(context, fleet);
-  olm.start();
+  olm?.operator.start();
 
   const ovnkube = new OvnkubeController(context, version);
   ovnkube.createPods([...nodes.master, ...nodes.worker]);
@@ -179,7 +165,58 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
     return ((deployment?.spec as { replicas?: number } | undefined)?.replicas) ?? 1;
   };
 
-  return { context, nodes, fleet, cvo, featureGates, deployments, catalogd, olm, mco, ovnkube, cvoPod, expectedFor };
+  return {
+    context, nodes, fleet, cvo, featureGates, deployments, catalogd: olm?.catalogd, olm: olm?.operator, mco, ovnkube, cvoPod,
+    expectedFor,
+  };
+}
+
+/**
+ * OLMv1 as cluster-olm-operator installs it: the catalogd and operator-controller Deployments with their PDBs,
+ * catalogd's Service, ClusterCatalogs and Lease, and the operator that reports them on the `olm` ClusterOperator
+ * (started by the caller once the deployment controller runs).
+ */
+function installOlmV1(
+  context: ScenarioContext,
+  input: {
+    version: string;
+    controlPlane: string[];
+    deployments: DeploymentController;
+    fleet: ClusterOperatorFleet;
+    options: BaseClusterOptions;
+  },
+): { catalogd: CatalogdController; operator: ClusterOlmOperator } {
+  const { version, controlPlane, deployments, fleet, options } = input;
+  const catalogd = new CatalogdController(context, { nonLeaderServes: options.catalogd?.nonLeaderServes });
+  const catalogdOptions: NonNullable<BaseClusterOptions['catalogd']> = options.catalogd ?? { replicas: 1, pdb: { minAvailable: 1 } };
+  const controllerOptions = options.operatorController ?? { replicas: 1, pdb: { minAvailable: 1 } };
+  const writer = context.as('cluster-olm-operator');
+  const manifests = {
+    catalogd: buildOlmDeployment('catalogd', catalogdOptions.replicas, version, catalogdOptions.strategy),
+    'operator-controller':
+      buildOlmDeployment('operator-controller', controllerOptions.replicas, version, controllerOptions.strategy),
+  };
+  createWithStatus(writer, 'deployments', manifests.catalogd);
+  createWithStatus(writer, 'poddisruptionbudgets', buildOlmPdb('catalogd', catalogdOptions.pdb));
+  createWithStatus(writer, 'services', buildCatalogdService());
+  createWithStatus(writer, 'deployments', manifests['operator-controller']);
+  createWithStatus(writer, 'poddisruptionbudgets', buildOlmPdb('operator-controller', controllerOptions.pdb));
+  catalogd.start();
+  deployments.manage({
+    namespace: CATALOGD_NAMESPACE,
+    name: CATALOGD_DEPLOYMENT,
+    eligibleNodes: () => (catalogdOptions.nodeOrder ? catalogdOptions.nodeOrder(controlPlane) : controlPlane),
+    readyAfterMs: catalogdOptions.readyAfterMs ?? (() => 45 * SECOND),
+    onPodReady: (pod) => catalogd.podReady(pod),
+    onPodGone: (pod) => catalogd.podGone(pod),
+  });
+  deployments.manage({
+    namespace: OPERATOR_CONTROLLER_NAMESPACE,
+    name: OPERATOR_CONTROLLER_DEPLOYMENT,
+    eligibleNodes: () => controlPlane,
+    readyAfterMs: () => 40 * SECOND,
+  });
+  return { catalogd, operator: new ClusterOlmOperator(context, fleet, manifests) };
 }
 
 /** Creates the CVO pod (`cluster-version-operator-<hash>-<suffix>`) with its startup log. */

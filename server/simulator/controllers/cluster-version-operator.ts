@@ -2,6 +2,8 @@ import type { Condition, KubeObject } from '@/lib/k8s/types';
 import { ApiStatusError, type ScenarioContext, type SimClient } from '../types';
 import { installCrd, loadCrd } from '../crds';
 import { clusterVersionStatus, historyEntry, type HistoryEntry } from '../objects/cluster-version';
+import { queryMonitoring } from '../monitoring/thanos-querier';
+import { evaluateGraph, updateGraphFor, type EvaluatedGraph } from '../objects/update-graph';
 import { setCondition } from '../objects/conditions';
 import { shortHash } from '../objects/ids';
 import { minorOf, releaseImage } from '../objects/releases';
@@ -60,6 +62,7 @@ export class SimulatedClusterVersionOperator {
   private nextIndex = 0;
   private stepTimer?: () => void;
   private completedAt?: number;
+  private graph?: EvaluatedGraph;
   /** Status writes the API server rejected, with the time of each. */
   readonly rejections: { atMs: number; message: string }[] = [];
 
@@ -105,6 +108,8 @@ export class SimulatedClusterVersionOperator {
     const wanted = (live.spec as { desiredUpdate?: { version?: string } }).desiredUpdate?.version;
     if (wanted && wanted !== this.state.desired) this.begin(wanted, now);
     this.refreshProgress(now);
+    this.retrieveUpdates((live.spec as { channel?: string }).channel ?? '', now);
+    this.syncUpgradeable(now);
     const status = clusterVersionStatus({
       desiredVersion: this.state.desired,
       history: this.state.history,
@@ -112,6 +117,7 @@ export class SimulatedClusterVersionOperator {
       observedGeneration: live.metadata.generation ?? 1,
       capabilitiesVersion: this.state.capabilitiesVersion,
       versionHash: `${shortHash(`hash:${this.state.desired}`, 11)}=`,
+      graph: this.graph,
     });
     try {
       if (JSON.stringify(status) !== JSON.stringify(live.status)) this.client.updateStatus('clusterversions', { ...live, status });
@@ -122,6 +128,53 @@ export class SimulatedClusterVersionOperator {
       this.log('I', 'cvo.go:668', `Error handling ${CVO_NAMESPACE}/version: ${error.message}`);
     }
     this.log('I', 'cvo.go:701', `Finished syncing cluster version "${CVO_NAMESPACE}/version" (${(8 + (now % 97) / 10).toFixed(3)}ms)`);
+  }
+
+  /**
+   * Asks the update service for the updates of the desired version in `channel` and evaluates each conditional
+   * update's risks against the cluster's monitoring; RetrievedUpdates says whether the service answered.
+   */
+  private retrieveUpdates(channel: string, now: number): void {
+    const answer = updateGraphFor(this.state.desired, channel);
+    if (!answer.ok) {
+      this.graph = undefined;
+      this.setCondition({ type: 'RetrievedUpdates', status: 'False', reason: answer.reason, message: answer.message });
+      return;
+    }
+    this.setCondition({ type: 'RetrievedUpdates', status: 'True', reason: '', message: '' });
+    const query = (promql: string) => queryMonitoring(this.context.proxy, promql);
+    this.graph = evaluateGraph(answer.updates, query, isoSeconds(now), this.graph?.conditionalUpdates);
+  }
+
+  /**
+   * The CVO's clusterOperatorsUpgradeable check: ClusterOperators with Upgradeable=False make the ClusterVersion
+   * Upgradeable=False with their reason and message; with none, the condition is absent.
+   */
+  private syncUpgradeable(now: number): void {
+    const notUpgradeable = this.client.list('clusteroperators').flatMap((co) => {
+      const conditions = (co.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
+      const condition = conditions.find((c) => c.type === 'Upgradeable');
+      return condition?.status === 'False' ? [{ name: co.metadata.name, condition }] : [];
+    });
+    if (notUpgradeable.length === 0) {
+      this.state.conditions = this.state.conditions.filter((c) => c.type !== 'Upgradeable');
+      return;
+    }
+    const line = (name: string, condition: Condition, withReason: boolean) => {
+      const why = withReason ? `${condition.reason}: ${condition.message}` : condition.message;
+      return `Cluster operator ${name} should not be upgraded between minor versions: ${why}`;
+    };
+    const [first] = notUpgradeable;
+    this.state.conditions = setCondition(this.state.conditions, notUpgradeable.length === 1
+      ? {
+        type: 'Upgradeable', status: 'False', reason: first.condition.reason ?? '',
+        message: line(first.name, first.condition, false),
+      }
+      : {
+        type: 'Upgradeable', status: 'False', reason: 'ClusterOperatorsNotUpgradeable',
+        message: 'Multiple cluster operators should not be upgraded between minor versions:\n* ' +
+          notUpgradeable.map((n) => line(n.name, n.condition, true)).join('\n* '),
+      }, now);
   }
 
   private begin(target: string, now: number): void {

@@ -4,6 +4,7 @@ import { buildMachineConfigPool, buildRenderedMachineConfig, machineConfigPoolSt
 import { nodeConditions, nodeInfo, type NodeRole } from '../objects/nodes';
 import { MINUTE, SECOND, iso } from '../objects/time';
 import { createWithStatus, mutateObject } from '../objects/write';
+import type { ClusterOperatorFleet } from './cluster-operators';
 import { drainNode, setSchedulable } from './node-drain';
 
 const ANNOTATION = 'machineconfiguration.openshift.io/';
@@ -19,9 +20,19 @@ export interface PoolUpdateOptions {
   onPoolDone?: () => void;
 }
 
+/** The MCO's Upgradeable=False message while a pool updates (machine-config-operator pkg/operator/status.go). */
+export const POOL_UPDATING_MESSAGE =
+  'One or more machine config pools are updating, please see `oc get mcp` for further details';
+/** The MCO's Upgradeable=False message while a pool is degraded. */
+export const POOL_DEGRADED_MESSAGE =
+  'One or more machine config pools are degraded, please see `oc get mcp` for further details and resolve before ' +
+  'upgrading';
+
 /**
  * The machine-config controller and daemons: MachineConfigPool status, and rolling a pool to a new rendered
  * config one node at a time (desiredConfig → Working → drain → reboot → Done), with the real node annotations.
+ * As the machine-config operator, it holds the `machine-config` ClusterOperator Upgradeable=False while any pool
+ * updates (reason PoolUpdating) or is degraded, and True again once none does.
  */
 export class MachineConfigController {
   private readonly targets = new Map<NodeRole, string>();
@@ -30,6 +41,7 @@ export class MachineConfigController {
   constructor(
     private readonly context: ScenarioContext,
     private readonly nodes: Record<NodeRole, string[]>,
+    private readonly fleet?: ClusterOperatorFleet,
   ) {}
 
   /** Creates the master and worker pools at `version` (pools without nodes are skipped). */
@@ -137,6 +149,27 @@ export class MachineConfigController {
     if (!live) return;
     const status = this.poolStatus(role, live.metadata.generation ?? 1);
     if (JSON.stringify(status) !== JSON.stringify(live.status)) this.context.as('machine-config-controller').updateStatus('machineconfigpools', { ...live, status });
+    this.syncUpgradeable();
+  }
+
+  /** The operator's syncUpgradeableStatus: any pool Updating (or Degraded) makes the cluster not upgradeable. */
+  private syncUpgradeable(): void {
+    if (!this.fleet?.names.includes('machine-config')) return;
+    const holds = (pool: KubeObject, type: string) =>
+      ((pool.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [])
+        .some((c) => c.type === type && c.status === 'True');
+    const pools = this.context.client.list('machineconfigpools');
+    const condition = pools.some((pool) => holds(pool, 'Updating'))
+      ? { type: 'Upgradeable', status: 'False', reason: 'PoolUpdating', message: POOL_UPDATING_MESSAGE }
+      : pools.some((pool) => holds(pool, 'Degraded'))
+        ? { type: 'Upgradeable', status: 'False', reason: 'DegradedPool', message: POOL_DEGRADED_MESSAGE }
+        : { type: 'Upgradeable', status: 'True', reason: 'AsExpected', message: 'All is well' };
+    const live = this.context.client.get('clusteroperators', 'machine-config');
+    type Cond = { type: string; status: string; reason?: string };
+    const current = ((live?.status as { conditions?: Cond[] } | undefined)?.conditions ?? [])
+      .find((c) => c.type === 'Upgradeable');
+    if (current?.status === condition.status && current.reason === condition.reason) return;
+    this.fleet.setCondition('machine-config', condition);
   }
 
   private poolStatus(role: NodeRole, generation: number): Record<string, unknown> {

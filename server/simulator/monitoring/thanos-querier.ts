@@ -1,4 +1,5 @@
-import type { ProxyResponse, ScenarioContext } from '../types';
+import type { PodProxy, ProxyResponse, ScenarioContext } from '../types';
+import type { PromqlAnswer } from '../objects/update-graph';
 import { AlertEvaluator, type ActiveAlert } from './alert-evaluator';
 
 /** Namespace, service and port of the cluster's query endpoint (OAuth-proxied web port). */
@@ -104,4 +105,39 @@ export function installMonitoring(context: ScenarioContext): AlertEvaluator | un
   evaluator.start();
   context.proxy.registerService(MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, thanosQuerierHandler(evaluator, () => context.clock.now()));
   return evaluator;
+}
+
+/** The in-cluster address in-cluster clients (the CVO) query, as they name it in their errors. */
+const QUERY_HOST = `${THANOS_QUERIER}.${MONITORING_NAMESPACE}.svc.cluster.local`;
+const QUERY_URL = `https://${QUERY_HOST}:${THANOS_QUERIER_PORT}/api/v1/query`;
+
+interface QueryAnswer {
+  status?: string;
+  errorType?: string;
+  error?: string;
+  data?: { resultType?: string; result?: { value: [number, string] }[] };
+}
+
+/**
+ * One instant PromQL query to the cluster's thanos-querier, as an in-cluster client (the CVO) makes it: the
+ * vector's sample values, or the Prometheus client's error (`bad_data: ...`, or the lookup failure of a cluster
+ * without monitoring).
+ */
+export function queryMonitoring(proxy: PodProxy, promql: string): PromqlAnswer {
+  const path = `/api/v1/query?query=${encodeURIComponent(promql)}`;
+  const answer = proxy.handle('services', MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, path);
+  if (!answer) return { ok: false, error: `Post "${QUERY_URL}": dial tcp: lookup ${QUERY_HOST}: no such host` };
+  let body: QueryAnswer;
+  try {
+    body = JSON.parse(answer.body) as QueryAnswer;
+  } catch {
+    return { ok: false, error: `client_error: client error: ${answer.status}` };
+  }
+  if (body.status !== 'success') {
+    return { ok: false, error: `${body.errorType ?? 'server_error'}: ${body.error ?? `server error: ${answer.status}`}` };
+  }
+  if (body.data?.resultType !== 'vector') {
+    return { ok: false, error: `invalid PromQL result type is ${body.data?.resultType ?? 'none'}, not vector` };
+  }
+  return { ok: true, values: (body.data.result ?? []).map((sample) => Number(sample.value[1])) };
 }

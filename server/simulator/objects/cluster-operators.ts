@@ -1,5 +1,6 @@
 import type { Condition, KubeObject } from '@/lib/k8s/types';
-import { kubeletVersion, minorOf } from './releases';
+import { runsOlmV1 } from './olm';
+import { kubeletVersion } from './releases';
 
 /**
  * ClusterOperators of a self-managed HA cluster, in the order the CVO reaches them during an update (run levels of
@@ -23,11 +24,15 @@ const HOSTED_OPERATORS = [
   'kube-storage-version-migrator',
 ];
 
-/** Names of the ClusterOperators of a cluster at `version` (the `olm` operator exists from 4.18 on). */
-export function clusterOperatorNames(version: string, hosted = false): string[] {
+/**
+ * Names of the ClusterOperators of a cluster at `version`; the `olm` operator (cluster-olm-operator) exists where
+ * OLMv1 runs (from 4.18 on, or with TechPreviewNoUpgrade on 4.14–4.17).
+ */
+export function clusterOperatorNames(version: string, hosted = false, featureSet = ''): string[] {
   const names = hosted ? [...HOSTED_OPERATORS] : [...STANDALONE_OPERATORS];
-  const minor = Number(minorOf(version).split('.')[1]);
-  if (minor >= 18) names.splice(names.indexOf('operator-lifecycle-manager-packageserver') + 1, 0, 'olm');
+  if (runsOlmV1(version, featureSet)) {
+    names.splice(names.indexOf('operator-lifecycle-manager-packageserver') + 1, 0, 'olm');
+  }
   return names;
 }
 

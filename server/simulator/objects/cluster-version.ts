@@ -1,7 +1,7 @@
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import { iso } from './time';
-import { capabilitiesFor, channelsFor, errataUrl, releaseImage } from './releases';
-import { updateGraphFor } from './update-graph';
+import { capabilitiesFor, errataUrl, releaseImage } from './releases';
+import { channelsOfRelease, type EvaluatedGraph } from './update-graph';
 
 /** One ClusterVersion status.history entry, newest first in the list. */
 export interface HistoryEntry {
@@ -28,7 +28,7 @@ export function historyEntry(version: string, startedMs: number, completedMs?: n
 
 /** The release object the CVO writes to status.desired. */
 export function releaseDescriptor(version: string): { version: string; image: string; url: string; channels: string[] } {
-  return { version, image: releaseImage(version), url: errataUrl(version), channels: channelsFor(version) };
+  return { version, image: releaseImage(version), url: errataUrl(version), channels: channelsOfRelease(version) };
 }
 
 /** Spec of the `version` ClusterVersion. */
@@ -65,16 +65,17 @@ export interface ClusterVersionStatusInput {
   observedGeneration: number;
   capabilitiesVersion: string;
   versionHash: string;
+  /** Available and conditional updates evaluated from the update service's last answer (none: not retrieved). */
+  graph?: EvaluatedGraph;
 }
 
 /**
- * status of the `version` ClusterVersion as the cluster-version operator writes it. Once updates were retrieved
- * (RetrievedUpdates=True), available and conditional updates of the desired version, evaluated when retrieved.
+ * status of the `version` ClusterVersion as the cluster-version operator writes it, with the available and
+ * conditional updates it evaluated from the update service's answer (availableUpdates null until retrieved).
  */
 export function clusterVersionStatus(input: ClusterVersionStatusInput): Record<string, unknown> {
   const capabilities = capabilitiesFor(input.capabilitiesVersion);
-  const retrieved = input.conditions.find((c) => c.type === 'RetrievedUpdates' && c.status === 'True');
-  const graph = retrieved ? updateGraphFor(input.desiredVersion, retrieved.lastTransitionTime ?? '') : undefined;
+  const graph = input.graph;
   return {
     availableUpdates: graph?.availableUpdates ?? null,
     ...(graph ? { conditionalUpdates: graph.conditionalUpdates } : {}),

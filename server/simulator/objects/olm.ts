@@ -1,6 +1,20 @@
 import type { KubeObject } from '@/lib/k8s/types';
-import { componentImage } from './releases';
+import { componentImage, minorOf } from './releases';
 import { isoMicro } from './time';
+
+/** The feature set that turns on Technology Preview features (OLMv1 before 4.18). */
+export const TECH_PREVIEW_FEATURE_SET = 'TechPreviewNoUpgrade';
+
+/**
+ * Whether a release runs OLMv1 (catalogd, operator-controller, the `olm` ClusterOperator): generally available and
+ * on by default from 4.18; a Technology Preview in 4.14–4.17, installed only with the TechPreviewNoUpgrade feature
+ * set; absent before.
+ */
+export function runsOlmV1(version: string, featureSet = ''): boolean {
+  const minor = Number(minorOf(version).split('.')[1]);
+  if (minor >= 18) return true;
+  return minor >= 14 && featureSet === TECH_PREVIEW_FEATURE_SET;
+}
 
 /** Namespace of catalogd on OpenShift. */
 export const CATALOGD_NAMESPACE = 'openshift-catalogd';

@@ -85,13 +85,6 @@ export function stableChannel(version: string): string {
   return `stable-${minorOf(version)}`;
 }
 
-/** Channels a release is published in (what the CVO copies into status.desired.channels). */
-export function channelsFor(version: string): string[] {
-  const [major, minor] = minorOf(version).split('.').map(Number);
-  return [`candidate-${major}.${minor}`, `candidate-${major}.${minor + 1}`, `eus-${major}.${minor % 2 === 0 ? minor : minor + 1}`,
-    `fast-${major}.${minor}`, `fast-${major}.${minor + 1}`, `stable-${major}.${minor}`, `stable-${major}.${minor + 1}`];
-}
-
 /** Errata URL of a release (status.desired.url). */
 export function errataUrl(version: string): string {
   const n = parseInt(digestOf(`errata:${version}`).slice(0, 4), 16) % 9000;

@@ -4,10 +4,9 @@ import { installBaseCluster } from '../controllers/base-cluster';
 import { templateHashOf } from '../controllers/deployment-controller';
 import { drainNode, setSchedulable } from '../controllers/node-drain';
 import { historyEntry } from '../objects/cluster-version';
-import { CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE } from '../objects/olm';
+import { CATALOGD_NAMESPACE } from '../objects/olm';
 import { componentImage } from '../objects/releases';
 import { HOUR, MINUTE, SECOND } from '../objects/time';
-import { mutateObject } from '../objects/write';
 
 /** Version of the catalogd-rollout cluster. */
 export const CATALOGD_CLUSTER_VERSION = '4.18.12';
@@ -21,7 +20,10 @@ export const CATALOGD_GAP_WINDOW = { fromMs: CATALOGD_ROLLOUT_AT_MS + 5 * SECOND
 export const CATALOGD_DRAIN_AT_MS = 6 * MINUTE;
 /** Window in which the drain is blocked and the node stays cordoned. */
 export const CATALOGD_DRAIN_BLOCKED_WINDOW = { fromMs: CATALOGD_DRAIN_AT_MS + 10 * SECOND, toMs: 75 * MINUTE } as const;
-/** When catalogd is scaled to 2 replicas; the drain then completes and a non-leader replica answers 404. */
+/**
+ * When cluster-olm-operator manifests shipping catalogd at 2 replicas are applied (a hand scale would be reverted);
+ * the drain then completes and a non-leader replica answers 404.
+ */
 export const CATALOGD_SCALED_AT_MS = 75 * MINUTE;
 /** By then both replicas are Ready (leader 200, non-leader 404) and the drained node is empty. */
 export const CATALOGD_SETTLED_BY_MS = CATALOGD_SCALED_AT_MS + 8 * MINUTE;
@@ -31,7 +33,8 @@ export const CATALOGD_UNCORDONED_AT_MS = 90 * MINUTE;
 /**
  * `catalogd-rollout`: catalogd at one replica behind a minAvailable: 1 PDB. A template rollout leaves no ready pod
  * (olm Available=False), a drain of its node is refused (disruptionsAllowed 0) and the node stays cordoned for an
- * hour, until catalogd is scaled to two replicas: the drain completes, and the non-leader replica serves 404.
+ * hour, until cluster-olm-operator manifests with two catalogd replicas are applied (scaling by hand would be
+ * reverted by the operator): the drain completes, and the non-leader replica serves 404.
  */
 export const catalogdRolloutScenario: Scenario = {
   name: 'catalogd-rollout',
@@ -62,8 +65,11 @@ export const catalogdRolloutScenario: Scenario = {
     // The catalog team may look at its own namespace here (and nowhere else in the fleet).
     context.as('openshift-apiserver').create('rolebindings', namespaceViewer(CATALOGD_NAMESPACE, 'catalog-team'));
 
+    const olm = base.olm;
+    if (!olm) throw new Error(`catalogd-rollout needs a release that runs OLMv1, not ${CATALOGD_CLUSTER_VERSION}`);
+    // cluster-olm-operator rolls catalogd to a new image: a change of its manifests, which it applies itself
     context.clock.setTimeout(() => {
-      const updated = mutateObject(context.as('cluster-olm-operator'), 'deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, (deployment) => {
+      const updated = olm.applyManifest('catalogd', (deployment) => {
         const spec = deployment.spec as { template: { spec: { containers: { name: string; image: string }[] } } };
         const manager = spec.template.spec.containers.find((container) => container.name === 'manager');
         if (manager) manager.image = componentImage('olm-catalogd', '4.18.13');
@@ -76,8 +82,10 @@ export const catalogdRolloutScenario: Scenario = {
       drainNode(context, drained, { manager: 'oc', expectedFor: base.expectedFor, retryMs: 10 * SECOND });
     }, CATALOGD_DRAIN_AT_MS);
 
+    // The fix that sticks: cluster-olm-operator manifests that ship catalogd with two replicas. A hand `oc scale`
+    // would be put back to one replica by the operator at its next sync.
     context.clock.setTimeout(() => {
-      mutateObject(context.as('cluster-olm-operator'), 'deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, (deployment) => {
+      olm.applyManifest('catalogd', (deployment) => {
         (deployment.spec as { replicas: number }).replicas = 2;
         return deployment;
       });

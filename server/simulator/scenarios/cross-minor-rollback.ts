@@ -47,7 +47,6 @@ export const crossMinorRollbackScenario: Scenario = {
         historyEntry(ROLLBACK_FROM_VERSION, start - 40 * 24 * HOUR, start - 40 * 24 * HOUR + 82 * MINUTE),
         historyEntry('4.12.56', start - 130 * 24 * HOUR, start - 130 * 24 * HOUR + 67 * MINUTE),
       ],
-      catalogd: { replicas: 2, pdb: { minAvailable: 1 }, nonLeaderServes: true },
     });
     base.cvo.expectUpdate({ target: ROLLBACK_UPDATE_VERSION, stepMs: 15 * SECOND, crdRelease: '4.14' });
     base.cvo.expectUpdate({ target: ROLLBACK_FROM_VERSION, stepMs: 15 * SECOND, crdRelease: '4.13' });

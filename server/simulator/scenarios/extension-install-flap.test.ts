@@ -4,6 +4,8 @@ import { MINUTE } from '../objects/time';
 import {
   FLAP_EXTENSION, FLAP_FIRST_ATTEMPT_AT_MS, FLAP_ROOT_CAUSE, FLAP_TRANSIENT_MESSAGES, extensionInstallFlapScenario,
 } from './extension-install-flap';
+import { resolveScenarios } from '../fleet';
+import { XSS_PROBE_EXTENSION } from '../objects/xss-corpus';
 
 interface Cond { type: string; status: string; reason: string; message: string }
 
@@ -56,5 +58,16 @@ describe('extension-install-flap scenario', () => {
     for (const resource of ['clusterextensions', 'pods', 'clusteroperators'] as const) {
       expect(JSON.stringify(a.client.list(resource))).toBe(JSON.stringify(b.client.list(resource)));
     }
+  });
+
+  it('carries the XSS probe extension only when a test asks for it, never in the default fleet', () => {
+    const extensions = (xssProbe: boolean) => {
+      const cluster = createSimulatedCluster({ seed: 4 });
+      runScenario(cluster, resolveScenarios(['extension-install-flap'], { xssProbe })[0]);
+      cluster.clock.advance(2 * MINUTE);
+      return cluster.client.list('clusterextensions').map((e) => e.metadata.name).sort();
+    };
+    expect(extensions(false)).toEqual([FLAP_EXTENSION]);
+    expect(extensions(true)).toEqual([FLAP_EXTENSION, XSS_PROBE_EXTENSION]);
   });
 });

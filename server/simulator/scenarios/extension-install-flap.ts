@@ -1,4 +1,4 @@
-import type { Scenario } from '../types';
+import type { Scenario, ScenarioContext } from '../types';
 import { installBaseCluster } from '../controllers/base-cluster';
 import { FailingInstallReconciler } from '../controllers/operator-controller';
 import { historyEntry } from '../objects/cluster-version';
@@ -43,7 +43,7 @@ export const extensionInstallFlapScenario: Scenario = {
   failureAtMs: 2 * MINUTE,
   start(context) {
     const start = context.clock.now();
-    const base = installBaseCluster(context, {
+    installBaseCluster(context, {
       version: FLAP_CLUSTER_VERSION,
       history: [
         historyEntry(FLAP_CLUSTER_VERSION, start - 9 * 24 * HOUR, start - 9 * 24 * HOUR + 71 * MINUTE),
@@ -52,7 +52,6 @@ export const extensionInstallFlapScenario: Scenario = {
       catalogd: { replicas: 2, pdb: { minAvailable: 1 }, nonLeaderServes: true },
       namespaces: [FLAP_NAMESPACE],
     });
-    void base;
     context.clock.setTimeout(() => {
       context.as('kubectl-client-side-apply').create('clusterextensions', {
         apiVersion: 'olm.operatorframework.io/v1',
@@ -65,15 +64,33 @@ export const extensionInstallFlapScenario: Scenario = {
         },
       });
     }, FLAP_CREATED_AT_MS);
-    const logPod = context.client.list('pods', { namespace: OPERATOR_CONTROLLER_NAMESPACE })[0]?.metadata.name;
-    new FailingInstallReconciler(context, { extension: FLAP_EXTENSION, rootCause: FLAP_ROOT_CAUSE, transient: [...FLAP_TRANSIENT_MESSAGES] }, logPod)
-      .start(FLAP_FIRST_ATTEMPT_AT_MS);
-    // A second, hostile extension: its labels, annotations, condition messages and log lines carry an XSS corpus, so
-    // the dashboard is always exercised with text that must stay text.
-    context.clock.setTimeout(() => {
-      context.as('kubectl-client-side-apply').create('clusterextensions', buildXssProbeExtension(FLAP_NAMESPACE));
-    }, FLAP_CREATED_AT_MS + 5 * SECOND);
-    new FailingInstallReconciler(context, { extension: XSS_PROBE_EXTENSION, rootCause: XSS_MESSAGE, transient: [`retry: ${XSS_MESSAGE}`] }, logPod)
-      .start(FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND);
+    const story = { extension: FLAP_EXTENSION, rootCause: FLAP_ROOT_CAUSE, transient: [...FLAP_TRANSIENT_MESSAGES] };
+    new FailingInstallReconciler(context, story, operatorControllerPod(context)).start(FLAP_FIRST_ATTEMPT_AT_MS);
+  },
+};
+
+function operatorControllerPod(context: ScenarioContext): string | undefined {
+  return context.client.list('pods', { namespace: OPERATOR_CONTROLLER_NAMESPACE })[0]?.metadata.name;
+}
+
+/**
+ * A second, hostile extension for tests of the dashboard (never in the fleet the product shows by default): its
+ * labels, annotations, condition messages and log lines carry an XSS corpus, so the UI is exercised with text that
+ * must stay text. Call after the story started (it installs into its namespace).
+ */
+export function installXssProbe(context: ScenarioContext): void {
+  context.clock.setTimeout(() => {
+    context.as('kubectl-client-side-apply').create('clusterextensions', buildXssProbeExtension(FLAP_NAMESPACE));
+  }, FLAP_CREATED_AT_MS + 5 * SECOND);
+  const probe = { extension: XSS_PROBE_EXTENSION, rootCause: XSS_MESSAGE, transient: [`retry: ${XSS_MESSAGE}`] };
+  new FailingInstallReconciler(context, probe, operatorControllerPod(context)).start(FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND);
+}
+
+/** `extension-install-flap` with the XSS probe extension beside the story, for tests that opt in. */
+export const extensionInstallFlapWithXssProbe: Scenario = {
+  ...extensionInstallFlapScenario,
+  start(context) {
+    extensionInstallFlapScenario.start(context);
+    installXssProbe(context);
   },
 };

@@ -44,7 +44,6 @@ export const hypershiftFeatureGateDropScenario: Scenario = {
         historyEntry('4.14.37', start - 41 * 24 * HOUR, start - 41 * 24 * HOUR + 29 * MINUTE),
       ],
       featureGateMode: 'hypershift-keep',
-      catalogd: { replicas: 2, pdb: { minAvailable: 1 }, nonLeaderServes: true },
     });
     const tuned = new FeatureGateConsumerPods(context, { ...HYPERSHIFT_CRASHLOOP_PODS, version: HYPERSHIFT_FROM_VERSION });
     tuned.start(base.nodes.worker);

@@ -110,8 +110,6 @@ export const hypershiftManagementScenario: Scenario = {
         historyEntry('4.15.25', now - 90 * day, now - 90 * day + 85 * MINUTE),
       ],
       namespaces: [HYPERSHIFT_NAMESPACE, HOSTED_CLUSTERS_NAMESPACE],
-      catalogd: { replicas: 2, pdb: { minAvailable: 1 }, nonLeaderServes: true },
-      operatorController: { replicas: 2, pdb: { minAvailable: 1 } },
     });
     installHyperShiftCrds(context.as('hypershift-operator'));
     context.as('cluster-admin').create('configmaps', {

@@ -2,7 +2,7 @@ import type { Scenario, ScenarioName } from '../types';
 import { installMonitoring } from '../monitoring/thanos-querier';
 import { catalogdRolloutScenario } from './catalogd-rollout';
 import { crossMinorRollbackScenario } from './cross-minor-rollback';
-import { extensionInstallFlapScenario } from './extension-install-flap';
+import { extensionInstallFlapScenario, extensionInstallFlapWithXssProbe } from './extension-install-flap';
 import { highDensityDrainScenario } from './high-density-drain';
 import { hypershiftFeatureGateDropScenario } from './hypershift-featuregate-drop';
 import { hypershiftManagementScenario } from './hypershift-management';
@@ -31,3 +31,13 @@ export const SCENARIOS: Partial<Record<ScenarioName, Scenario>> = {
   'extension-install-flap': monitored(extensionInstallFlapScenario),
   'hypershift-management': monitored(hypershiftManagementScenario),
 };
+
+/** Scenarios that carry test-only probes when asked (`xssProbe`): the XSS corpus ClusterExtension. */
+export const XSS_PROBE_SCENARIOS: Partial<Record<ScenarioName, Scenario>> = {
+  'extension-install-flap': monitored(extensionInstallFlapWithXssProbe),
+};
+
+/** A scenario by name, with its test-only probes when `xssProbe` (undefined when no such scenario). */
+export function scenarioNamed(name: ScenarioName, options: { xssProbe?: boolean } = {}): Scenario | undefined {
+  return (options.xssProbe ? XSS_PROBE_SCENARIOS[name] : undefined) ?? SCENARIOS[name];
+}

@@ -7,8 +7,8 @@ import { HOUR, MINUTE } from '../objects/time';
 export const STEADY_VERSION = '4.16.8';
 
 /**
- * `steady`: a healthy 4.16 cluster with no update in flight. Every history version is in the FeatureGate, catalogd
- * runs two replicas behind a PDB that allows a disruption, and pod-setup latency stays low.
+ * `steady`: a healthy 4.16 cluster with no update in flight. Every history version is in the FeatureGate and
+ * pod-setup latency stays low; with the Default feature set, 4.16 runs no OLMv1 (a Technology Preview there).
  */
 export const steadyScenario: Scenario = {
   name: 'steady',
@@ -24,8 +24,6 @@ export const steadyScenario: Scenario = {
         historyEntry('4.15.25', now - 75 * 24 * HOUR, now - 75 * 24 * HOUR + 88 * MINUTE),
         historyEntry('4.14.20', now - 160 * 24 * HOUR, now - 160 * 24 * HOUR + 41 * MINUTE, false),
       ],
-      catalogd: { replicas: 2, pdb: { minAvailable: 1 }, nonLeaderServes: true },
-      operatorController: { replicas: 2, pdb: { minAvailable: 1 } },
     });
   },
 };

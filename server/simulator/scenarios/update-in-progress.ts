@@ -47,8 +47,6 @@ export const updateInProgressScenario: Scenario = {
         historyEntry(UIP_FROM_VERSION, start - 30 * 24 * HOUR, start - 30 * 24 * HOUR + 79 * MINUTE),
         historyEntry('4.14.31', start - 95 * 24 * HOUR, start - 95 * 24 * HOUR + 73 * MINUTE),
       ],
-      catalogd: { replicas: 2, pdb: { minAvailable: 1 }, nonLeaderServes: true },
-      operatorController: { replicas: 2, pdb: { minAvailable: 1 } },
       namespaces: [UIP_BLOCKING_WORKLOAD.namespace],
     });
     const [w0, w1, w2] = base.nodes.worker;

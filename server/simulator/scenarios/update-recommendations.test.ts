@@ -31,17 +31,31 @@ function healthAt(name: ScenarioName, minutes: number): ClusterHealthDto {
 }
 
 describe('update recommendations of the embedded clusters', () => {
-  it('steady: patch targets recommended, next-minor targets at risk, every precheck AsExpected, commands offered', () => {
+  it('steady: newer 4.16 z-streams of stable-4.16 only, real risks of their blocked edges, commands offered', () => {
     const rec = healthAt('steady', 2).updateRecommendations!;
     expect(rec.channel).toBe('stable-4.16');
-    expect(rec.updates.map((u) => `${u.version}:${u.recommended ? 'ok' : u.reason}`)).toEqual([
-      '4.17.4:HighNodeStatusReportFrequency', '4.17.3:HighNodeStatusReportFrequency', '4.16.11:ok', '4.16.10:ok', '4.16.9:ok',
-    ]);
-    expect(rec.updates.find((u) => u.version === '4.16.10')).toMatchObject({ conditional: true, risks: [{ name: 'AMD19hFirmware', matchingRules: ['PromQL'] }] });
+    const versions = rec.updates.map((u) => u.version);
+    // stable-4.16 lists no 4.17 release; nothing older than the running 4.16.8 is offered
+    expect(versions.every((v) => /^4\.16\.(\d+)$/.test(v) && Number(v.split('.')[2]) > 8)).toBe(true);
+    expect(versions.slice(0, 3)).toEqual(['4.16.55', '4.16.54', '4.16.53']);
+    const reasons = new Map(rec.updates.map((u) => [u.version, u.recommended ? 'ok' : u.reason]));
+    // Always risks apply; the PromQL ones are beyond the embedded querier, so the CVO reports EvaluationFailed
+    expect(reasons.get('4.16.53')).toBe('RuncShareProcessNamespace');
+    expect(reasons.get('4.16.49')).toBe('MultipleReasons');
+    expect(reasons.get('4.16.46')).toBe('EvaluationFailed');
+    expect(rec.updates.find((u) => u.version === '4.16.46')).toMatchObject({ recommendedStatus: 'Unknown' });
+    for (const z of [37, 36, 35, 34, 33, 32]) {
+      expect(reasons.get(`4.16.${z}`)).toBe('LabeledMachineConfigAndContainerRuntimeConfigBlocksMCO');
+    }
+    expect(rec.updates.filter((u) => !u.conditional).every((u) => u.recommended)).toBe(true);
+    expect(reasons.get('4.16.55')).toBe('ok');
+    expect(rec.updates.find((u) => u.version === '4.16.53')).toMatchObject({
+      conditional: true, risks: [{ name: 'RuncShareProcessNamespace', matchingRules: ['Always'] }],
+    });
     expect(rec.prechecks.every((p) => p.status === 'True' && p.reason === 'AsExpected')).toBe(true);
     expect(rec.updates.flatMap((u) => predictionsFor(rec, u)).filter((p) => p.status === 'block')).toEqual([]);
-    expect(updateCommand(rec.updates[2], predictionsFor(rec, rec.updates[2]))).toBe('oc adm upgrade --to 4.16.11');
-    expect(formatRecommend(rec).stdout).toContain('  Reason: HighNodeStatusReportFrequency\n  Message: An unintended reversion to the default kubelet nodeStatusReportFrequency');
+    expect(updateCommand(rec.updates[0], predictionsFor(rec, rec.updates[0]))).toBe('oc adm upgrade --to 4.16.55');
+    expect(formatRecommend(rec, { showOutdatedReleases: true }).stdout).toContain('4.16.53     RuncShareProcessNamespace');
   });
 
   it('extension-install-flap after an hour: PodDisruptionBudgetAtLimit fails a precheck, and we block on the same PDB', () => {
