@@ -5,7 +5,7 @@ import type { ObjectRef } from '@/lib/k8s/types';
 import { apiVersionOf } from '@/lib/k8s/resources';
 import type { Evidence, Finding, InsightImpactType, RemediationStep, Severity } from '@/lib/health/types';
 import type { UpdateInsight, UpdateProgress } from '@/lib/health/update-progress-types';
-import { formatShortDuration } from '@/lib/health/update-progress-util';
+import { formatShortDuration, poolBehind } from '@/lib/health/update-progress-util';
 
 const STATUS_STEP: RemediationStep = {
   title: 'Review the update status with all details',
@@ -128,13 +128,16 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
   const cp = progress.controlPlane;
   if (cp.assessment === 'Unknown') return [];
   const base = { detector: 'update-progress' as const, subject: CLUSTER_VERSION, remediation: [STATUS_STEP] };
-  if (!progress.updating) {
+  // Nodes whose version cannot be told (no MachineConfig in the data) make oc say "updating"; nothing is known behind.
+  const nothingBehind = cp.assessment === 'Completed' && !progress.workerPools.some(poolBehind);
+  if (!progress.updating || nothingBehind) {
+    const installed = cp.targetIsInstall ? ` (installed, never updated)` : '';
     return [{
       ...base,
       id: 'update-progress/summary',
       severity: 'ok',
-      title: 'The cluster is not updating',
-      summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}; no update is in progress.`,
+      title: cp.targetIsInstall && cp.targetVersion ? `Installed ${cp.targetVersion}, not updating` : 'The cluster is not updating',
+      summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}${installed}; no update is in progress.`,
       evidence: [{ kind: 'field', label: 'Version', ref: CLUSTER_VERSION, path: 'status.history[0].version', value: cp.targetVersion }],
     }];
   }
