@@ -6,7 +6,7 @@ import type { ClusterHealthDto, ClusterRoleDto, SourceStateDto } from '@/lib/api
 import type { Detector, DetectorContext, DetectorId, Snapshot } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
 import { evaluate } from '@/lib/health/evaluate';
-import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
+import { snapshotUpdateProgress } from '@/lib/health/update-progress';
 import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
 import { computeRecommendations } from '@/lib/recommend/recommend';
 import { withPredictions } from '@/lib/recommend/predict-targets';
@@ -86,9 +86,7 @@ export function assessCluster(input: AssessmentInput): Assessment {
   const infrastructure = snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
   const external = (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
   const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
-  const updateProgress = clusterVersion
-    ? computeUpdateProgress({ ...updateProgressInputFromSnapshot(snapshot), clusterVersion, alerts: snapshot.alerts }, context.now)
-    : null;
+  const updateProgress = clusterVersion ? snapshotUpdateProgress(snapshot, context.now) : null;
   const info = clusterInfo(input.id, input.name, clusterVersion);
   const updateState = updateStateOf({
     progress: updateProgress, history: info.history, findings, origin: input.origin,

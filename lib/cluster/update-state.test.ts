@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
 import type { KubeObject } from '@/lib/k8s/types';
-import { computeUpdateProgress } from '@/lib/health/update-progress';
+import { computeUpdateProgress, snapshotUpdateProgress } from '@/lib/health/update-progress';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
 import { analyzeOffline } from '@/server/offline/analyze-offline';
 import {
@@ -82,6 +82,8 @@ describe('update state of the embedded scenarios', () => {
     expect(state.pools).toEqual([{ name: 'worker', updated: 1, total: 3, unknown: 0 }]);
     expect(state.estimate.remainingSeconds).toBeNull();
     expect(summaryOf(health)).toMatchObject({ updating: true, updatePhase: 'updating-workers', updateLabel: 'Updating workers to 4.16.9' });
+    // One computation: the served progress is the one the update-progress detector judged.
+    expect(health.updateProgress).toBe(snapshotUpdateProgress(snapshot, now));
     expect(health.updateRecommendations?.predictions?.find((p) => p.check === 'update-in-progress')?.status).toBe('block');
   });
 

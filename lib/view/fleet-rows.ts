@@ -86,6 +86,11 @@ export function updateStateLabel(c: Pick<ClusterSummaryDto, 'updating' | 'versio
   return 'Idle';
 }
 
+/** Idle only when known to be: a row whose update state is unknown is neither updating nor idle. */
+function isIdle(c: Pick<ClusterSummaryDto, 'updating' | 'updatePhase'>): boolean {
+  return c.updatePhase ? c.updatePhase === 'idle' : !c.updating;
+}
+
 const byVersion = (a: string | null, b: string | null): number => (a && b ? compareVersions(a, b) : a ? 1 : b ? -1 : 0);
 
 /**
@@ -96,7 +101,7 @@ export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetV
   const q = view.q.trim().toLowerCase();
   const match = (c: ClusterSummaryDto): boolean =>
     (!view.severity || c.worstSeverity === view.severity)
-    && (!view.update || c.updating === (view.update === 'updating'))
+    && (!view.update || (view.update === 'updating' ? c.updating : isIdle(c)))
     && (!view.role || c.role === view.role)
     && (!view.managedBy || c.id === view.managedBy || c.managedBy === view.managedBy)
     && (!view.version || c.version === view.version || c.desiredVersion === view.version)
