@@ -8,7 +8,8 @@ import styles from './cluster.module.css';
 
 /** The part of an update under way as one bar: the control plane's operators, or the workers' nodes. */
 function partProgress(state: UpdateStateDto): { percent: number; label: string } | null {
-  if (state.phase === 'idle' || state.phase === 'unknown') return null;
+  // A frozen status measures against a stale target: no bar, only what is observed.
+  if (state.phase === 'idle' || state.phase === 'unknown' || state.frozen) return null;
   if (state.controlPlane && !state.controlPlane.done && state.controlPlane.percent !== null) {
     return { percent: Math.round(state.controlPlane.percent), label: 'control plane' };
   }
@@ -17,8 +18,14 @@ function partProgress(state: UpdateStateDto): { percent: number; label: string }
   return total > 0 ? { percent: Math.round((updated / total) * 100), label: 'worker nodes' } : null;
 }
 
-/** "control plane 100 % · worker 1/3 (2 unknown)". */
+/** "control plane 100 % · worker 1/3 (2 unknown)"; while status is frozen, the versions observed instead. */
 function partsLine(state: UpdateStateDto): string {
+  if (state.frozen) {
+    const operators = (state.operatorVersions ?? []).map((v) => `${v.version} (${v.operators})`).join(', ');
+    const nodes = (state.nodeVersions ?? []).map((v) => `${v.version} (${v.nodes})`).join(', ');
+    const observed = [operators ? `ClusterOperators at ${operators}` : '', nodes ? `nodes at ${nodes}` : ''].filter(Boolean);
+    return observed.length ? `observed: ${observed.join(' · ')}` : '';
+  }
   const parts = state.controlPlane?.percent != null ? [`control plane ${Math.round(state.controlPlane.percent)} %`] : [];
   for (const pool of state.pools.filter((p) => p.total > 0)) {
     parts.push(`${pool.name} ${pool.updated}/${pool.total}${pool.unknown ? ` (${pool.unknown} unknown)` : ''}`);
@@ -54,7 +61,7 @@ export function FrozenStatusBanner({ state }: { state: UpdateStateDto }) {
       <strong>ClusterVersion status frozen{state.frozen.since ? ` since ${formatDateTime(state.frozen.since)}` : ''} — values below are stale.</strong>{' '}
       {state.frozen.reason}.{state.rollingBack && state.targetVersion ? ` The cluster was asked to roll back to ${state.targetVersion}.` : ''}
       {versions.length ? (
-        <> Observed instead: ClusterOperators at {versions.map((v) => `${v.version} (${v.operators})`).join(', ')}; pools and nodes below.</>
+        <> Observed instead: ClusterOperators at {versions.map((v) => `${v.version} (${v.operators})`).join(', ')}; nodes in the update progress below.</>
       ) : null}
     </div>
   );

@@ -168,6 +168,8 @@ export const updateStateSchema = z.object({
   frozen: z.object({ since: z.string().nullable(), reason: z.string() }).nullable(),
   /** ClusterOperator versions as observed (what to trust while ClusterVersion status is frozen). */
   operatorVersions: z.array(z.object({ version: z.string(), operators: z.number() })).optional(),
+  /** While ClusterVersion status is frozen: nodes per observed version (`unknown` when it cannot be told). */
+  nodeVersions: z.array(z.object({ version: z.string(), nodes: z.number() })).optional(),
 });
 
 /** A hosted cluster's control plane as its management cluster shows it (HCP namespace, components, NodePools). */

@@ -82,6 +82,8 @@ describe('update state of the embedded scenarios', () => {
     expect(state.pools).toEqual([{ name: 'worker', updated: 1, total: 3, unknown: 0 }]);
     expect(state.estimate.remainingSeconds).toBeNull();
     expect(summaryOf(health)).toMatchObject({ updating: true, updatePhase: 'updating-workers', updateLabel: 'Updating workers to 4.16.9' });
+    expect(health.findings.find((f) => f.id === 'update-progress/summary')?.title)
+      .toBe('Update to 4.16.9: control plane Completed, workers updating (worker 1/3)');
     // One computation: the served progress is the one the update-progress detector judged.
     expect(health.updateProgress).toBe(snapshotUpdateProgress(snapshot, now));
     expect(health.updateRecommendations?.predictions?.find((p) => p.check === 'update-in-progress')?.status).toBe('block');
@@ -106,6 +108,7 @@ describe('update state of the embedded scenarios', () => {
     expect(state.frozen?.reason).toBe('The next ClusterVersion status write will be rejected');
     expect(state.estimate.remainingSeconds).toBeNull();
     expect(state.operatorVersions?.map((v) => v.version)).toEqual(expect.arrayContaining(['4.13.40']));
+    expect(state.nodeVersions?.reduce((n, v) => n + v.nodes, 0)).toBe(6);
   });
 });
 

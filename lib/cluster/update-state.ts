@@ -72,6 +72,16 @@ function poolsOf(progress: UpdateProgressDto): UpdateStateDto['pools'] {
   return progress.workerPools.map((pool) => ({ name: pool.name, ...poolNodeCounts(pool) }));
 }
 
+/** Nodes per observed version, most first. */
+function nodeVersionsOf(progress: UpdateProgressDto): { version: string; nodes: number }[] {
+  const counts = new Map<string, number>();
+  for (const node of [...(progress.controlPlane.nodes ?? []), ...progress.workerPools.flatMap((pool) => pool.nodes ?? [])]) {
+    const version = node.version || 'unknown';
+    counts.set(version, (counts.get(version) ?? 0) + 1);
+  }
+  return [...counts].map(([version, nodes]) => ({ version, nodes })).sort((a, b) => b.nodes - a.nodes);
+}
+
 function isStalled(progress: UpdateProgressDto): boolean {
   return progress.controlPlane.assessment === 'Stalled'
     || progress.workerPools.some((pool) => pool.assessment === 'Degraded')
@@ -154,6 +164,7 @@ export function updateStateOf(input: UpdateStateInput): UpdateStateDto {
   const state = {
     unknownReason: null, targetVersion, fromVersion, rollingBack, installed,
     controlPlane: { percent: cp.completionPercent, done: cpDone }, pools, frozen, ...observed,
+    ...(frozen ? { nodeVersions: nodeVersionsOf(progress) } : {}),
   };
   return { ...state, phase, label: labelOf(phase, state), estimate: estimateOf(phase, progress) };
 }

@@ -5,7 +5,7 @@ import type { ObjectRef } from '@/lib/k8s/types';
 import { apiVersionOf } from '@/lib/k8s/resources';
 import type { Evidence, Finding, InsightImpactType, RemediationStep, Severity } from '@/lib/health/types';
 import type { UpdateInsight, UpdateProgress } from '@/lib/health/update-progress-types';
-import { formatShortDuration, poolBehind } from '@/lib/health/update-progress-util';
+import { formatShortDuration, poolBehind, poolNodeCounts } from '@/lib/health/update-progress-util';
 
 const STATUS_STEP: RemediationStep = {
   title: 'Review the update status with all details',
@@ -142,6 +142,11 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
     }];
   }
   const troubled = cp.assessment === 'Stalled' || cp.assessment === 'Progressing - Slow';
+  // ClusterVersion says Completed long before the pools finish rolling out: name what is still updating.
+  const behind = progress.workerPools.filter(poolBehind).map((pool) => {
+    const counts = poolNodeCounts(pool);
+    return `${pool.name} ${counts.updated}/${counts.total}`;
+  });
   const evidenceList: Evidence[] = [
     { kind: 'metric', label: 'Control-plane completion', value: cp.completionPercent, unit: '%' },
     { kind: 'field', label: 'Assessment', ref: CLUSTER_VERSION, value: cp.assessment },
@@ -153,7 +158,9 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
     ...base,
     id: 'update-progress/summary',
     severity: troubled ? 'info' : 'ok',
-    title: `Update to ${cp.targetVersion ?? 'unknown'}: ${cp.assessment}, ${cp.completionPercent}% of operators updated`,
+    title: cp.assessment === 'Completed' && behind.length > 0
+      ? `Update to ${cp.targetVersion ?? 'unknown'}: control plane Completed, workers updating (${behind.join(', ')})`
+      : `Update to ${cp.targetVersion ?? 'unknown'}: ${cp.assessment}, ${cp.completionPercent}% of operators updated`,
     summary: progressLine(progress),
     evidence: evidenceList,
   };
