@@ -15,7 +15,7 @@ import { operatorVersion } from '@/lib/health/update-progress-control-plane';
 import { asString, dig } from '@/lib/health/objects';
 import type { KubeObject } from '@/lib/k8s/types';
 import { clusterInfo } from './cluster-info';
-import { updateStateOf, type DataOrigin } from './update-state';
+import { updateStateOf, withStaleSummary, type DataOrigin } from './update-state';
 import { hostedClusterInfo, hostedDetails } from './hosted-details';
 
 /** Input of {@link assessCluster}. */
@@ -99,7 +99,7 @@ export function assessCluster(input: AssessmentInput): Assessment {
   return {
     health: {
       cluster: { ...info, role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
-      findings, updateProgress, updateState, updateRecommendations, sources: input.sources,
+      findings: withStaleSummary(findings, updateState), updateProgress, updateState, updateRecommendations, sources: input.sources,
     },
     samples,
   };

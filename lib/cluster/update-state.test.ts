@@ -102,7 +102,12 @@ describe('update state of the embedded scenarios', () => {
     // The story's workers keep their 4.13.40 MachineConfig: by oc's rule they are still to update.
     expect(assess(before.snapshot, before.now).updateState).toMatchObject({ phase: 'updating-workers', rollingBack: false, targetVersion: '4.14.27' });
     const after = scenarioSnapshot('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 6 * MINUTE);
-    const state = assess(after.snapshot, after.now).updateState!;
+    const health = assess(after.snapshot, after.now);
+    const state = health.updateState!;
+    expect(health.findings.find((f) => f.id === 'update-progress/summary')?.title).toMatch(/^Stale \(ClusterVersion status frozen\): /);
+    const inFlight = health.updateRecommendations?.predictions?.find((p) => p.check === 'update-in-progress');
+    expect(inFlight).toMatchObject({ status: 'block', title: 'An update is in progress: Rolling back to 4.13.40 · ClusterVersion status frozen' });
+    expect(inFlight?.detail).not.toContain('% complete');
     expect(state).toMatchObject({ phase: 'status-frozen', rollingBack: true, targetVersion: '4.13.40', fromVersion: '4.14.27' });
     expect(state.label).toBe('Rolling back to 4.13.40 · ClusterVersion status frozen');
     expect(state.frozen?.reason).toBe('The next ClusterVersion status write will be rejected');

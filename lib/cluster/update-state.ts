@@ -188,3 +188,19 @@ export function updateStateOfHealth(health: Pick<ClusterHealthDto, 'updateState'
     findings: health.findings,
   });
 }
+
+const SUMMARY_ID = 'update-progress/summary';
+
+/**
+ * The findings with the update summary marked stale while ClusterVersion status is frozen: it reads that status, so
+ * a "Completed" there must not pass for a fact beside the finding that says the status cannot be written.
+ */
+export function withStaleSummary(findings: FindingDto[], state: Pick<UpdateStateDto, 'frozen'>): FindingDto[] {
+  if (!state.frozen) return findings;
+  return findings.map((finding) => (finding.id !== SUMMARY_ID ? finding : {
+    ...finding,
+    severity: finding.severity === 'ok' ? 'info' : finding.severity,
+    title: `Stale (ClusterVersion status frozen): ${finding.title}`,
+    summary: `ClusterVersion status cannot be written, so what it reports is stale. ${finding.summary}`,
+  }));
+}

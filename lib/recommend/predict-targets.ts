@@ -27,7 +27,8 @@ function updateInFlight(recommendations: UpdateRecommendationsDto, state?: Updat
     const title = state.phase === 'unknown' ? state.label : `An update is in progress: ${state.label}`;
     return prediction('update-in-progress', 'block', title, state.phase === 'unknown'
       ? 'Without the update state nobody can tell whether requesting a target now would retarget an unfinished update.'
-      : `${progressing?.status === 'True' && progressing.message ? `${progressing.message}. ` : ''}`
+      // A frozen status's Progressing message is as stale as the rest of it.
+      : `${!state.frozen && progressing?.status === 'True' && progressing.message ? `${progressing.message}. ` : ''}`
         + 'Requesting another target now retargets an unfinished update; let it complete first.');
   }
   if (progressing?.status === 'True') {
