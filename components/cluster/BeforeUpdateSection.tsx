@@ -36,7 +36,9 @@ function TargetRow({ target, predictions, selected, onSelect }: {
       <td>{target.risks.map((r) => r.name).join(', ') || <span className="muted">none</span>}</td>
       <td>
         <VerdictBadge verdict={verdictOf(predictions)} />
-        {!target.recommended ? <span className="muted" data-testid="not-recommended"> but oc: not recommended</span> : null}
+        {!target.recommended
+          ? <span className="muted" data-testid="not-recommended"> but oc: not recommended</span>
+          : null}
       </td>
     </tr>
   );
@@ -69,7 +71,8 @@ export function BeforeUpdateSection({ recommendations, state = null, selected, o
       </dl>
       {busy ? (
         <p className={styles.note} role="note" data-testid="update-busy">
-          {busy.phase === 'unknown' ? busy.label : `An update is in progress: ${busy.label}`}. No update command is offered until it is done.
+          {busy.phase === 'unknown' ? busy.label : `An update is in progress: ${busy.label}`}.
+          {' '}No update command is offered until it is done.
         </p>
       ) : progressing ? <p className={styles.note} role="note">An update is in progress: {progressing.message}</p> : null}
       <h3>Prechecks <span className="muted">({concerns.length} of {prechecks.length} with concerns)</span></h3>
@@ -88,8 +91,14 @@ export function BeforeUpdateSection({ recommendations, state = null, selected, o
               ))}
             </tbody>
           </table>
-          {target ? <UpdateTargetDetails key={target.version} target={target} predictions={predictionsFor(recommendations, target)} state={state} />
-            : <p className="muted" data-testid="no-recommended-target">No target is recommended for this cluster; choose one to see its risks.</p>}
+          {target
+            ? <UpdateTargetDetails key={target.version} target={target} predictions={predictionsFor(recommendations, target)}
+              state={state} />
+            : (
+              <p className="muted" data-testid="no-recommended-target">
+                No target is recommended for this cluster; choose one to see its risks.
+              </p>
+            )}
         </div>
       )}
     </div>

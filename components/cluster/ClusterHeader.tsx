@@ -23,10 +23,12 @@ function partsLine(state: UpdateStateDto): string {
   if (state.frozen) {
     const operators = (state.operatorVersions ?? []).map((v) => `${v.version} (${v.operators})`).join(', ');
     const nodes = (state.nodeVersions ?? []).map((v) => `${v.version} (${v.nodes})`).join(', ');
-    const observed = [operators ? `ClusterOperators at ${operators}` : '', nodes ? `nodes at ${nodes}` : ''].filter(Boolean);
+    const observed = [operators ? `ClusterOperators at ${operators}` : '', nodes ? `nodes at ${nodes}` : '']
+      .filter(Boolean);
     return observed.length ? `observed: ${observed.join(' · ')}` : '';
   }
-  const parts = state.controlPlane?.percent != null ? [`control plane ${Math.round(state.controlPlane.percent)} %`] : [];
+  const cp = state.controlPlane?.percent;
+  const parts = cp !== null && cp !== undefined ? [`control plane ${Math.round(cp)} %`] : [];
   for (const pool of state.pools.filter((p) => p.total > 0)) {
     parts.push(`${pool.name} ${pool.updated}/${pool.total}${pool.unknown ? ` (${pool.unknown} unknown)` : ''}`);
   }
@@ -37,7 +39,8 @@ function partsLine(state: UpdateStateDto): string {
 function UpdateStateLine({ state }: { state: UpdateStateDto }) {
   const part = partProgress(state);
   const estimate = state.estimate.remainingSeconds !== null
-    ? `about ${formatDuration(state.estimate.remainingSeconds)} left` : state.estimate.note ? `estimate ${state.estimate.note}` : '';
+    ? `about ${formatDuration(state.estimate.remainingSeconds)} left`
+    : state.estimate.note ? `estimate ${state.estimate.note}` : '';
   return (
     <span className={styles.progress} data-testid="update-state" data-phase={state.phase}>
       <strong data-testid="update-state-label">{state.label}</strong>
@@ -47,7 +50,9 @@ function UpdateStateLine({ state }: { state: UpdateStateDto }) {
           <span data-testid="update-percent">{part.label} {part.percent} %</span>
         </>
       ) : null}
-      {state.phase !== 'unknown' && state.phase !== 'idle' ? <span className="muted">{partsLine(state)}{estimate ? ` · ${estimate}` : ''}</span> : null}
+      {state.phase !== 'unknown' && state.phase !== 'idle'
+        ? <span className="muted">{partsLine(state)}{estimate ? ` · ${estimate}` : ''}</span>
+        : null}
     </span>
   );
 }
@@ -58,10 +63,17 @@ export function FrozenStatusBanner({ state }: { state: UpdateStateDto }) {
   const versions = state.operatorVersions ?? [];
   return (
     <div role="alert" className={styles.note} data-testid="status-frozen">
-      <strong>ClusterVersion status frozen{state.frozen.since ? ` since ${formatDateTime(state.frozen.since)}` : ''} — values below are stale.</strong>{' '}
-      {state.frozen.reason}.{state.rollingBack && state.targetVersion ? ` The cluster was asked to roll back to ${state.targetVersion}.` : ''}
+      <strong>
+        ClusterVersion status frozen{state.frozen.since ? ` since ${formatDateTime(state.frozen.since)}` : ''} — values below are
+        stale.
+      </strong>{' '}
+      {state.frozen.reason}.
+      {state.rollingBack && state.targetVersion ? ` The cluster was asked to roll back to ${state.targetVersion}.` : ''}
       {versions.length ? (
-        <> Observed instead: ClusterOperators at {versions.map((v) => `${v.version} (${v.operators})`).join(', ')}; nodes in the update progress below.</>
+        <>
+          {' '}Observed instead: ClusterOperators at {versions.map((v) => `${v.version} (${v.operators})`).join(', ')};
+          nodes in the update progress below.
+        </>
       ) : null}
     </div>
   );
@@ -86,7 +98,12 @@ export function ClusterHeader({ cluster, state, sources, now, actions }: {
       <FrozenStatusBanner state={state} />
       <dl className={styles.facts}>
         <div><dt>Current version</dt><dd data-testid="current-version">{cluster.version ?? 'unknown'}</dd></div>
-        <div><dt>Desired version</dt><dd data-testid="desired-version">{state.frozen && state.targetVersion ? `${state.targetVersion} (requested)` : cluster.desiredVersion ?? 'unknown'}</dd></div>
+        <div>
+          <dt>Desired version</dt>
+          <dd data-testid="desired-version">
+            {state.frozen && state.targetVersion ? `${state.targetVersion} (requested)` : cluster.desiredVersion ?? 'unknown'}
+          </dd>
+        </div>
         <div><dt>Channel</dt><dd>{cluster.channel ?? 'none'}</dd></div>
         {cluster.role && cluster.role !== 'standalone' ? (
           <div>

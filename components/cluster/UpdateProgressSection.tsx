@@ -13,14 +13,21 @@ function nodeAssessment(node: NodeRow): string {
  * Update progress as `oc adm upgrade status` reports it (control plane, operators, pools, nodes, insights), read
  * through the update state: stale values say so, unknown ones say why, the estimate is the state's.
  */
-export function UpdateProgressSection({ progress, state }: { progress: UpdateProgressDto | null; state: UpdateStateDto }) {
+export function UpdateProgressSection({ progress, state }: {
+  progress: UpdateProgressDto | null; state: UpdateStateDto;
+}) {
   if (!progress || state.phase === 'unknown') {
-    return <p className="muted" data-testid="update-progress" data-phase={state.phase}>{state.unknownReason ? `Update state unknown: ${state.unknownReason}.` : 'No update progress reported for this cluster.'}</p>;
+    return (
+      <p className="muted" data-testid="update-progress" data-phase={state.phase}>
+        {state.unknownReason ? `Update state unknown: ${state.unknownReason}.` : 'No update progress reported for this cluster.'}
+      </p>
+    );
   }
   const cp = progress.controlPlane;
   const stale = state.frozen ? ' (stale: ClusterVersion status frozen)' : '';
   const counts = new Map(state.pools.map((pool) => [pool.name, pool]));
-  const estimate = state.estimate.remainingSeconds !== null ? ` · est. ${formatDuration(state.estimate.remainingSeconds)} left`
+  const estimate = state.estimate.remainingSeconds !== null
+    ? ` · est. ${formatDuration(state.estimate.remainingSeconds)} left`
     : state.estimate.note ? ` · estimate ${state.estimate.note}` : '';
   const nodes: NodeRow[] = [
     ...(cp.nodes ?? []).map((n) => ({ ...n, pool: 'control plane' })),
@@ -53,8 +60,15 @@ export function UpdateProgressSection({ progress, state }: { progress: UpdatePro
                   <tr key={p.name} data-testid="pool-row" data-pool={p.name}>
                     <th scope="row">{p.name}</th>
                     <td>{allUnknown ? 'Unknown (node versions not known)' : p.assessment}</td>
-                    <td><progress max={100} value={p.completionPercent} aria-label={`Pool ${p.name} completion`} /> {allUnknown ? '?' : `${Math.round(p.completionPercent)} %`}</td>
-                    <td>{known ? `${known.updated} / ${known.total}${known.unknown ? ` (${known.unknown} unknown)` : ''}` : `${p.updatedNodes} / ${p.totalNodes}`}</td>
+                    <td>
+                      <progress max={100} value={p.completionPercent} aria-label={`Pool ${p.name} completion`} />
+                      {' '}{allUnknown ? '?' : `${Math.round(p.completionPercent)} %`}
+                    </td>
+                    <td>
+                      {known
+                        ? `${known.updated} / ${known.total}${known.unknown ? ` (${known.unknown} unknown)` : ''}`
+                        : `${p.updatedNodes} / ${p.totalNodes}`}
+                    </td>
                   </tr>
                 );
               })}

@@ -84,7 +84,8 @@ export function UpdateTargetDetails({ target, predictions, state = null }: {
       </ul>
       {withheld.length === 0 && risk ? (
         <label className={styles.acknowledge} data-testid="acknowledge-risk">
-          <input type="checkbox" checked={acknowledged} onChange={(event) => setAcknowledged(event.target.checked)} />{' '}
+          <input type="checkbox" checked={acknowledged}
+            onChange={(event) => setAcknowledged(event.target.checked)} />{' '}
           I accept the risk of {risk}: oc does not recommend {target.version} for this cluster
           (the command then carries <code>--allow-not-recommended</code>).
         </label>

@@ -78,9 +78,14 @@ export function assessCluster(input: AssessmentInput): Assessment {
       snapshot.objects.nodepools ?? [], context.now);
     const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
     const updateState = updateStateOf({
-      progress: updateProgress, history: cluster.history, requestedVersion: cluster.desiredVersion, findings, origin: input.origin,
+      progress: updateProgress, history: cluster.history, requestedVersion: cluster.desiredVersion, findings,
+      origin: input.origin,
     });
-    return { health: { cluster, findings, updateProgress, updateState, updateRecommendations: null, sources: input.sources, ...(details ? { hosted: details } : {}) }, samples };
+    const health: ClusterHealthDto = {
+      cluster, findings, updateProgress, updateState, updateRecommendations: null, sources: input.sources,
+      ...(details ? { hosted: details } : {}),
+    };
+    return { health, samples };
   }
   // A hosted cluster seen from inside runs its control plane elsewhere: its Infrastructure says so.
   const infrastructure = snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
@@ -94,12 +99,14 @@ export function assessCluster(input: AssessmentInput): Assessment {
     operatorVersions: operatorVersions(snapshot.objects.clusteroperators ?? []),
   });
   const updateRecommendations = clusterVersion
-    ? withPredictions(computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot, updateState)
+    ? withPredictions(
+      computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot, updateState)
     : null;
   return {
     health: {
       cluster: { ...info, role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
-      findings: withStaleSummary(findings, updateState), updateProgress, updateState, updateRecommendations, sources: input.sources,
+      findings: withStaleSummary(findings, updateState), updateProgress, updateState, updateRecommendations,
+      sources: input.sources,
     },
     samples,
   };

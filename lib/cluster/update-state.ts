@@ -75,7 +75,8 @@ function poolsOf(progress: UpdateProgressDto): UpdateStateDto['pools'] {
 /** Nodes per observed version, most first. */
 function nodeVersionsOf(progress: UpdateProgressDto): { version: string; nodes: number }[] {
   const counts = new Map<string, number>();
-  for (const node of [...(progress.controlPlane.nodes ?? []), ...progress.workerPools.flatMap((pool) => pool.nodes ?? [])]) {
+  const nodes = [...(progress.controlPlane.nodes ?? []), ...progress.workerPools.flatMap((pool) => pool.nodes ?? [])];
+  for (const node of nodes) {
     const version = node.version || 'unknown';
     counts.set(version, (counts.get(version) ?? 0) + 1);
   }
@@ -88,6 +89,8 @@ function isStalled(progress: UpdateProgressDto): boolean {
     || progress.insights.some((insight) => insight.level === 'Error' && insight.impact === 'Update Stalled');
 }
 
+const NO_WORKER_ESTIMATE = 'unknown: worker pools have no estimate (nodes drain and reboot one by one)';
+
 function estimateOf(phase: UpdatePhaseDto, progress: UpdateProgressDto | null): UpdateStateDto['estimate'] {
   const none = (note: string) => ({ remainingSeconds: null, note });
   switch (phase) {
@@ -95,22 +98,25 @@ function estimateOf(phase: UpdatePhaseDto, progress: UpdateProgressDto | null): 
     case 'unknown': return none('unknown: the update state is not known');
     case 'status-frozen': return none('unknown: ClusterVersion status is frozen');
     case 'stalled': return none('unknown: the update is stalled');
-    case 'updating-workers': return none('unknown: worker pools have no estimate (nodes drain and reboot one by one)');
+    case 'updating-workers': return none(NO_WORKER_ESTIMATE);
     default: break;
   }
   const cp = progress?.controlPlane;
-  if (!cp || cp.assessment === 'Completed') return none('unknown: worker pools have no estimate (nodes drain and reboot one by one)');
+  if (!cp || cp.assessment === 'Completed') return none(NO_WORKER_ESTIMATE);
   if (cp.multiArchMigration) return none('unknown: no estimate for a multi-architecture migration');
   if (cp.assessment !== 'Progressing') return none('unknown: the update runs past its estimate');
   const remaining = cp.estimatedRemainingSeconds;
-  return remaining !== null && remaining > 0 ? { remainingSeconds: remaining, note: '' } : none('unknown: the update runs past its estimate');
+  return remaining !== null && remaining > 0
+    ? { remainingSeconds: remaining, note: '' }
+    : none('unknown: the update runs past its estimate');
 }
 
 function labelOf(phase: UpdatePhaseDto, state: Omit<UpdateStateDto, 'label' | 'estimate' | 'phase'>): string {
   const to = state.targetVersion ? ` to ${state.targetVersion}` : '';
   switch (phase) {
     case 'unknown': return `Update state unknown: ${state.unknownReason ?? 'no data'}`;
-    case 'status-frozen': return state.rollingBack ? `Rolling back${to} · ClusterVersion status frozen` : 'ClusterVersion status frozen';
+    case 'status-frozen':
+      return state.rollingBack ? `Rolling back${to} · ClusterVersion status frozen` : 'ClusterVersion status frozen';
     case 'stalled': return `${state.rollingBack ? 'Rollback' : 'Update'}${to} stalled`;
     case 'rolling-back': return `Rolling back${to}`;
     case 'updating-control-plane': return `Updating control plane${to}`;
@@ -139,7 +145,9 @@ export function updateStateOf(input: UpdateStateInput): UpdateStateDto {
   const where = input.origin ?? 'cluster';
   const missing: UnknownCause | undefined = !progress || progress.controlPlane.assessment === 'Unknown'
     ? { kind: 'missing', what: 'ClusterVersion', where }
-    : history.length === 0 && !progress.controlPlane.targetVersion ? { kind: 'missing', what: 'ClusterVersion history', where } : undefined;
+    : history.length === 0 && !progress.controlPlane.targetVersion
+      ? { kind: 'missing', what: 'ClusterVersion history', where }
+      : undefined;
   const cause = input.unknown ?? missing;
   if (cause || !progress) {
     const reason = unknownReason(cause ?? { kind: 'missing', what: 'ClusterVersion', where });
@@ -178,9 +186,13 @@ export function updateBusy(state: Pick<UpdateStateDto, 'phase'>): boolean {
  * The update state of a served health: its own when present, else derived from what it carries (health stored
  * before the state existed, or a view whose ClusterVersion access is withheld).
  */
-export function updateStateOfHealth(health: Pick<ClusterHealthDto, 'updateState' | 'updateProgress' | 'cluster' | 'findings' | 'access'>): UpdateStateDto {
+export function updateStateOfHealth(
+  health: Pick<ClusterHealthDto, 'updateState' | 'updateProgress' | 'cluster' | 'findings' | 'access'>,
+): UpdateStateDto {
   if (health.access && !health.access.clusterVersion) {
-    return updateStateOf({ progress: null, history: [], requestedVersion: null, findings: [], unknown: { kind: 'forbidden' } });
+    return updateStateOf({
+      progress: null, history: [], requestedVersion: null, findings: [], unknown: { kind: 'forbidden' },
+    });
   }
   if (health.updateState) return health.updateState;
   return updateStateOf({

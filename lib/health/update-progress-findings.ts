@@ -136,7 +136,9 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
       ...base,
       id: 'update-progress/summary',
       severity: 'ok',
-      title: cp.targetIsInstall && cp.targetVersion ? `Installed ${cp.targetVersion}, not updating` : 'The cluster is not updating',
+      title: cp.targetIsInstall && cp.targetVersion
+        ? `Installed ${cp.targetVersion}, not updating`
+        : 'The cluster is not updating',
       summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}${installed}; no update is in progress.`,
       evidence: [{ kind: 'field', label: 'Version', ref: CLUSTER_VERSION, path: 'status.history[0].version', value: cp.targetVersion }],
     }];

@@ -139,12 +139,18 @@ export function statusOf(object: KubeObject | undefined): Record<string, unknown
   return typeof status === 'object' && status !== null ? (status as Record<string, unknown>) : {};
 }
 
+/** What {@link poolNodeCounts} reads of a worker pool. */
+export interface PoolNodes {
+  updatedNodes: number;
+  totalNodes: number;
+  nodes?: readonly { assessment: string; phase: string; version: string }[];
+}
+
 /**
  * A pool's nodes counted by what is known: `updated` runs the target, `unknown` runs a version nobody can tell
  * (its MachineConfig is not in the data; `oc` prints `?` and calls it Pending, but it may well be up to date).
  */
-export function poolNodeCounts(pool: { updatedNodes: number; totalNodes: number; nodes?: readonly { assessment: string; phase: string; version: string }[] }):
-{ updated: number; total: number; unknown: number } {
+export function poolNodeCounts(pool: PoolNodes): { updated: number; total: number; unknown: number } {
   const nodes = pool.nodes ?? [];
   if (nodes.length === 0) return { updated: pool.updatedNodes, total: pool.totalNodes, unknown: 0 };
   return {
@@ -155,7 +161,7 @@ export function poolNodeCounts(pool: { updatedNodes: number; totalNodes: number;
 }
 
 /** Whether a pool has a node known not to run the target yet. */
-export function poolBehind(pool: Parameters<typeof poolNodeCounts>[0]): boolean {
+export function poolBehind(pool: PoolNodes): boolean {
   const counts = poolNodeCounts(pool);
   return counts.updated + counts.unknown < counts.total;
 }

@@ -167,7 +167,8 @@ const perSnapshot = new WeakMap<Snapshot, { now: number; progress: UpdateProgres
 export function snapshotUpdateProgress(snapshot: Snapshot, now: number): UpdateProgress {
   const hit = perSnapshot.get(snapshot);
   if (hit && hit.now === now) return hit.progress;
-  const progress = computeUpdateProgress({ ...updateProgressInputFromSnapshot(snapshot), alerts: snapshot.alerts }, now);
+  const input = { ...updateProgressInputFromSnapshot(snapshot), alerts: snapshot.alerts };
+  const progress = computeUpdateProgress(input, now);
   perSnapshot.set(snapshot, { now, progress });
   return progress;
 }

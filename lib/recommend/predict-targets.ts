@@ -88,8 +88,12 @@ function capabilities(snapshot: Snapshot, target: UpdateTargetDto): TargetPredic
  * The recommendations with our predictions: those holding for every target once, the target's own on each.
  * `state` is the cluster's update state (`lib/cluster/update-state`), when known.
  */
-export function withPredictions(recommendations: UpdateRecommendationsDto, snapshot: Snapshot, state?: UpdateStateDto): UpdateRecommendationsDto {
-  const shared = [updateInFlight(recommendations, state), catalogDrains(snapshot), featureGateVersions(snapshot, recommendations.currentVersion)]
+export function withPredictions(
+  recommendations: UpdateRecommendationsDto, snapshot: Snapshot, state?: UpdateStateDto,
+): UpdateRecommendationsDto {
+  const shared = [
+    updateInFlight(recommendations, state), catalogDrains(snapshot), featureGateVersions(snapshot, recommendations.currentVersion),
+  ]
     .filter((p): p is TargetPredictionDto => p !== undefined);
   return {
     ...recommendations,

@@ -17,17 +17,24 @@ export function predictionsFor(recommendations: UpdateRecommendationsDto, target
 export function riskToAcknowledge(target: UpdateTargetDto): string | null {
   if (target.recommended) return null;
   const names = target.risks.map((risk) => risk.name);
-  return names.length ? names.join(', ') : `Recommended=${target.recommendedStatus}${target.reason ? ` (${target.reason})` : ''}`;
+  if (names.length) return names.join(', ');
+  return `Recommended=${target.recommendedStatus}${target.reason ? ` (${target.reason})` : ''}`;
 }
 
 /** Why no command is offered for `target` (empty when one may be). */
-export function commandWithheld(target: UpdateTargetDto, predictions: readonly TargetPredictionDto[], state: Pick<UpdateStateDto, 'phase' | 'label'> | null): string[] {
+export function commandWithheld(
+  target: UpdateTargetDto, predictions: readonly TargetPredictionDto[], state: Pick<UpdateStateDto, 'phase' | 'label'> | null,
+): string[] {
   const reasons: string[] = [];
-  if (state && state.phase !== 'idle') reasons.push(state.phase === 'unknown' ? state.label : `An update is in progress: ${state.label}`);
-  if (target.risks.some((risk) => risk.name === UPGRADEABLE_FALSE_RISK)) {
-    reasons.push('The cluster-version operator reports Upgradeable=False, which blocks minor updates (z-stream updates stay allowed)');
+  if (state && state.phase !== 'idle') {
+    reasons.push(state.phase === 'unknown' ? state.label : `An update is in progress: ${state.label}`);
   }
-  for (const p of predictions) if (p.status === 'block' && !reasons.some((r) => r.endsWith(p.title))) reasons.push(p.title);
+  if (target.risks.some((risk) => risk.name === UPGRADEABLE_FALSE_RISK)) {
+    reasons.push('The cluster-version operator reports Upgradeable=False, which blocks minor updates '
+      + '(z-stream updates stay allowed)');
+  }
+  // The server's own update-in-progress prediction says what the state already said.
+  for (const p of predictions) if (p.status === 'block' && !reasons.includes(p.title)) reasons.push(p.title);
   return reasons;
 }
 

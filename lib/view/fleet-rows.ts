@@ -80,7 +80,9 @@ export function fleetFacets(rows: readonly ClusterSummaryDto[]): { versions: str
 }
 
 /** Update state shown for a cluster row: the update state's label (`lib/cluster/update-state`) when the row has it. */
-export function updateStateLabel(c: Pick<ClusterSummaryDto, 'updating' | 'version' | 'desiredVersion' | 'updateLabel'>): string {
+export function updateStateLabel(
+  c: Pick<ClusterSummaryDto, 'updating' | 'version' | 'desiredVersion' | 'updateLabel'>,
+): string {
   if (c.updateLabel) return c.updateLabel;
   if (c.updating) return c.desiredVersion ? `Updating to ${c.desiredVersion}` : 'Updating';
   return 'Idle';
