@@ -10,6 +10,7 @@ import {
   UIP_CONTROL_PLANE_DONE_BY_MS, UIP_SLOW_DRAIN_FROM_MS, UIP_SLOW_DRAIN_RESOLVED_AT_MS, UIP_WORKERS_DONE_BY_MS,
 } from '@/server/simulator/scenarios/update-in-progress';
 import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
+import { visibleHealth, visibleSummary } from '@/lib/access/visible-health';
 import { clusterInfo } from './cluster-info';
 import { summaryOf } from './join-hosted';
 import { updateStateOf, updateStateOfHealth } from './update-state';
@@ -140,6 +141,18 @@ describe('unknown is unknown', () => {
     expect(updateStateOfHealth(withheld)).toMatchObject({ phase: 'unknown',
       label: 'Update state unknown: you may not read clusterversions' });
     expect(summaryOf(withheld)).toMatchObject({ updating: false, updatePhase: 'unknown' });
+  });
+
+  it('through the visibility filter: a viewer who may list pods but not read clusterversions sees "unknown"', () => {
+    const { snapshot, now } = scenarioSnapshot('update-in-progress', UIP_CONTROL_PLANE_DONE_BY_MS);
+    const health = assess(snapshot, now);
+    const allowed = (check: { resource: string }) => check.resource === 'pods';
+    const seen = visibleHealth(health, allowed);
+    expect(seen.updateState).toBeUndefined();
+    expect(updateStateOfHealth(seen)).toMatchObject({ phase: 'unknown', unknownReason: 'you may not read clusterversions' });
+    expect(visibleSummary(health, allowed)).toMatchObject({
+      updating: false, updatePhase: 'unknown', updateLabel: 'Update state unknown: you may not read clusterversions',
+    });
   });
 
   it('without a ClusterVersion, or without its history, the state is unknown and says where it is missing', () => {
