@@ -79,7 +79,8 @@ export function assessCluster(input: AssessmentInput): Assessment {
     const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
     const updateState = updateStateOf({
       progress: updateProgress, history: cluster.history, requestedVersion: cluster.desiredVersion, findings,
-      origin: input.origin,
+      origin: input.origin, versionObject: 'HostedCluster',
+      ...(hostedCluster ? {} : { unknown: { kind: 'missing', what: 'HostedCluster', where: input.origin ?? 'cluster' } }),
     });
     const health: ClusterHealthDto = {
       cluster, findings, updateProgress, updateState, updateRecommendations: null, sources: input.sources,

@@ -12,6 +12,7 @@ import {
 import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
 import { visibleHealth, visibleSummary } from '@/lib/access/visible-health';
 import { clusterInfo } from './cluster-info';
+import { splitSnapshot } from './hosted-views';
 import { summaryOf } from './join-hosted';
 import { updateStateOf, updateStateOfHealth } from './update-state';
 
@@ -129,6 +130,19 @@ describe('update state of the embedded scenarios', () => {
     expect(state.estimate.remainingSeconds).toBeNull();
     expect(state.operatorVersions?.map((v) => v.version)).toEqual(expect.arrayContaining(['4.13.40']));
     expect(state.nodeVersions?.reduce((n, v) => n + v.nodes, 0)).toBe(6);
+  });
+});
+
+describe('hosted control planes', () => {
+  it('a hosted cluster seen from its management cluster has a known state from its HostedCluster', () => {
+    const { snapshot, now } = scenarioSnapshot('hypershift-management', 30 * MINUTE);
+    const parts = splitSnapshot(snapshot).hosted;
+    expect(parts.length).toBeGreaterThan(0);
+    for (const part of parts) {
+      const state = assess(part.snapshot, now, part.name).updateState!;
+      expect(state.phase, `${part.name}: ${state.label}`).not.toBe('unknown');
+      expect(state.targetVersion).toMatch(/^4\./);
+    }
   });
 });
 

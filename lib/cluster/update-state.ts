@@ -14,7 +14,7 @@ type HistoryEntry = ClusterHealthDto['cluster']['history'][number];
 /** Why the update state can be unknown. */
 export type UnknownCause =
   | { kind: 'forbidden' }
-  | { kind: 'missing'; what: 'ClusterVersion' | 'ClusterVersion history'; where: DataOrigin };
+  | { kind: 'missing'; what: string; where: DataOrigin };
 
 /** Where the assessed objects came from: a live cluster or a must-gather archive. */
 export type DataOrigin = 'cluster' | 'must-gather';
@@ -32,6 +32,8 @@ export interface UpdateStateInput {
   unknown?: UnknownCause;
   /** Where the data came from, to say where something is missing; default `cluster`. */
   origin?: DataOrigin;
+  /** The object whose history tells the update state: a HostedCluster for a hosted control plane. */
+  versionObject?: 'ClusterVersion' | 'HostedCluster';
   /** ClusterOperator `operator` versions, as observed. */
   operatorVersions?: readonly { version: string; operators: number }[];
 }
@@ -143,14 +145,15 @@ export function updateStateOf(input: UpdateStateInput): UpdateStateDto {
   const frozen = statusFreezeOf(input.findings);
   const observed = input.operatorVersions ? { operatorVersions: [...input.operatorVersions] } : {};
   const where = input.origin ?? 'cluster';
-  const missing: UnknownCause | undefined = !progress || progress.controlPlane.assessment === 'Unknown'
-    ? { kind: 'missing', what: 'ClusterVersion', where }
-    : history.length === 0 && !progress.controlPlane.targetVersion
-      ? { kind: 'missing', what: 'ClusterVersion history', where }
-      : undefined;
+  const object = input.versionObject ?? 'ClusterVersion';
+  // Without a ClusterVersion the progress is `Unknown`; a HostedCluster's is `Unknown` without history.
+  const objectMissing = !progress || (progress.controlPlane.assessment === 'Unknown' && object === 'ClusterVersion');
+  const noHistory = history.length === 0 && !progress?.controlPlane.targetVersion;
+  const missing: UnknownCause | undefined = objectMissing ? { kind: 'missing', what: object, where }
+    : noHistory ? { kind: 'missing', what: `${object} history`, where } : undefined;
   const cause = input.unknown ?? missing;
   if (cause || !progress) {
-    const reason = unknownReason(cause ?? { kind: 'missing', what: 'ClusterVersion', where });
+    const reason = unknownReason(cause ?? { kind: 'missing', what: object, where });
     const base = { ...empty(reason), frozen, ...observed };
     return { ...base, phase: 'unknown', label: labelOf('unknown', base), estimate: estimateOf('unknown', null) };
   }
