@@ -80,7 +80,9 @@ export function assessCluster(input: AssessmentInput): Assessment {
     const updateState = updateStateOf({
       progress: updateProgress, history: cluster.history, requestedVersion: cluster.desiredVersion, findings,
       origin: input.origin, versionObject: 'HostedCluster',
-      ...(hostedCluster ? {} : { unknown: { kind: 'missing', what: 'HostedCluster', where: input.origin ?? 'cluster' } }),
+      ...(hostedCluster ? {} : {
+        unknown: { kind: 'missing', what: 'HostedCluster', where: input.origin ?? 'cluster' },
+      }),
     });
     const health: ClusterHealthDto = {
       cluster, findings, updateProgress, updateState, updateRecommendations: null, sources: input.sources,

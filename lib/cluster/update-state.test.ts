@@ -163,7 +163,8 @@ describe('unknown is unknown', () => {
     const allowed = (check: { resource: string }) => check.resource === 'pods';
     const seen = visibleHealth(health, allowed);
     expect(seen.updateState).toBeUndefined();
-    expect(updateStateOfHealth(seen)).toMatchObject({ phase: 'unknown', unknownReason: 'you may not read clusterversions' });
+    expect(updateStateOfHealth(seen))
+      .toMatchObject({ phase: 'unknown', unknownReason: 'you may not read clusterversions' });
     expect(visibleSummary(health, allowed)).toMatchObject({
       updating: false, updatePhase: 'unknown', updateLabel: 'Update state unknown: you may not read clusterversions',
     });
