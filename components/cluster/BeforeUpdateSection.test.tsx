@@ -2,6 +2,7 @@
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
+import type { UpdateStateDto } from '@/lib/api/dto';
 import { BeforeUpdateSection } from './BeforeUpdateSection';
 
 const XSS = '<img src=x onerror="window.__xss=1">';
@@ -34,7 +35,7 @@ afterEach(() => {
 
 describe('BeforeUpdateSection', () => {
   it('shows a blocked target without a command, risks as text, and no link for a non-http URL', () => {
-    render(<BeforeUpdateSection recommendations={recommendations} selected={null} onSelect={() => {}} />);
+    render(<BeforeUpdateSection recommendations={recommendations} selected="4.19.4" onSelect={() => {}} />);
     const details = screen.getByTestId('update-target-details');
     expect(within(details).getByRole('heading', { level: 4 }).textContent).toBe('Update to 4.19.4');
     expect(within(details).getByTestId('update-risk').textContent).toContain(`load ${XSS}`);
@@ -52,5 +53,49 @@ describe('BeforeUpdateSection', () => {
     expect(screen.getByTestId('update-command').textContent).toContain('oc adm upgrade --to 4.18.15');
     fireEvent.click(within(screen.getAllByTestId('update-target')[0]).getByRole('button'));
     expect(onSelect).toHaveBeenCalledWith('4.19.4');
+  });
+
+  const state = (phase: UpdateStateDto['phase'], label: string): UpdateStateDto => ({
+    phase, label, unknownReason: null, targetVersion: '4.18.12', fromVersion: '4.18.11', rollingBack: false,
+      installed: false,
+    controlPlane: { percent: 100, done: true }, pools: [{ name: 'worker', updated: 1, total: 3, unknown: 0 }],
+    estimate: { remainingSeconds: null, note: '' }, frozen: null,
+  });
+
+  it('preselects the newest recommended target, and says "not recommended" beside a clear verdict', () => {
+    const clear = { ...recommendations, updates: [{ ...recommendations.updates[0], predictions: [] },
+      recommendations.updates[1]] };
+    render(<BeforeUpdateSection recommendations={clear} state={state('idle', 'Idle')} selected={null}
+      onSelect={() => {}} />);
+    expect(within(screen.getByTestId('update-target-details')).getByRole('heading', { level: 4 }).textContent)
+      .toBe('Update to 4.18.15');
+    const newest = screen.getAllByTestId('update-target')[0];
+    expect(within(newest).getByTestId('verdict').dataset.status).toBe('pass');
+    expect(within(newest).getByTestId('not-recommended').textContent).toContain('not recommended');
+  });
+
+  it('offers no command and no copy button while an update is in progress, even for a clear recommended target', () => {
+    const updating = state('updating-workers', 'Updating workers to 4.18.12');
+    render(<BeforeUpdateSection recommendations={recommendations} state={updating} selected="4.18.15" onSelect={() => {}} />);
+    expect(screen.getByTestId('update-busy').textContent).toContain('Updating workers to 4.18.12');
+    expect(screen.queryByTestId('update-command')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Copy command' })).toBeNull();
+    expect(screen.getByTestId('update-blocked').textContent)
+      .toContain('An update is in progress: Updating workers to 4.18.12');
+    expect(document.body.textContent).not.toContain('oc adm upgrade --to');
+  });
+
+  it('offers --allow-not-recommended only after the risk is acknowledged by name', () => {
+    const risky = { ...recommendations, updates: [{ ...recommendations.updates[0], predictions: [] },
+      recommendations.updates[1]] };
+    render(<BeforeUpdateSection recommendations={risky} state={state('idle', 'Idle')} selected="4.19.4"
+      onSelect={() => {}} />);
+    expect(screen.queryByTestId('update-command')).toBeNull();
+    const ack = screen.getByTestId('acknowledge-risk');
+    expect(ack.textContent).toContain('I accept the risk of HighNodeStatusReportFrequency');
+    fireEvent.click(within(ack).getByRole('checkbox'));
+    expect(screen.getByTestId('update-command').textContent)
+      .toContain('oc adm upgrade --to 4.19.4 --allow-not-recommended');
+    expect(screen.getByTestId('update-command').textContent).not.toContain('--force');
   });
 });

@@ -1,6 +1,7 @@
 'use client';
+import type { UpdateStateDto } from '@/lib/api/dto';
 import type { PrecheckDto, TargetPredictionDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
-import { predictionsFor } from '@/lib/recommend/update-command';
+import { defaultTarget, predictionsFor } from '@/lib/recommend/update-command';
 import { UpdateTargetDetails, VerdictBadge, verdictOf } from './UpdateTargetDetails';
 import styles from './before-update.module.css';
 
@@ -33,25 +34,34 @@ function TargetRow({ target, predictions, selected, onSelect }: {
       </th>
       <td>{target.recommended ? 'Recommended' : <>{`Recommended=${target.recommendedStatus}`} <span className="muted">{target.reason}</span></>}</td>
       <td>{target.risks.map((r) => r.name).join(', ') || <span className="muted">none</span>}</td>
-      <td><VerdictBadge verdict={verdictOf(predictions)} /></td>
+      <td>
+        <VerdictBadge verdict={verdictOf(predictions)} />
+        {!target.recommended
+          ? <span className="muted" data-testid="not-recommended"> but oc: not recommended</span>
+          : null}
+      </td>
     </tr>
   );
 }
 
 /**
  * "Before you update": what `oc adm upgrade recommend` says (channel, targets with their risks, alert prechecks)
- * and, per target, our own predictions, with the `oc adm upgrade --to` command only when none of them blocks.
+ * and, per target, our own predictions, with the `oc adm upgrade --to` command only when it is safe (see
+ * {@link UpdateTargetDetails}). The newest recommended target is preselected; a not-recommended one only by choice.
  */
-export function BeforeUpdateSection({ recommendations, selected, onSelect }: {
+export function BeforeUpdateSection({ recommendations, state = null, selected, onSelect }: {
   recommendations: UpdateRecommendationsDto | null;
+  /** The cluster's update state (`lib/cluster/update-state`): no command unless it is `idle`. */
+  state?: UpdateStateDto | null;
   selected: string | null;
   onSelect: (version: string) => void;
 }) {
   if (!recommendations) return <p className="muted" data-testid="before-update-empty">No ClusterVersion, so no update targets.</p>;
   const { updates, prechecks } = recommendations;
-  const target = updates.find((u) => u.version === selected) ?? updates[0];
+  const target = updates.find((u) => u.version === selected) ?? defaultTarget(updates);
   const concerns = prechecks.filter((p) => p.status !== 'True');
   const progressing = recommendations.clusterConditions.find((c) => c.type === 'Progressing' && c.status === 'True');
+  const busy = state && state.phase !== 'idle' ? state : null;
   return (
     <div data-testid="before-update">
       <dl className={styles.facts}>
@@ -59,7 +69,12 @@ export function BeforeUpdateSection({ recommendations, selected, onSelect }: {
         <div><dt>Available channels</dt><dd>{recommendations.availableChannels.join(', ') || '—'}</dd></div>
         <div><dt>Update service</dt><dd>{recommendations.upstream ?? 'default (unset)'}</dd></div>
       </dl>
-      {progressing ? <p className={styles.note} role="note">An update is in progress: {progressing.message}</p> : null}
+      {busy ? (
+        <p className={styles.note} role="note" data-testid="update-busy">
+          {busy.phase === 'unknown' ? busy.label : `An update is in progress: ${busy.label}`}.
+          {' '}No update command is offered until it is done.
+        </p>
+      ) : progressing ? <p className={styles.note} role="note">An update is in progress: {progressing.message}</p> : null}
       <h3>Prechecks <span className="muted">({concerns.length} of {prechecks.length} with concerns)</span></h3>
       {recommendations.precheckError ? <p role="alert">Some prechecks could not run: {recommendations.precheckError}</p> : null}
       <ul className={styles.prechecks}>
@@ -76,7 +91,14 @@ export function BeforeUpdateSection({ recommendations, selected, onSelect }: {
               ))}
             </tbody>
           </table>
-          {target ? <UpdateTargetDetails target={target} predictions={predictionsFor(recommendations, target)} /> : null}
+          {target
+            ? <UpdateTargetDetails key={target.version} target={target} predictions={predictionsFor(recommendations, target)}
+              state={state} />
+            : (
+              <p className="muted" data-testid="no-recommended-target">
+                No target is recommended for this cluster; choose one to see its risks.
+              </p>
+            )}
         </div>
       )}
     </div>

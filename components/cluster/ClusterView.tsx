@@ -8,6 +8,7 @@ import { toHistoryTimeline } from '@/lib/charts/to-history-timeline';
 import { ClusterLoadError } from './ClusterLoadError';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import { sortFindings } from '@/lib/view/severity';
+import { updateStateOfHealth } from '@/lib/cluster/update-state';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { useNow } from '@/components/live/use-now';
 import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
@@ -99,10 +100,11 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   } else {
     const h = healthData!;
     const hidden = h.access?.hiddenViews;
+    const updateState = updateStateOfHealth(h);
     body = (
       <>
         {data?.banner}
-        <ClusterHeader cluster={h.cluster} progress={h.updateProgress} sources={h.sources} now={now} actions={live ? (
+        <ClusterHeader cluster={h.cluster} state={updateState} sources={h.sources} now={now} actions={live ? (
           <>
             <Link href={`/clusters/${encodeURIComponent(id)}/rollback`} className="btn" data-testid="rollback-guide-link">Rollback guide</Link>
             <CreateIncidentButton clusterId={id} timeWindow={() => {
@@ -130,7 +132,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           <h2 id="progress-title">Update progress</h2>
           {hidden?.updateProgress
             ? <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
-            : <UpdateProgressSection progress={h.updateProgress} />}
+            : <UpdateProgressSection progress={h.updateProgress} state={updateState} />}
         </section>
         {hidden?.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
@@ -147,7 +149,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
         {h.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
             <h2 id="before-update-title">Before you update</h2>
-            <BeforeUpdateSection recommendations={h.updateRecommendations} selected={url.target} onSelect={(target) => setUrl({ target })} />
+            <BeforeUpdateSection recommendations={h.updateRecommendations} state={updateState} selected={url.target} onSelect={(target) => setUrl({ target })} />
           </section>
         ) : null}
         {h.hosted ? (

@@ -1,6 +1,8 @@
 'use client';
+import { useState } from 'react';
+import type { UpdateStateDto } from '@/lib/api/dto';
 import type { TargetPredictionDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
-import { updateCommand } from '@/lib/recommend/update-command';
+import { commandWithheld, riskToAcknowledge, updateCommand } from '@/lib/recommend/update-command';
 import { safeHttpUrl } from '@/lib/view/safe-url';
 import { CopyButton } from '@/components/common/CopyButton';
 import styles from './before-update.module.css';
@@ -33,10 +35,19 @@ function ExternalLink({ url, children }: { url: string; children: string }) {
   return safe ? <a href={safe} target="_blank" rel="noreferrer noopener">{children}</a> : <span>{children}</span>;
 }
 
-/** One target: oc's judgement, each risk with its message and link, our predictions, and the command if clear. */
-export function UpdateTargetDetails({ target, predictions }: { target: UpdateTargetDto; predictions: TargetPredictionDto[] }) {
-  const blocking = predictions.filter((p) => p.status === 'block');
-  const command = updateCommand(target, predictions);
+/**
+ * One target: oc's judgement, each risk with its message and link, our predictions, and the command only when it is
+ * safe — never while an update is in progress, never past Upgradeable=False, and for a target oc does not recommend
+ * only after its risks are acknowledged by name. Mount it with `key={target.version}` so an acknowledgement does not
+ * carry over to another target.
+ */
+export function UpdateTargetDetails({ target, predictions, state = null }: {
+  target: UpdateTargetDto; predictions: TargetPredictionDto[]; state?: UpdateStateDto | null;
+}) {
+  const [acknowledged, setAcknowledged] = useState(false);
+  const withheld = commandWithheld(target, predictions, state);
+  const risk = riskToAcknowledge(target);
+  const command = updateCommand(target, predictions, { state, acknowledged });
   return (
     <article className={styles.details} data-testid="update-target-details" aria-labelledby="target-details-title">
       <h4 id="target-details-title">Update to {target.version}</h4>
@@ -71,13 +82,25 @@ export function UpdateTargetDetails({ target, predictions }: { target: UpdateTar
           </li>
         ))}
       </ul>
+      {withheld.length === 0 && risk ? (
+        <label className={styles.acknowledge} data-testid="acknowledge-risk">
+          <input type="checkbox" checked={acknowledged}
+            onChange={(event) => setAcknowledged(event.target.checked)} />{' '}
+          I accept the risk of {risk}: oc does not recommend {target.version} for this cluster
+          (the command then carries <code>--allow-not-recommended</code>).
+        </label>
+      ) : null}
       {command ? (
         <div className={styles.command} data-testid="update-command">
           <code id="update-command-text">{command}</code> <CopyButton text={command} label="Copy command" describedBy="update-command-text" />
         </div>
-      ) : (
+      ) : withheld.length > 0 ? (
         <p className={styles.note} data-testid="update-blocked">
-          No command: {blocking.map((p) => p.title).join('; ') || 'blocked'}. Resolve it first.
+          No command: {withheld.join('; ')}. Resolve it first.
+        </p>
+      ) : (
+        <p className={styles.note} data-testid="update-needs-acknowledgement">
+          No command until you accept the risk of {risk} above.
         </p>
       )}
     </article>

@@ -74,7 +74,7 @@ export function FleetRow({ entry, index, open, onToggle, measure }: {
       </th>
       <td>{c.version ?? 'unknown'}</td>
       <td>{c.desiredVersion ?? 'unknown'}</td>
-      <td>{updateStateLabel(c)}</td>
+      <td data-testid="row-update" data-phase={c.updatePhase}>{updateStateLabel(c)}</td>
       <td data-testid="row-worst"><WorstFindingCell row={c} /></td>
       <td data-testid="row-sources">
         {c.sources.length === 0 ? <span className="muted">—</span>

@@ -1,3 +1,4 @@
+import { updateStateOfHealth } from '@/lib/cluster/update-state';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load, loadAll } from 'js-yaml';
@@ -107,6 +108,12 @@ describe('visibility of a real cluster\'s health by RBAC', () => {
     expect(seen.access?.hiddenViews?.updateProgress).toEqual(expect.arrayContaining(['list nodes', 'list machineconfigpools.machineconfiguration.openshift.io']));
     expect(seen.access?.hiddenViews?.updateRecommendations).toEqual(expect.arrayContaining(['list poddisruptionbudgets.policy']));
     expect(seen.access?.hiddenViews?.rollbackPlan).toEqual(expect.arrayContaining(['get featuregates.config.openshift.io']));
+    // The update state is built from pools, nodes and operators: withheld with them, and said to be unknown, not idle.
+    expect(seen.updateState).toBeUndefined();
+    const state = updateStateOfHealth(seen);
+    expect(state.phase).toBe('unknown');
+    expect(state.unknownReason).toContain('list nodes');
+    expect(visibleSummary(health, onlyVersion).updatePhase).toBe('unknown');
     const sent = JSON.stringify(seen);
     for (const secret of [nodeName, 'catalogd-controller-manager', 'olmv1-system', 'machine-config']) expect(sent).not.toContain(secret);
     expect(seen.access?.missing.join(' ')).not.toContain('"');

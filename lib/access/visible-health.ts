@@ -110,6 +110,8 @@ export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers):
     cluster: versionOk ? cluster : { ...cluster, version: null, desiredVersion: null, channel: null, history: [] },
     findings,
     updateProgress: views.updateProgress ? null : health.updateProgress,
+    // The state is built from the progress (pools, nodes, operators): shown with it, else unknown by access.
+    ...(versionOk && !views.updateProgress && health.updateState ? { updateState: health.updateState } : {}),
     updateRecommendations: views.updateRecommendations ? null : health.updateRecommendations,
     sources: health.sources.filter((source) => allowed(sourceAccess(source))),
     ...(health.hosted && !views.hosted ? { hosted: health.hosted } : {}),

@@ -135,6 +135,43 @@ export const updateProgressSchema = z.object({
   }).passthrough()),
 });
 
+/** Where an update stands, worst first after `unknown`; see `lib/cluster/update-state`. */
+export const updatePhaseSchema = z.enum([
+  'unknown', 'status-frozen', 'stalled', 'rolling-back', 'updating-control-plane', 'updating-workers', 'idle',
+]);
+
+/**
+ * One account of the update state, the same for the header, the fleet row, Before-you-update, the rollback guide and
+ * incidents. Numbers are `null` when not known, never a default.
+ */
+export const updateStateSchema = z.object({
+  phase: updatePhaseSchema,
+  /** One line for headers and rows: `Updating workers to 4.16.9`, `Rolling back to 4.13.40`, `Installed 4.8.11`. */
+  label: z.string(),
+  /** Why the state is unknown (phase `unknown`): what is missing and why. */
+  unknownReason: z.string().nullable(),
+  /** The version being moved to (the request when ClusterVersion status is frozen). */
+  targetVersion: z.string().nullable(),
+  /** The newest completed version before the target. */
+  fromVersion: z.string().nullable(),
+  /** The target is older than the previous completed version. */
+  rollingBack: z.boolean(),
+  /** The newest history entry is the installation (one entry): nothing was ever updated. */
+  installed: z.boolean(),
+  /** Control plane: ClusterOperators at the target, in percent; null when not known. */
+  controlPlane: z.object({ percent: z.number().nullable(), done: z.boolean() }).nullable(),
+  /** Each worker pool: nodes at the target, of all; `unknown` nodes whose version cannot be told. */
+  pools: z.array(z.object({ name: z.string(), updated: z.number(), total: z.number(), unknown: z.number() })),
+  /** Time left; `remainingSeconds` only when honest (never 0 while anything updates), `note` says why not. */
+  estimate: z.object({ remainingSeconds: z.number().nullable(), note: z.string() }),
+  /** ClusterVersion status cannot be written: since when (last CVO status write) and why. */
+  frozen: z.object({ since: z.string().nullable(), reason: z.string() }).nullable(),
+  /** ClusterOperator versions as observed (what to trust while ClusterVersion status is frozen). */
+  operatorVersions: z.array(z.object({ version: z.string(), operators: z.number() })).optional(),
+  /** While ClusterVersion status is frozen: nodes per observed version (`unknown` when it cannot be told). */
+  nodeVersions: z.array(z.object({ version: z.string(), nodes: z.number() })).optional(),
+});
+
 /** A hosted cluster's control plane as its management cluster shows it (HCP namespace, components, NodePools). */
 export const hostedDetailsSchema = z.object({
   namespace: z.string(),
@@ -157,6 +194,8 @@ export const clusterHealthSchema = z.object({
   cluster: clusterInfoSchema,
   findings: z.array(findingSchema),
   updateProgress: updateProgressSchema.nullable(),
+  /** The update state derived from the progress, history and findings; absent in health stored before it existed. */
+  updateState: updateStateSchema.optional(),
   /** `oc adm upgrade recommend` as JSON plus our per-target predictions; null without a ClusterVersion (or stored before). */
   updateRecommendations: updateRecommendationsSchema.nullable().default(null),
   sources: z.array(sourceStateSchema),
@@ -189,6 +228,10 @@ export const clusterSummarySchema = z.object({
   version: z.string().nullable(),
   desiredVersion: z.string().nullable(),
   updating: z.boolean(),
+  /** The phase of {@link updateStateSchema}; `unknown` when the viewer may not read the ClusterVersion. */
+  updatePhase: updatePhaseSchema.optional(),
+  /** The update state's one-line label. */
+  updateLabel: z.string().optional(),
   worstSeverity: severitySchema,
   /** The most severe finding (ties: by id), so a row says what is wrong without opening the cluster. */
   worstFinding: z.object({ id: z.string(), detector: z.string(), severity: severitySchema, title: z.string() }).optional(),
@@ -248,6 +291,8 @@ export type HostedDetailsDto = z.infer<typeof hostedDetailsSchema>;
 export type UpdateProgressDto = z.infer<typeof updateProgressSchema>;
 export type ClusterHealthDto = z.infer<typeof clusterHealthSchema>;
 export type ClusterSummaryDto = z.infer<typeof clusterSummarySchema>;
+export type UpdatePhaseDto = z.infer<typeof updatePhaseSchema>;
+export type UpdateStateDto = z.infer<typeof updateStateSchema>;
 export type ClusterListDto = z.infer<typeof clusterListSchema>;
 export type SamplePointDto = z.infer<typeof samplePointSchema>;
 export type TransitionDto = z.infer<typeof transitionSchema>;

@@ -6,12 +6,16 @@ import type { ClusterHealthDto, ClusterRoleDto, SourceStateDto } from '@/lib/api
 import type { Detector, DetectorContext, DetectorId, Snapshot } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
 import { evaluate } from '@/lib/health/evaluate';
-import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
+import { snapshotUpdateProgress } from '@/lib/health/update-progress';
 import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
 import { computeRecommendations } from '@/lib/recommend/recommend';
 import { withPredictions } from '@/lib/recommend/predict-targets';
 import type { AlertEvidence } from '@/lib/recommend/alert-prechecks';
+import { operatorVersion } from '@/lib/health/update-progress-control-plane';
+import { asString, dig } from '@/lib/health/objects';
+import type { KubeObject } from '@/lib/k8s/types';
 import { clusterInfo } from './cluster-info';
+import { updateStateOf, withStaleSummary, type DataOrigin } from './update-state';
 import { hostedClusterInfo, hostedDetails } from './hosted-details';
 
 /** Input of {@link assessCluster}. */
@@ -32,6 +36,18 @@ export interface AssessmentInput {
   hostedClusterCount?: number;
   /** What is known about alerts for the recommend prechecks; default: the snapshot's alerts, else "could not read". */
   alertEvidence?: AlertEvidence;
+  /** Where the snapshot came from, so missing data is said to be missing there; default `cluster`. */
+  origin?: DataOrigin;
+}
+
+/** ClusterOperators per observed `operator` version, most first. */
+function operatorVersions(operators: readonly KubeObject[]): { version: string; operators: number }[] {
+  const counts = new Map<string, number>();
+  for (const co of operators) {
+    const version = operatorVersion(co) || 'unknown';
+    counts.set(version, (counts.get(version) ?? 0) + 1);
+  }
+  return [...counts].map(([version, n]) => ({ version, operators: n })).sort((a, b) => b.operators - a.operators);
 }
 
 /** No alerts in a live snapshot means the alerts source did not answer. */
@@ -61,22 +77,39 @@ export function assessCluster(input: AssessmentInput): Assessment {
       hostedCluster, (snapshot.objects.controlplanecomponents ?? []).filter((cpc) => cpc.metadata.namespace === details?.hcpNamespace),
       snapshot.objects.nodepools ?? [], context.now);
     const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
-    return { health: { cluster, findings, updateProgress, updateRecommendations: null, sources: input.sources, ...(details ? { hosted: details } : {}) }, samples };
+    const updateState = updateStateOf({
+      progress: updateProgress, history: cluster.history, requestedVersion: cluster.desiredVersion, findings,
+      origin: input.origin, versionObject: 'HostedCluster',
+      ...(hostedCluster ? {} : {
+        unknown: { kind: 'missing', what: 'HostedCluster', where: input.origin ?? 'cluster' },
+      }),
+    });
+    const health: ClusterHealthDto = {
+      cluster, findings, updateProgress, updateState, updateRecommendations: null, sources: input.sources,
+      ...(details ? { hosted: details } : {}),
+    };
+    return { health, samples };
   }
   // A hosted cluster seen from inside runs its control plane elsewhere: its Infrastructure says so.
   const infrastructure = snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
   const external = (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
   const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
-  const updateProgress = clusterVersion
-    ? computeUpdateProgress({ ...updateProgressInputFromSnapshot(snapshot), clusterVersion, alerts: snapshot.alerts }, context.now)
-    : null;
+  const updateProgress = clusterVersion ? snapshotUpdateProgress(snapshot, context.now) : null;
+  const info = clusterInfo(input.id, input.name, clusterVersion);
+  const updateState = updateStateOf({
+    progress: updateProgress, history: info.history, findings, origin: input.origin,
+    requestedVersion: asString(dig(clusterVersion, 'spec', 'desiredUpdate', 'version')) ?? info.desiredVersion,
+    operatorVersions: operatorVersions(snapshot.objects.clusteroperators ?? []),
+  });
   const updateRecommendations = clusterVersion
-    ? withPredictions(computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot)
+    ? withPredictions(
+      computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot, updateState)
     : null;
   return {
     health: {
-      cluster: { ...clusterInfo(input.id, input.name, clusterVersion), role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
-      findings, updateProgress, updateRecommendations, sources: input.sources,
+      cluster: { ...info, role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
+      findings: withStaleSummary(findings, updateState), updateProgress, updateState, updateRecommendations,
+      sources: input.sources,
     },
     samples,
   };

@@ -6,6 +6,7 @@
 import type { ClusterHealthDto, ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
 import { SEVERITY_ORDER } from '@/lib/health/types';
 import { worstSeverity } from './cluster-info';
+import { updateStateOf, updateStateOfHealth } from './update-state';
 
 function worstFirst(a: FindingDto, b: FindingDto): number {
   return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -22,11 +23,16 @@ export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthD
       workerPools: own.updateProgress.workerPools.length ? own.updateProgress.workerPools : fromManagement.updateProgress?.workerPools ?? [],
     }
     : fromManagement.updateProgress;
+  const updateState = updateStateOf({
+    progress: updateProgress, history: own.cluster.history, requestedVersion: own.cluster.desiredVersion, findings,
+    ...(own.updateState?.operatorVersions ? { operatorVersions: own.updateState.operatorVersions } : {}),
+  });
   return {
     ...own,
     cluster: { ...own.cluster, role: 'hosted', ...(fromManagement.cluster.managedBy ? { managedBy: fromManagement.cluster.managedBy } : {}) },
     findings,
     updateProgress,
+    updateState,
     ...(fromManagement.hosted ? { hosted: fromManagement.hosted } : {}),
   };
 }
@@ -38,13 +44,16 @@ function worstFindingOf(findings: readonly FindingDto[]): Pick<ClusterSummaryDto
 
 /** A fleet row from a cluster's health. */
 export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
-  const { cluster, findings, updateProgress, sources } = health;
+  const { cluster, findings, sources } = health;
+  const state = updateStateOfHealth(health);
   return {
     id: cluster.id,
     name: cluster.name,
     version: cluster.version,
     desiredVersion: cluster.desiredVersion,
-    updating: updateProgress?.updating ?? false,
+    updating: state.phase !== 'idle' && state.phase !== 'unknown',
+    updatePhase: state.phase,
+    updateLabel: state.label,
     worstSeverity: worstSeverity(findings),
     ...worstFindingOf(findings),
     findingCounts: {

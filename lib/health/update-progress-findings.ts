@@ -5,7 +5,7 @@ import type { ObjectRef } from '@/lib/k8s/types';
 import { apiVersionOf } from '@/lib/k8s/resources';
 import type { Evidence, Finding, InsightImpactType, RemediationStep, Severity } from '@/lib/health/types';
 import type { UpdateInsight, UpdateProgress } from '@/lib/health/update-progress-types';
-import { formatShortDuration } from '@/lib/health/update-progress-util';
+import { formatShortDuration, poolBehind, poolNodeCounts } from '@/lib/health/update-progress-util';
 
 const STATUS_STEP: RemediationStep = {
   title: 'Review the update status with all details',
@@ -128,17 +128,27 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
   const cp = progress.controlPlane;
   if (cp.assessment === 'Unknown') return [];
   const base = { detector: 'update-progress' as const, subject: CLUSTER_VERSION, remediation: [STATUS_STEP] };
-  if (!progress.updating) {
+  // Nodes whose version cannot be told (no MachineConfig in the data) make oc say "updating"; nothing is known behind.
+  const nothingBehind = cp.assessment === 'Completed' && !progress.workerPools.some(poolBehind);
+  if (!progress.updating || nothingBehind) {
+    const installed = cp.targetIsInstall ? ` (installed, never updated)` : '';
     return [{
       ...base,
       id: 'update-progress/summary',
       severity: 'ok',
-      title: 'The cluster is not updating',
-      summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}; no update is in progress.`,
+      title: cp.targetIsInstall && cp.targetVersion
+        ? `Installed ${cp.targetVersion}, not updating`
+        : 'The cluster is not updating',
+      summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}${installed}; no update is in progress.`,
       evidence: [{ kind: 'field', label: 'Version', ref: CLUSTER_VERSION, path: 'status.history[0].version', value: cp.targetVersion }],
     }];
   }
   const troubled = cp.assessment === 'Stalled' || cp.assessment === 'Progressing - Slow';
+  // ClusterVersion says Completed long before the pools finish rolling out: name what is still updating.
+  const behind = progress.workerPools.filter(poolBehind).map((pool) => {
+    const counts = poolNodeCounts(pool);
+    return `${pool.name} ${counts.updated}/${counts.total}`;
+  });
   const evidenceList: Evidence[] = [
     { kind: 'metric', label: 'Control-plane completion', value: cp.completionPercent, unit: '%' },
     { kind: 'field', label: 'Assessment', ref: CLUSTER_VERSION, value: cp.assessment },
@@ -150,7 +160,9 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
     ...base,
     id: 'update-progress/summary',
     severity: troubled ? 'info' : 'ok',
-    title: `Update to ${cp.targetVersion ?? 'unknown'}: ${cp.assessment}, ${cp.completionPercent}% of operators updated`,
+    title: cp.assessment === 'Completed' && behind.length > 0
+      ? `Update to ${cp.targetVersion ?? 'unknown'}: control plane Completed, workers updating (${behind.join(', ')})`
+      : `Update to ${cp.targetVersion ?? 'unknown'}: ${cp.assessment}, ${cp.completionPercent}% of operators updated`,
     summary: progressLine(progress),
     evidence: evidenceList,
   };

@@ -138,3 +138,30 @@ export function statusOf(object: KubeObject | undefined): Record<string, unknown
   const status = object?.status;
   return typeof status === 'object' && status !== null ? (status as Record<string, unknown>) : {};
 }
+
+/** What {@link poolNodeCounts} reads of a worker pool. */
+export interface PoolNodes {
+  updatedNodes: number;
+  totalNodes: number;
+  nodes?: readonly { assessment: string; phase: string; version: string }[];
+}
+
+/**
+ * A pool's nodes counted by what is known: `updated` runs the target, `unknown` runs a version nobody can tell
+ * (its MachineConfig is not in the data; `oc` prints `?` and calls it Pending, but it may well be up to date).
+ */
+export function poolNodeCounts(pool: PoolNodes): { updated: number; total: number; unknown: number } {
+  const nodes = pool.nodes ?? [];
+  if (nodes.length === 0) return { updated: pool.updatedNodes, total: pool.totalNodes, unknown: 0 };
+  return {
+    updated: nodes.filter((node) => node.phase === 'Updated' && node.version).length,
+    total: nodes.length,
+    unknown: nodes.filter((node) => node.assessment === 'Unknown' || !node.version).length,
+  };
+}
+
+/** Whether a pool has a node known not to run the target yet. */
+export function poolBehind(pool: PoolNodes): boolean {
+  const counts = poolNodeCounts(pool);
+  return counts.updated + counts.unknown < counts.total;
+}

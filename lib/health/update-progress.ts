@@ -145,10 +145,7 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
   };
 }
 
-/**
- * Reads the update-progress input out of a detector snapshot. Alerts are not read here (the detector's findings
- * come from cluster objects); `assessCluster` passes them to the served progress.
- */
+/** Reads the update-progress input out of a detector snapshot (alerts aside: see {@link snapshotUpdateProgress}). */
 export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgressInput {
   const versions = objectsOf(snapshot, 'clusterversions');
   return {
@@ -159,6 +156,21 @@ export function updateProgressInputFromSnapshot(snapshot: Snapshot): UpdateProgr
     nodes: objectsOf(snapshot, 'nodes'),
     mcoDeployment: findObject(snapshot, 'deployments', MCO_DEPLOYMENT.name, MCO_DEPLOYMENT.namespace),
   };
+}
+
+const perSnapshot = new WeakMap<Snapshot, { now: number; progress: UpdateProgress }>();
+
+/**
+ * The update progress of a snapshot at `now`, with the snapshot's alerts: computed once per snapshot and clock and
+ * shared by the `update-progress` detector and the served health (`assessCluster`), so they cannot disagree.
+ */
+export function snapshotUpdateProgress(snapshot: Snapshot, now: number): UpdateProgress {
+  const hit = perSnapshot.get(snapshot);
+  if (hit && hit.now === now) return hit.progress;
+  const input = { ...updateProgressInputFromSnapshot(snapshot), alerts: snapshot.alerts };
+  const progress = computeUpdateProgress(input, now);
+  perSnapshot.set(snapshot, { now, progress });
+  return progress;
 }
 
 /**
@@ -179,8 +191,10 @@ export const updateProgress: Detector = {
     { resource: 'deployments', namespace: MCO_DEPLOYMENT.namespace, name: MCO_DEPLOYMENT.name },
   ],
   detect(snapshot, context): DetectorOutput {
-    const progress = computeUpdateProgress(updateProgressInputFromSnapshot(snapshot), context.now);
-    const findings = [...insightFindings(progress), ...summaryFinding(progress)];
+    const progress = snapshotUpdateProgress(snapshot, context.now);
+    // Alerts are other detectors' business: the findings come from cluster objects.
+    const own = { ...progress, insights: progress.insights.filter((insight) => insight.subject?.kind !== 'Alert') };
+    const findings = [...insightFindings(own), ...summaryFinding(own)];
     return { findings, samples: progressSamples(progress) };
   },
 };

@@ -4,7 +4,8 @@ import { makeSnapshot, withDeploymentStatus, withPdbStatus } from '@/lib/health/
 import { fixture, fixtureDocs } from '@/server/testing/rollback-fixtures';
 import { computeRecommendations } from './recommend';
 import { withPredictions } from './predict-targets';
-import { predictionsFor, updateCommand } from './update-command';
+import { UPGRADEABLE_FALSE_RISK, commandWithheld, defaultTarget, predictionsFor, riskToAcknowledge,
+  updateCommand } from './update-command';
 
 const cv = fixture('oc-upgrade/recommend/examples/4.16.27-degraded-monitoring-cv.yaml');
 const updating = fixture('oc-upgrade/recommend/examples/4.14.1-all-recommended-cv.yaml');
@@ -55,8 +56,31 @@ describe('withPredictions', () => {
     expect(result.predictions?.find((p) => p.check === 'update-in-progress')?.detail).toContain('Working towards 4.14.1');
   });
 
-  it('adds --allow-not-recommended for a target oc has concerns about', () => {
-    expect(updateCommand({ version: '4.19.4', image: 'x', recommended: false, recommendedStatus: 'False', conditional: true, risks: [], predictions: [] }, []))
-      .toBe('oc adm upgrade --to 4.19.4 --allow-not-recommended');
+  it('adds --allow-not-recommended for a target oc has concerns about only once its risk is acknowledged', () => {
+    const risky = { version: '4.19.4', image: 'x', recommended: false, recommendedStatus: 'False' as const,
+      reason: 'R', conditional: true, risks: [], predictions: [] };
+    expect(updateCommand(risky, [])).toBeNull();
+    expect(riskToAcknowledge(risky)).toBe('Recommended=False (R)');
+    expect(updateCommand(risky, [], { acknowledged: true })).toBe('oc adm upgrade --to 4.19.4 --allow-not-recommended');
+  });
+
+  it('offers no command while an update is in progress or its state is unknown, nor for a minor blocked by Upgradeable=False', () => {
+    const z = { version: '4.16.12', image: 'x', recommended: true, recommendedStatus: 'True' as const,
+      conditional: false, risks: [], predictions: [] };
+    expect(updateCommand(z, [], { state: { phase: 'idle', label: 'Idle' } })).toBe('oc adm upgrade --to 4.16.12');
+    expect(updateCommand(z, [], { state: { phase: 'updating-workers', label: 'Updating workers to 4.16.9' } }))
+      .toBeNull();
+    expect(updateCommand(z, [], { state: { phase: 'unknown', label: 'Update state unknown' } })).toBeNull();
+    const minor = { ...z, version: '4.17.4', recommended: false, recommendedStatus: 'False' as const,
+      risks: [{ name: UPGRADEABLE_FALSE_RISK, message: 'm', url: 'u', matchingRules: ['Always'] }] };
+    expect(updateCommand(minor, [], { acknowledged: true })).toBeNull();
+    expect(commandWithheld(minor, [], null)).toEqual([expect.stringContaining('Upgradeable=False')]);
+  });
+
+  it('preselects the newest recommended target, never a not-recommended one', () => {
+    const t = (version: string, recommended: boolean) => ({ version, image: 'x', recommended,
+      recommendedStatus: recommended ? 'True' as const : 'False' as const, conditional: false, risks: [] });
+    expect(defaultTarget([t('4.17.4', false), t('4.16.12', true), t('4.16.11', true)])?.version).toBe('4.16.12');
+    expect(defaultTarget([t('4.17.4', false)])).toBeUndefined();
   });
 });

@@ -5,6 +5,7 @@
  * accepts the capabilities enabled now.
  */
 import type { TargetPredictionDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
+import type { UpdateStateDto } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
 import { asArray, asNumber, asObject, asString, dig, findObject, objectsOf, stringsAt } from '@/lib/health/objects';
 import { pdbFinding } from '@/lib/health/catalog-checks';
@@ -16,9 +17,20 @@ function prediction(check: string, status: TargetPredictionDto['status'], title:
   return { check, status, title, detail };
 }
 
-/** Progressing=True: the CVO takes a new target only after it has moved off the current one. */
-function updateInFlight(recommendations: UpdateRecommendationsDto): TargetPredictionDto {
+/**
+ * An update under way (the update state's phase is not `idle`: a pool rollout counts too, and a state that cannot be
+ * told is not idle), or Progressing=True: the CVO takes a new target only after it has moved off the current one.
+ */
+function updateInFlight(recommendations: UpdateRecommendationsDto, state?: UpdateStateDto): TargetPredictionDto {
   const progressing = recommendations.clusterConditions.find((c) => c.type === 'Progressing');
+  if (state && state.phase !== 'idle') {
+    const title = state.phase === 'unknown' ? state.label : `An update is in progress: ${state.label}`;
+    return prediction('update-in-progress', 'block', title, state.phase === 'unknown'
+      ? 'Without the update state nobody can tell whether requesting a target now would retarget an unfinished update.'
+      // A frozen status's Progressing message is as stale as the rest of it.
+      : `${!state.frozen && progressing?.status === 'True' && progressing.message ? `${progressing.message}. ` : ''}`
+        + 'Requesting another target now retargets an unfinished update; let it complete first.');
+  }
   if (progressing?.status === 'True') {
     return prediction('update-in-progress', 'block', 'An update is in progress',
       `${progressing.message || 'The cluster is updating'}. Requesting another target now retargets an unfinished update; let it complete first.`);
@@ -72,9 +84,16 @@ function capabilities(snapshot: Snapshot, target: UpdateTargetDto): TargetPredic
     `All ${enabled.length} enabled capabilities are in the target release's ClusterVersion CRD enum${result.newerThanKnown ? ' (newest known release standing in)' : ''}.`);
 }
 
-/** The recommendations with our predictions: those holding for every target once, the target's own on each. */
-export function withPredictions(recommendations: UpdateRecommendationsDto, snapshot: Snapshot): UpdateRecommendationsDto {
-  const shared = [updateInFlight(recommendations), catalogDrains(snapshot), featureGateVersions(snapshot, recommendations.currentVersion)]
+/**
+ * The recommendations with our predictions: those holding for every target once, the target's own on each.
+ * `state` is the cluster's update state (`lib/cluster/update-state`), when known.
+ */
+export function withPredictions(
+  recommendations: UpdateRecommendationsDto, snapshot: Snapshot, state?: UpdateStateDto,
+): UpdateRecommendationsDto {
+  const shared = [
+    updateInFlight(recommendations, state), catalogDrains(snapshot), featureGateVersions(snapshot, recommendations.currentVersion),
+  ]
     .filter((p): p is TargetPredictionDto => p !== undefined);
   return {
     ...recommendations,

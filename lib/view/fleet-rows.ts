@@ -79,10 +79,18 @@ export function fleetFacets(rows: readonly ClusterSummaryDto[]): { versions: str
   };
 }
 
-/** Update state shown for a cluster row. */
-export function updateStateLabel(c: Pick<ClusterSummaryDto, 'updating' | 'version' | 'desiredVersion'>): string {
+/** Update state shown for a cluster row: the update state's label (`lib/cluster/update-state`) when the row has it. */
+export function updateStateLabel(
+  c: Pick<ClusterSummaryDto, 'updating' | 'version' | 'desiredVersion' | 'updateLabel'>,
+): string {
+  if (c.updateLabel) return c.updateLabel;
   if (c.updating) return c.desiredVersion ? `Updating to ${c.desiredVersion}` : 'Updating';
   return 'Idle';
+}
+
+/** Idle only when known to be: a row whose update state is unknown is neither updating nor idle. */
+function isIdle(c: Pick<ClusterSummaryDto, 'updating' | 'updatePhase'>): boolean {
+  return c.updatePhase ? c.updatePhase === 'idle' : !c.updating;
 }
 
 const byVersion = (a: string | null, b: string | null): number => (a && b ? compareVersions(a, b) : a ? 1 : b ? -1 : 0);
@@ -95,7 +103,7 @@ export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetV
   const q = view.q.trim().toLowerCase();
   const match = (c: ClusterSummaryDto): boolean =>
     (!view.severity || c.worstSeverity === view.severity)
-    && (!view.update || c.updating === (view.update === 'updating'))
+    && (!view.update || (view.update === 'updating' ? c.updating : isIdle(c)))
     && (!view.role || c.role === view.role)
     && (!view.managedBy || c.id === view.managedBy || c.managedBy === view.managedBy)
     && (!view.version || c.version === view.version || c.desiredVersion === view.version)

@@ -85,4 +85,13 @@ describe('cluster URL state', () => {
     expect(withClusterUrlState(cur, { target: '4.19.4' })).toBe('?range=6h&finding=f1&other=1&target=4.19.4');
     expect(withClusterUrlState(new URLSearchParams(), { finding: 'a b&c' })).toBe('?finding=a+b%26c');
   });
+
+  it('a row whose update state is unknown shows why and is not filtered as idle', () => {
+    const rows = [
+      c('dev-view', { updatePhase: 'unknown', updateLabel: 'Update state unknown: you may not read clusterversions' }),
+      c('quiet', { updatePhase: 'idle', updateLabel: 'Idle' }),
+    ];
+    expect(updateStateLabel(rows[0])).toBe('Update state unknown: you may not read clusterversions');
+    expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, update: 'idle' }).map((row) => row.id)).toEqual(['quiet']);
+  });
 });

@@ -30,11 +30,11 @@ afterAll(async () => {
 });
 
 describe('npm run analyze', () => {
-  it('--json prints exactly {cluster, findings, updateProgress, updateRecommendations, sources}, valid against the API schema', async () => {
+  it('--json prints exactly {cluster, findings, updateProgress, updateState, updateRecommendations, sources}, valid against the API schema', async () => {
     const { code, stdout } = await analyze(MUST_GATHER, '--json');
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Record<string, unknown>;
-    expect(Object.keys(json).sort()).toEqual(['cluster', 'findings', 'sources', 'updateProgress', 'updateRecommendations']);
+    expect(Object.keys(json).sort()).toEqual(['cluster', 'findings', 'sources', 'updateProgress', 'updateRecommendations', 'updateState']);
     const health = clusterHealthSchema.parse(json);
     expect(health.cluster.version).toBe('4.8.11');
     expect(health.sources.map((source) => source.resource)).toEqual(expect.arrayContaining(['clusterversions', 'clusteroperators', 'nodes']));

@@ -69,9 +69,10 @@ function assess(offline: OfflineSnapshot, defaultNameOf: string, options: Analyz
   const split = splitSnapshot(offline.snapshot);
   const { health } = assessCluster({
     id, name, snapshot: split.own, context, sources, hostedClusterCount: split.hosted.length, alertEvidence: alertEvidence(offline, defaultNameOf),
+    origin: 'must-gather',
   });
   const hosted = split.hosted.map((part) => assessCluster({
-    id: hostedClusterId(id, part.namespace, part.name), name: part.name, snapshot: part.snapshot, context, sources, role: 'hosted', managedBy: id,
+    id: hostedClusterId(id, part.namespace, part.name), name: part.name, snapshot: part.snapshot, context, sources, role: 'hosted', managedBy: id, origin: 'must-gather',
   }).health);
   if (health.updateProgress && offline.alerts.length > 0) {
     const input = { ...updateProgressInputFromSnapshot(offline.snapshot), alerts: offline.alerts };
