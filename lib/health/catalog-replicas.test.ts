@@ -6,7 +6,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { ConditionTransition, ProbeResult } from '@/lib/health/types';
 import { catalogReplicas } from '@/lib/health/catalog-replicas';
 import {
-  makeClusterOperator, makeContext, makeLease, makePod, makeSnapshot, withDeploymentStatus, withPdbStatus,
+  makeClusterOperator, makeClusterVersion, makeContext, makeLease, makePod, makeSnapshot, withDeploymentStatus, withPdbStatus,
 } from '@/lib/health/testing/builders';
 
 const fixtures = join(import.meta.dirname, '../../server/fixtures/olmv1');
@@ -192,4 +192,24 @@ describe('catalogReplicas — rules', () => {
       },
     });
   });
+});
+
+describe('catalogReplicas — only where the release runs OLMv1', () => {
+  const { deployments, pdbs } = upstream('v1.8.0');
+  const objects = { deployments: deployments.map(healthy), poddisruptionbudgets: pdbs };
+  const on = (version: string, featureSet?: string) => makeSnapshot({
+    ...objects,
+    clusterversions: [makeClusterVersion({ desired: version, history: [{ version, state: 'Completed' }] })],
+    featuregates: [{ apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' }, spec: featureSet ? { featureSet } : {} }],
+  });
+
+  it.each(['4.13.40', '4.14.27', '4.17.10'])('%s without TechPreviewNoUpgrade: no finding even with the Deployments', (version) => {
+    expect(summarize(on(version))).toStrictEqual([]);
+  });
+
+  it.each([['4.14.27', 'TechPreviewNoUpgrade'], ['4.18.1', undefined], ['4.21.0', undefined]] as const)(
+    '%s %s: the same findings as without a ClusterVersion', (version, featureSet) => {
+      expect(summarize(on(version, featureSet))).toStrictEqual(summarize(makeSnapshot(objects)));
+      expect(summarize(on(version, featureSet))).toHaveLength(4);
+    });
 });

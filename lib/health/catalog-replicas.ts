@@ -8,6 +8,7 @@ import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, Reso
 import { asNumber, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
 import { desiredReplicas, fenceposts, isPodReady, leaseHolder, pdbsFor, podsOf, staticDisruptionsAllowed } from '@/lib/health/workload-math';
 import { leaseFinding, olmAvailabilityFinding, pdbFinding, probeFinding } from '@/lib/health/catalog-checks';
+import { runsOlmv1 } from '@/lib/health/olmv1-presence';
 
 const ID = 'catalog-replicas' as const;
 const OLM_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.19/html/extensions/architecture';
@@ -107,12 +108,14 @@ function deploymentFindings(o: Observed): Finding[] {
 }
 
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
-  const observed = observe(snapshot);
   const findings: Finding[] = [];
   const samples: Record<string, number | null> = {
     desired: null, ready: null, available: null, pdbDisruptionsAllowed: null,
     operatorControllerDesired: null, operatorControllerReady: null, operatorControllerAvailable: null,
   };
+  // A release without OLMv1 has nothing of it to fail; objects seen there are not the product's.
+  if (!runsOlmv1(snapshot)) return { findings, samples: { ...samples, olmUnavailableTransitions: null } };
+  const observed = observe(snapshot);
   for (const o of observed) {
     findings.push(...deploymentFindings(o));
     const ns = o.deployment.metadata.namespace ?? '';
@@ -154,10 +157,13 @@ const needs: ResourceNeed[] = [
   { resource: 'leases', namespace: 'openshift-catalogd' },
   { resource: 'leases', namespace: 'olmv1-system' },
   { resource: 'clusteroperators', name: 'olm' },
+  { resource: 'clusterversions', name: 'version' },
+  { resource: 'featuregates', name: 'cluster' },
 ];
 
 /**
- * Detector C. Emits, per OLMv1 Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
+ * Detector C, only on clusters that run OLMv1 (4.18+, or 4.14–4.17 with TechPreviewNoUpgrade; without a
+ * ClusterVersion, where its Deployments exist). Emits, per OLMv1 Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
  * in their OpenShift or upstream namespace):
  * - `catalog-replicas:Deployment/<ns>/<name>:not-ready` — warning, critical when 0 ready;
  * - `…:single-replica` (warning) — spec.replicas < 2; `…:rollout-unavailable` (warning) — the strategy may take all down;
