@@ -113,7 +113,7 @@ describe('catalogReplicas — rules', () => {
   ])('%i of %i ready → %s', (ready, replicas, severity) => {
     const [first] = catalogReplicas.detect(makeSnapshot({ deployments: [catalogd(replicas, { ready })] }), ctx).findings;
     expect([first.id, first.severity, first.title]).toStrictEqual([
-      `catalog-replicas:Deployment/${NS}/${NAME}:not-ready`, severity, `${NAME}: ${ready}/${replicas} replicas ready`,
+      `catalog-replicas:Deployment/${NS}/${NAME}:not-ready`, severity, ready === 0 ? `${NAME}: no replica ready` : `${NAME}: replicas not ready`,
     ]);
   });
 
@@ -146,7 +146,7 @@ describe('catalogReplicas — rules', () => {
     }, { probes: [probe('catalogd-controller-manager-7f9c-aaaaa', 200), probe('catalogd-controller-manager-7f9c-bbbbb', 404)] });
     const findings = catalogReplicas.detect(snapshot, ctx).findings;
     expect(findings.map((f) => [f.id, f.severity, f.title])).toStrictEqual([
-      [`catalog-replicas:Deployment/${NS}/${NAME}:probes`, 'warning', '1 of 2 catalog probes fail'],
+      [`catalog-replicas:Deployment/${NS}/${NAME}:probes`, 'warning', 'Some catalogd pods do not serve the catalog'],
     ]);
     expect(findings[0].evidence.map((e) => e.value)).toStrictEqual(['200 (leader)', '404 (not leader)']);
     expect(findings[0].remediation[0].command).toBe(
@@ -173,7 +173,7 @@ describe('catalogReplicas — rules', () => {
     const transitions = [t('False', '2025-03-01T09:00:00Z'), t('True', '2025-03-01T09:00:40Z'), t('False', '2025-03-01T09:30:00Z'), t('True', '2025-03-01T09:30:35Z')];
     const past = catalogReplicas.detect(makeSnapshot({ clusteroperators: [makeClusterOperator('olm', '4.18.1')] }, { transitions }), ctx);
     expect(past.findings.map((f) => [f.id, f.severity, f.title, f.since])).toStrictEqual([
-      ['catalog-replicas:ClusterOperator//olm:unavailable', 'warning', 'olm went Available=False 2 time(s)', '2025-03-01T09:00:00Z'],
+      ['catalog-replicas:ClusterOperator//olm:unavailable', 'warning', 'olm went Available=False during rollouts', '2025-03-01T09:00:00Z'],
     ]);
     expect(past.samples?.olmUnavailableTransitions).toBe(2);
     const down = makeClusterOperator('olm', '4.18.1', [{ type: 'Available', status: 'False', message: 'CatalogdDeploymentCatalogdControllerManagerAvailable: Waiting for Deployment' }]);

@@ -69,7 +69,7 @@ function deploymentFindings(o: Observed): Finding[] {
   if (o.ready < o.desired) {
     findings.push({
       id: findingId(ID, ref, 'not-ready'), detector: ID, severity: o.ready === 0 ? 'critical' : 'warning', subject: ref,
-      title: `${name}: ${o.ready}/${o.desired} replicas ready`,
+      title: o.ready === 0 ? `${name}: no replica ready` : `${name}: replicas not ready`,
       summary: o.ready === 0
         ? `No ${name} pod is ready: ${name.startsWith('catalogd') ? 'catalog content is not served' : 'ClusterExtensions are not reconciled'} and the olm ClusterOperator reports Available=False.`
         : `${o.desired - o.ready} of ${o.desired} ${name} replicas are not ready.`,
