@@ -41,14 +41,12 @@ describe('planRollback — cross-minor-rollback before the rollback (4.14.27 wit
     expect(plan.notes.join(' ')).toContain('--force: the ClusterVersionRollback precondition rejects cross-minor rollbacks');
   });
 
-  it('reads the rest of the simulated cluster: FeatureGate keeps 4.13.40, operators healthy, operator-controller would block drains', () => {
+  it('reads the rest of the simulated cluster: FeatureGate keeps 4.13.40, operators healthy, no OLMv1 on 4.14', () => {
     const plan = planAt('cross-minor-rollback', at, ROLLBACK_FROM_VERSION);
+    expect(plan.direction).toBe('rollback');
     const status = Object.fromEntries(plan.checks.map((c) => [c.id, c.status]));
-    expect(status).toMatchObject({ featuregate: 'pass', installs: 'pass', operators: 'pass', catalog: 'block', 'pod-latency': 'warn' });
-    // catalogd runs 2 replicas; operator-controller runs 1 behind a minAvailable 1 budget.
-    const catalog = plan.checks.find((c) => c.id === 'catalog');
-    expect(catalog?.detail).toContain('Node drains will block on openshift-operator-controller/operator-controller-controller-manager');
-    expect(catalog?.detail).not.toContain('openshift-catalogd/catalogd-controller-manager runs');
+    expect(status).toMatchObject({ featuregate: 'pass', installs: 'pass', operators: 'pass', catalog: 'pass', 'pod-latency': 'warn' });
+    expect(plan.checks.find((c) => c.id === 'catalog')?.title).toBe('No OLMv1 on this release');
   });
 });
 
@@ -73,6 +71,27 @@ describe('planRollback at other phases', () => {
     expect(plan.checks.find((c) => c.id === 'cvo-rules')?.title).toBe('4.13.40 is already the desired version');
     expect(plan.checks.find((c) => c.id === 'capabilities')?.status).toBe('block');
     expect(plan.commands).toStrictEqual(['oc adm upgrade status']);
+  });
+
+  it('after the rollback: 4.14.27 is a roll-forward, named as one, with an update\'s checks and its command', () => {
+    const plan = planAt('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000, '4.14.27');
+    expect(plan.direction).toBe('roll-forward');
+    const cvo = plan.checks.find((c) => c.id === 'cvo-rules');
+    expect(cvo).toMatchObject({ status: 'pass', title: 'Roll-forward 4.13.40 → 4.14.27: an update, not a rollback' });
+    expect(plan.checks.find((c) => c.id === 'capabilities')?.status).toBe('pass');
+    expect(plan.commands[0]).toMatch(new RegExp(`^oc adm upgrade --to-image=${plan.target.image} --allow-explicit-upgrade( |$)`));
+    expect(plan.commands[0]).not.toContain('--force');
+    expect(plan.notes.join(' ')).toContain('A roll-forward to 4.14.27');
+    // The CVO cannot write status while the 4.13 CRD rejects the enabled capabilities: health is not verifiable.
+    const operators = plan.checks.find((c) => c.id === 'operators');
+    expect(operators).toMatchObject({ status: 'warn', title: 'Control plane health cannot be verified: the CVO cannot report' });
+    expect(plan.allowed).toBe(true);
+  });
+
+  it('after the rollback: a rollback target fails the control-plane check while status is frozen', () => {
+    const plan = planAt('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000, '4.13.39');
+    expect(plan.direction).toBe('rollback');
+    expect(plan.checks.find((c) => c.id === 'operators')?.status).toBe('block');
   });
 
   it('rejects a target that is not a release version', () => {
