@@ -20,7 +20,8 @@ export type DetectorId =
   | 'pod-setup-latency'
   | 'install-settling'
   | 'update-progress'
-  | 'hosted-control-plane';
+  | 'hosted-control-plane'
+  | 'node-drain';
 
 /**
  * One piece of evidence behind a finding. `kind` tells the UI how to render it:

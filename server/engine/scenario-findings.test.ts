@@ -3,7 +3,9 @@ import type { ClusterHealthDto, SeverityDto } from '@/lib/api/dto';
 import { DEFAULT_START_TIME, runScenario } from '@/server/simulator/core';
 import { CATALOGD_DRAIN_BLOCKED_WINDOW, CATALOGD_SETTLED_BY_MS } from '@/server/simulator/scenarios/catalogd-rollout';
 import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
-import { UIP_SLOW_DRAIN_FROM_MS } from '@/server/simulator/scenarios/update-in-progress';
+import {
+  UIP_BLOCKING_WORKLOAD, UIP_SLOW_DRAIN_FROM_MS, UIP_SLOW_DRAIN_RESOLVED_AT_MS,
+} from '@/server/simulator/scenarios/update-in-progress';
 import { FLAP_EXTENSION, FLAP_ROOT_CAUSE } from '@/server/simulator/scenarios/extension-install-flap';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
 import { summaryOf } from '@/lib/cluster/join-hosted';
@@ -174,6 +176,16 @@ describe('findings that stay right over time (scenario snapshots at several mome
     expect(finding?.title).toBe('ClusterVersion status writes are being rejected');
     expect(finding?.title).not.toMatch(/\bnext\b|\d/);
     expect(timeOf(finding?.since)).toBeLessThanOrEqual(now - 15 * 60_000);
+  }, 60_000);
+
+  it('update-in-progress: the slow-draining worker gets a finding naming the PDB, gone once the drain finishes', () => {
+    const during = scenarioSnapshot('update-in-progress', UIP_SLOW_DRAIN_FROM_MS + 20 * 60_000);
+    const slow = assess(during.snapshot, during.now).findings.filter((f) => f.detector === 'node-drain');
+    expect(slow.map((f) => [f.severity, f.title])).toStrictEqual([['warning', expect.stringMatching(/^Node \S+ is slow to drain$/)]]);
+    expect(slow[0].summary).toContain(`${UIP_BLOCKING_WORKLOAD.namespace}/${UIP_BLOCKING_WORKLOAD.name}`);
+    expect(timeOf(slow[0].since)).toBeLessThanOrEqual(during.now - 10 * 60_000);
+    const after = scenarioSnapshot('update-in-progress', UIP_SLOW_DRAIN_RESOLVED_AT_MS + 10 * 60_000);
+    expect(assess(after.snapshot, after.now).findings.filter((f) => f.detector === 'node-drain')).toStrictEqual([]);
   }, 60_000);
 
   it('hypershift-featuregate-drop: A dates from the first consumer failure, before the node-tuning outage it causes', () => {
