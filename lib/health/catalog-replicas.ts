@@ -8,7 +8,7 @@ import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, Reso
 import { asNumber, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
 import { desiredReplicas, fenceposts, isPodReady, leaseHolder, pdbsFor, podsOf, staticDisruptionsAllowed } from '@/lib/health/workload-math';
 import { leaseFinding, olmAvailabilityFinding, pdbFinding, probeFinding } from '@/lib/health/catalog-checks';
-import { runsOlmv1 } from '@/lib/health/olmv1-presence';
+import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/olmv1-presence';
 
 const ID = 'catalog-replicas' as const;
 const OLM_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.19/html/extensions/architecture';
@@ -38,7 +38,7 @@ interface Observed {
 }
 
 function observe(snapshot: Snapshot): Observed[] {
-  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.flatMap((ns) => {
+  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.filter((ns) => olmv1NamespaceActive(snapshot, ns)).flatMap((ns) => {
     const deployment = findObject(snapshot, 'deployments', target.name, ns);
     if (!deployment) return [];
     return [{
@@ -113,8 +113,6 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     desired: null, ready: null, available: null, pdbDisruptionsAllowed: null,
     operatorControllerDesired: null, operatorControllerReady: null, operatorControllerAvailable: null,
   };
-  // A release without OLMv1 has nothing of it to fail; objects seen there are not the product's.
-  if (!runsOlmv1(snapshot)) return { findings, samples: { ...samples, olmUnavailableTransitions: null } };
   const observed = observe(snapshot);
   for (const o of observed) {
     findings.push(...deploymentFindings(o));
@@ -142,6 +140,8 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
       if (!prefix) samples.pdbDisruptionsAllowed = pdbAllowed;
     }
   }
+  // The olm ClusterOperator is the release's OLMv1: on a release without it, it is not a finding.
+  if (!runsOlmv1(snapshot)) return { findings, samples: { ...samples, olmUnavailableTransitions: null } };
   const olm = olmAvailabilityFinding(snapshot);
   if (olm.finding) findings.push(olm.finding);
   samples.olmUnavailableTransitions = olm.count;
@@ -162,8 +162,8 @@ const needs: ResourceNeed[] = [
 ];
 
 /**
- * Detector C, only on clusters that run OLMv1 (4.18+, or 4.14–4.17 with TechPreviewNoUpgrade; without a
- * ClusterVersion, where its Deployments exist). Emits, per OLMv1 Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
+ * Detector C, for the OLMv1 the cluster runs: its release's (4.18+, or 4.14–4.17 with TechPreviewNoUpgrade; any
+ * release without a ClusterVersion) and an upstream install in `olmv1-system` on any release. Emits, per OLMv1 Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
  * in their OpenShift or upstream namespace):
  * - `catalog-replicas:Deployment/<ns>/<name>:not-ready` — warning, critical when 0 ready;
  * - `…:single-replica` (warning) — spec.replicas < 2; `…:rollout-unavailable` (warning) — the strategy may take all down;

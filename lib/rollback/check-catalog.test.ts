@@ -54,8 +54,14 @@ describe('checkCatalog (real OLMv1 manifests)', () => {
     expect(checkCatalog(rollbackContext(makeSnapshot({ clusterversions: [cv] }), '4.14.0')).status).toBe('pass');
   });
 
-  it('passes a 4.14 cluster without TechPreviewNoUpgrade even if OLMv1 Deployments are seen', () => {
-    const snapshot = makeSnapshot({ clusterversions: [cv], deployments: deployments.map((d) => ready(d)), poddisruptionbudgets: pdbs });
+  it('passes a 4.14 cluster without TechPreviewNoUpgrade even if the release\'s OLMv1 Deployments are seen', () => {
+    const catalogd = fixtureDocs('olmv1/openshift/4.20/catalogd--18-deployment-openshift-catalogd-catalogd-controller-manager.yml')[0];
+    const snapshot = makeSnapshot({ clusterversions: [cv], deployments: [ready(catalogd)] });
     expect(checkCatalog(rollbackContext(snapshot, '4.14.0'))).toMatchObject({ status: 'pass', title: 'No OLMv1 on this release' });
+  });
+
+  it('checks an upstream install (olmv1-system) on any release', () => {
+    const snapshot = makeSnapshot({ clusterversions: [cv], deployments: deployments.map((d) => ready(d)), poddisruptionbudgets: pdbs });
+    expect(checkCatalog(rollbackContext(snapshot, '4.14.0')).status).toBe('warn');
   });
 });
