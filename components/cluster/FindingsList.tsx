@@ -20,7 +20,8 @@ export function FindingsList({ findings, selectedId, onSelect }: {
           <SeverityBadge severity={f.severity} />
           <div className={styles.findingBody}>
             <h3 className={styles.findingTitle}>
-              {f.basis === 'predicted' ? <span className="muted" data-testid="finding-predicted">Prediction: </span> : null}
+              {f.basis === 'predicted'
+                ? <span className="muted" data-testid="finding-predicted">Prediction: </span> : null}
               {f.title}
             </h3>
             <p className={styles.findingSummary}>{f.summary}</p>

@@ -21,7 +21,9 @@ export function RollbackCommands({ commands, notes, risks = [] }: {
     <div data-testid="rollback-commands">
       {risks.length > 0 && commands.length > 0 ? (
         <div className={styles.hold} role="group" aria-labelledby="commands-hold-title" data-testid="commands-hold">
-          <p id="commands-hold-title"><strong>The plan is blocked.</strong> Running these commands now means accepting:</p>
+          <p id="commands-hold-title">
+            <strong>The plan is blocked.</strong> Running these commands now means accepting:
+          </p>
           <ul>{risks.map((risk) => <li key={risk}>{risk}</li>)}</ul>
           <label>
             <input

@@ -124,8 +124,9 @@ export function RollbackGuide({ id }: { id: string }) {
               {plan.data.direction === 'roll-forward'
                 ? (
                   <p data-testid="roll-forward-note">
-                    {plan.data.target.version} is newer than the desired version {plan.data.current.desiredVersion}: this
-                    is a roll-forward (an update), not a rollback, and it is checked as one.
+                    {plan.data.target.version} is newer than the desired version{' '}
+                    {plan.data.current.desiredVersion}: this is a roll-forward (an update), not a rollback, and it is
+                    checked as one.
                   </p>
                 )
                 : null}
@@ -150,7 +151,9 @@ export function RollbackGuide({ id }: { id: string }) {
             <>
               <p className="muted">Tracking the rollback to {planAtStart.target.version} since the plan of {new Date(planAtStart.computedAt).toISOString()} (cluster time).</p>
               <RollbackTracker planAtStart={planAtStart} health={health.data} />
-              <button type="button" className="btn" onClick={stopTracking} data-testid="stop-tracking">Stop tracking</button>
+              <button type="button" className="btn" onClick={stopTracking} data-testid="stop-tracking">
+                Stop tracking
+              </button>
             </>
           ) : (
             <>

@@ -38,7 +38,8 @@ interface Observed {
 }
 
 function observe(snapshot: Snapshot): Observed[] {
-  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.filter((ns) => olmv1NamespaceActive(snapshot, ns)).flatMap((ns) => {
+  const active = (ns: string): boolean => olmv1NamespaceActive(snapshot, ns);
+  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.filter(active).flatMap((ns) => {
     const deployment = findObject(snapshot, 'deployments', target.name, ns);
     if (!deployment) return [];
     return [{
@@ -163,7 +164,8 @@ const needs: ResourceNeed[] = [
 
 /**
  * Detector C, for the OLMv1 the cluster runs: its release's (4.18+, or 4.14–4.17 with TechPreviewNoUpgrade; any
- * release without a ClusterVersion) and an upstream install in `olmv1-system` on any release. Emits, per OLMv1 Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
+ * release without a ClusterVersion) and an upstream install in `olmv1-system` on any release. Emits, per OLMv1
+ * Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
  * in their OpenShift or upstream namespace):
  * - `catalog-replicas:Deployment/<ns>/<name>:not-ready` — warning, critical when 0 ready;
  * - `…:single-replica` (warning) — spec.replicas < 2; `…:rollout-unavailable` (warning) — the strategy may take all down;

@@ -154,7 +154,9 @@ export function analyzeStreak(ref: ObjectRef, transitions: readonly ConditionTra
     ref,
     active: streak !== undefined,
     streakLength: current?.writes.length ?? 0,
-    ...(current ? { rootCause: episode?.rootCause ?? current.first, latest: current.latest, onset: episode?.onset ?? current.first.at } : {}),
+    ...(current ? {
+      rootCause: episode?.rootCause ?? current.first, latest: current.latest, onset: episode?.onset ?? current.first.at,
+    } : {}),
     writes,
     requeueBursts: bursts.length,
     writesPerBurst: bursts.length ? bursts.reduce((a, b) => a + b, 0) / bursts.length : 0,

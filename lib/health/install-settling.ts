@@ -81,7 +81,10 @@ function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evide
       + 'each status write requeues the object at once instead of waiting for the backoff.'
     : '';
   const evidence: Evidence[] = [
-    { kind: 'condition', label: 'Root cause (first non-transient failure)', ref: a.ref, path: `status.conditions[type=${a.rootCause.type}]`, value: a.rootCause.message ?? null, at: a.rootCause.at },
+    {
+      kind: 'condition', label: 'Root cause (first non-transient failure)', ref: a.ref,
+      path: `status.conditions[type=${a.rootCause.type}]`, value: a.rootCause.message ?? null, at: a.rootCause.at,
+    },
     { kind: 'condition', label: `Latest message${latestTransient ? ` (transient: ${latestTransient})` : ''}`, ref: a.ref, path: `status.conditions[type=${a.latest.type}]`, value: a.latest.message ?? null, at: a.latest.at },
     { kind: 'metric', label: 'Failed attempts in the streak', value: a.streakLength },
     { kind: 'metric', label: 'Status changes in the last minute', value: changesLastMinute },

@@ -6,7 +6,9 @@
  */
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, Snapshot } from '@/lib/health/types';
-import { asArray, asNumber, asObject, asString, dig, findingId, objectsOf, refOf, selectorMatches, timeOf, type LabelSelector } from '@/lib/health/objects';
+import {
+  asArray, asNumber, asObject, asString, dig, findingId, objectsOf, refOf, selectorMatches, timeOf, type LabelSelector,
+} from '@/lib/health/objects';
 import { DESIRED_DRAIN, LAST_APPLIED_DRAIN, MCD_REASON, MCD_STATE } from '@/lib/health/update-progress-nodes';
 
 const ID = 'node-drain' as const;
@@ -14,7 +16,8 @@ const ID = 'node-drain' as const;
 export const SLOW_DRAIN_MS = 10 * 60_000;
 const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 const FAILED_DRAIN_RE = /failed to drain node/i;
-const DRAIN_DOC = 'https://docs.openshift.com/container-platform/latest/nodes/nodes/nodes-nodes-working.html#nodes-nodes-working-evacuating_nodes-nodes-working';
+const DRAIN_DOC = 'https://docs.openshift.com/container-platform/latest/nodes/nodes/nodes-nodes-working.html'
+  + '#nodes-nodes-working-evacuating_nodes-nodes-working';
 
 const annotationOf = (node: KubeObject, key: string): string | undefined => node.metadata.annotations?.[key];
 
@@ -58,18 +61,21 @@ function drainFinding(node: KubeObject, snapshot: Snapshot, ctx: DetectorContext
   const left = podsLeft(node, objectsOf(snapshot, 'pods'));
   const pdbs = objectsOf(snapshot, 'poddisruptionbudgets');
   const held = left.map((pod) => ({ pod, budgets: blockingBudgets(pod, pdbs) })).filter((h) => h.budgets.length > 0);
+  const annotationField = (label: string, key: string): Evidence =>
+    ({ kind: 'field', label, ref, path: `metadata.annotations["${key}"]`, value: annotationOf(node, key) ?? null });
   const evidence: Evidence[] = [
-    { kind: 'field', label: 'Drain requested by the machine-config controller', ref, path: `metadata.annotations["${DESIRED_DRAIN}"]`, value: annotationOf(node, DESIRED_DRAIN) ?? null },
-    { kind: 'field', label: 'Last drain applied', ref, path: `metadata.annotations["${LAST_APPLIED_DRAIN}"]`, value: annotationOf(node, LAST_APPLIED_DRAIN) ?? null },
-    { kind: 'field', label: 'Machine config daemon state', ref, path: `metadata.annotations["${MCD_STATE}"]`, value: annotationOf(node, MCD_STATE) ?? null },
+    annotationField('Drain requested by the machine-config controller', DESIRED_DRAIN),
+    annotationField('Last drain applied', LAST_APPLIED_DRAIN),
+    annotationField('Machine config daemon state', MCD_STATE),
     { kind: 'field', label: 'Cordoned', ref, path: 'spec.unschedulable', value: true, ...(since ? { at: since } : {}) },
   ];
-  if (reason) evidence.push({ kind: 'field', label: 'Machine config daemon reason', ref, path: `metadata.annotations["${MCD_REASON}"]`, value: reason });
+  if (reason) evidence.push(annotationField('Machine config daemon reason', MCD_REASON));
   for (const { pod, budgets } of held) {
     for (const pdb of budgets) {
       evidence.push({
-        kind: 'field', label: `Eviction of ${pod.metadata.namespace}/${pod.metadata.name} refused by PodDisruptionBudget ${pdb.metadata.name}`,
-        ref: refOf(pdb), path: 'status.disruptionsAllowed', value: 0,
+        kind: 'field', ref: refOf(pdb), path: 'status.disruptionsAllowed', value: 0,
+        label: `Eviction of ${pod.metadata.namespace}/${pod.metadata.name} refused by `
+          + `PodDisruptionBudget ${pdb.metadata.name}`,
       });
     }
   }
@@ -82,17 +88,25 @@ function drainFinding(node: KubeObject, snapshot: Snapshot, ctx: DetectorContext
     subject: ref,
     title: `Node ${name} is slow to drain`,
     summary: [
-      `The machine-config controller cordoned ${name} to drain it${since ? ` at ${since}` : ''} and it is still Draining`
-        + `${gaveUp ? `; the daemon reports "${reason}"` : ` after more than ${SLOW_DRAIN_MS / 60_000} minutes`}.`,
+      `The machine-config controller cordoned ${name} to drain it${since ? ` at ${since}` : ''} and it is still`
+        + ` Draining${gaveUp ? `; the daemon reports "${reason}"` : ` after more than ${SLOW_DRAIN_MS / 60_000} min`}.`,
       held.length
-        ? `Evictions of ${podNames.join(', ')} are refused ("Cannot evict pod as it would violate the pod's disruption budget."): `
-          + 'their PodDisruptionBudgets allow 0 disruptions, so the node cannot reboot into the new config and the pool waits.'
+        ? `Evictions of ${podNames.join(', ')} are refused ("Cannot evict pod as it would violate the pod's disruption `
+          + 'budget."): their PodDisruptionBudgets allow 0 disruptions, so the node cannot reboot into the new '
+          + 'config and the pool waits.'
         : `${left.length} pod(s) are still on the node; none is held by a PodDisruptionBudget at its limit.`,
     ].join(' '),
     evidence,
     remediation: [
-      { title: 'See what the drain is waiting for', command: `oc -n openshift-machine-config-operator logs deploy/machine-config-controller -c machine-config-controller | grep '${name}'` },
-      { title: 'List the pods still on the node', command: `oc get pods -A --field-selector spec.nodeName=${name} -o wide` },
+      {
+        title: 'See what the drain is waiting for',
+        command: 'oc -n openshift-machine-config-operator logs deploy/machine-config-controller'
+          + ` -c machine-config-controller | grep '${name}'`,
+      },
+      {
+        title: 'List the pods still on the node',
+        command: `oc get pods -A --field-selector spec.nodeName=${name} -o wide`,
+      },
       ...budgetRefs.slice(0, 3).map((pdb) => ({
         title: `Let ${pdb.namespace}/${pdb.name} allow a disruption (scale its workload up, or relax the budget)`,
         command: `oc -n ${pdb.namespace} get pdb ${pdb.name} -o wide`,

@@ -33,9 +33,9 @@ export function olmv1NamespaceActive(snapshot: Snapshot, namespace: string | und
 }
 
 /**
- * Whether the snapshot's cluster release runs OLMv1: decided by its ClusterVersion (the desired release, or the release it
- * runs, while an update moves between the two) and the FeatureGate feature set. Without a ClusterVersion (upstream
- * Kubernetes with `olmv1-system`), whatever OLMv1 objects exist decide, so this says true.
+ * Whether the snapshot's cluster release runs OLMv1: decided by its ClusterVersion (the desired release, or the
+ * release it runs, while an update moves between the two) and the FeatureGate feature set. Without a ClusterVersion
+ * (upstream Kubernetes with `olmv1-system`), whatever OLMv1 objects exist decide, so this says true.
  */
 export function runsOlmv1(snapshot: Snapshot): boolean {
   const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];

@@ -118,7 +118,9 @@ function enumFinding(cv: KubeObject, crd: KubeObject, violations: EnumViolation[
     detector: ID,
     severity: 'critical',
     subject: cvRef,
-    title: observed ? 'ClusterVersion status writes are being rejected' : 'ClusterVersion status writes will be rejected',
+    title: observed
+      ? 'ClusterVersion status writes are being rejected'
+      : 'ClusterVersion status writes will be rejected',
     summary: [
       `The installed CRD (enum matches ${releases.length ? releases.join(', ') : 'no known release'}) does not accept `
         + `${values.join(', ')}, which ClusterVersion carries. Every status update by the cluster-version operator `
@@ -166,7 +168,8 @@ function rollbackRiskFinding(cv: KubeObject): Finding | undefined {
   if (prediction.rejected.length === 0) return undefined;
   const cvRef = refOf(cv);
   return {
-    id: findingId(ID, cvRef, `rollback-${target.version}`), detector: ID, severity: 'info', subject: cvRef, basis: 'predicted',
+    id: findingId(ID, cvRef, `rollback-${target.version}`), detector: ID, severity: 'info', subject: cvRef,
+    basis: 'predicted',
     title: `A rollback to ${target.version} would freeze ClusterVersion status`,
     summary: `The ${prediction.targetRelease} ClusterVersion CRD does not accept ${prediction.rejected.join(', ')}, which are `
       + `enabled now. After a rollback to ${target.version} the API server would reject every status write of the `
@@ -226,8 +229,8 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
  *   last accepted write) once logs or staleness show it, else "will be rejected" (basis `predicted`);
  * - `…:rejected` (warning): CVO logs rejections but no capability value explains them;
  * - `…:stale` (warning): observedGeneration behind generation and no CVO status write for > `statusStaleMinutes`;
- * - `…:rollback-<version>` (info, basis `predicted`): nothing is rejected now, but a rollback to the newest history entry of
- *   an older minor would re-apply a CRD whose enum rejects capabilities enabled now.
+ * - `…:rollback-<version>` (info, basis `predicted`): nothing is rejected now, but a rollback to the newest history
+ *   entry of an older minor would re-apply a CRD whose enum rejects capabilities enabled now.
  * Samples: `rejectedValues` (distinct values outside the enum; `null` without the CRD), `staleSeconds` (since the
  * CVO's last status write; `null` when unknown).
  */

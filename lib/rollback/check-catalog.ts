@@ -51,22 +51,29 @@ function problemsOf(
     const finding = pdbFinding(deployment, pdb, ready);
     if (!finding) continue;
     evidence.push(...finding.evidence);
-    const now = drainingNodes.length ? ` Node ${drainingNodes.join(', ')} is cordoned with its pod on it: a drain is blocked now.` : '';
-    problems.push({ severity: now ? 'block' : 'warn', text: `${finding.title}: ${finding.summary}${now}`, remediation: finding.remediation.at(-1) });
+    const now = drainingNodes.length
+      ? ` Node ${drainingNodes.join(', ')} is cordoned with its pod on it: a drain is blocked now.` : '';
+    problems.push({
+      severity: now ? 'block' : 'warn', text: `${finding.title}: ${finding.summary}${now}`,
+      remediation: finding.remediation.at(-1),
+    });
   }
   return { problems, evidence };
 }
 
 /**
- * Check `catalog`, for the OLMv1 the cluster runs (its release's, or an upstream install). A PDB at its limit blocks while a node with its pod is
- * cordoned, else warns (the cluster page's severity); single replica, not ready, unsafe strategy → warn.
+ * Check `catalog`, for the OLMv1 the cluster runs (its release's, or an upstream install). A PDB at its limit
+ * blocks while a node with its pod is cordoned, else warns (the cluster page's severity); single replica, not ready,
+ * unsafe strategy → warn.
  */
 export const checkCatalog: RollbackCheck = (ctx) => {
-  const named = objectsOf(ctx.snapshot, 'deployments').filter((d) => (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name));
+  const named = objectsOf(ctx.snapshot, 'deployments')
+    .filter((d) => (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name));
   const deployments = named.filter((d) => olmv1NamespaceActive(ctx.snapshot, d.metadata.namespace));
   if (named.length > 0 && deployments.length === 0) {
     return checkResult('catalog', 'pass', 'No OLMv1 on this release',
-      'OLMv1 runs from 4.18 (4.14–4.17 only with TechPreviewNoUpgrade): no catalogd or operator-controller to drain around.');
+      'OLMv1 runs from 4.18 (4.14–4.17 only with TechPreviewNoUpgrade): no catalogd or operator-controller to drain '
+        + 'around.');
   }
   if (deployments.length === 0) {
     return checkResult('catalog', 'pass', 'No OLMv1 catalog Deployments', 'Neither catalogd nor operator-controller runs on this cluster (or is watched): nothing to drain around.');

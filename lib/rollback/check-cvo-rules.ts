@@ -35,9 +35,11 @@ export const checkCvoRules: RollbackCheck = (ctx) => {
     const rules = 'The rollback rules do not apply; the update\'s do.';
     return ctx.target.inHistory
       ? checkResult('cvo-rules', 'pass', title,
-        `${rules} The cluster ran ${target} before: the command pins its release image by digest from the history.`, evidence)
+        `${rules} The cluster ran ${target} before: the command pins its release image by digest from the history.`,
+        evidence)
       : checkResult('cvo-rules', 'warn', title,
-        `${rules} ${target} is not in the history: check that the update graph offers it and read its conditional risks.`,
+        `${rules} ${target} is not in the history: check that the update graph offers it and read its conditional `
+          + 'risks.',
         evidence, [{ title: 'See the updates the cluster recommends', command: 'oc adm upgrade recommend' }]);
   }
   const progressingNote = isProgressing(cv)

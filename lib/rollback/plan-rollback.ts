@@ -14,7 +14,8 @@ import { checkOperators } from './check-operators';
 import { checkPodLatency } from './check-pod-latency';
 import { rollbackCommands } from './rollback-commands';
 import {
-  clusterVersionOf, desiredOf, directionOf, historyOf, isProgressing, previousEntry, resolveTarget, type RollbackCheck, type RollbackContext,
+  clusterVersionOf, desiredOf, directionOf, historyOf, isProgressing, previousEntry, resolveTarget, type RollbackCheck,
+  type RollbackContext,
 } from './rollback-context';
 
 /** The checks in the order the guide shows them. */
@@ -51,7 +52,9 @@ export function planRollback(snapshot: Snapshot, health: ClusterHealthDto, optio
   if (!target) return undefined;
   const acceptCrossMinorRisk = options.acceptCrossMinorRisk ?? false;
   const direction = directionOf(clusterVersion, target.version);
-  const context: RollbackContext = { snapshot, health, clusterVersion, target, direction, now: options.now, acceptCrossMinorRisk };
+  const context: RollbackContext = {
+    snapshot, health, clusterVersion, target, direction, now: options.now, acceptCrossMinorRisk,
+  };
   const checks = ROLLBACK_CHECKS.map((check) => check(context));
   const { commands, notes } = rollbackCommands(clusterVersion, target, acceptCrossMinorRisk);
   const desired = desiredOf(clusterVersion);

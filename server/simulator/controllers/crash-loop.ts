@@ -153,7 +153,11 @@ export class FeatureGateConsumerPods {
     const backoff = crashBackoffSeconds(tracked.restarts);
     const live = this.context.client.get('pods', tracked.name, namespace);
     if (live) {
-      const status = podStatus(live, 'CrashLoopBackOff', { scheduledMs: tracked.createdMs, startedMs: tracked.createdMs + 3 * SECOND, notReadyMs: tracked.downSinceMs, podIP: '10.0.0.1', hostIP: '10.0.0.1' }, {
+      const times = {
+        scheduledMs: tracked.createdMs, startedMs: tracked.createdMs + 3 * SECOND, notReadyMs: tracked.downSinceMs,
+        podIP: '10.0.0.1', hostIP: '10.0.0.1',
+      };
+      const status = podStatus(live, 'CrashLoopBackOff', times, {
         restartCount: tracked.restarts,
         lastStartedMs: now,
         lastFinishedMs: now + 60_300,

@@ -77,7 +77,9 @@ export interface CrashInfo {
 export function podStatus(
   pod: KubeObject,
   state: PodState,
-  times: { scheduledMs: number; startedMs?: number; readyMs?: number; notReadyMs?: number; podIP?: string; hostIP?: string },
+  times: {
+    scheduledMs: number; startedMs?: number; readyMs?: number; notReadyMs?: number; podIP?: string; hostIP?: string;
+  },
   crash?: CrashInfo,
 ): Record<string, unknown> {
   const spec = pod.spec as { containers: { name: string; image: string }[] };
