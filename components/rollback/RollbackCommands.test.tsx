@@ -3,8 +3,12 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RollbackCommands } from './RollbackCommands';
 
-const FORCED = 'oc adm upgrade --to-image=quay.io/openshift-release-dev/ocp-release@sha256:' + 'a'.repeat(64) + ' --allow-explicit-upgrade --force';
-const RISKS = ['The 4.13 ClusterVersion CRD rejects Build, MachineAPI', 'Control plane health cannot be verified: the CVO cannot report'];
+const FORCED = `oc adm upgrade --to-image=quay.io/openshift-release-dev/ocp-release@sha256:${'a'.repeat(64)}`
+  + ' --allow-explicit-upgrade --force';
+const RISKS = [
+  'The 4.13 ClusterVersion CRD rejects Build, MachineAPI',
+  'Control plane health cannot be verified: the CVO cannot report',
+];
 
 afterEach(() => cleanup());
 
@@ -22,7 +26,8 @@ describe('RollbackCommands', () => {
   it('shows the copyable commands once the user acknowledges the risks, and hides them again when unticked', () => {
     render(<RollbackCommands commands={[FORCED, 'oc adm upgrade status']} notes={[]} risks={RISKS} />);
     fireEvent.click(screen.getByTestId('acknowledge-risks'));
-    expect(screen.getAllByTestId('rollback-command').map((el) => el.textContent)).toStrictEqual([FORCED, 'oc adm upgrade status']);
+    const shown = screen.getAllByTestId('rollback-command').map((el) => el.textContent);
+    expect(shown).toStrictEqual([FORCED, 'oc adm upgrade status']);
     expect(screen.getAllByRole('button', { name: /copy command/i })).toHaveLength(2);
     fireEvent.click(screen.getByTestId('acknowledge-risks'));
     expect(screen.queryAllByTestId('rollback-command')).toHaveLength(0);

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { compareFindings, speaksForCluster, type OrderedFinding } from '@/lib/health/finding-order';
 
-const f = (id: string, severity: OrderedFinding['severity'], extra: Partial<OrderedFinding> = {}): OrderedFinding => ({ id, severity, ...extra });
+const f = (id: string, severity: OrderedFinding['severity'], extra: Partial<OrderedFinding> = {}): OrderedFinding =>
+  ({ id, severity, ...extra });
 
 describe('compareFindings', () => {
   it('orders by severity, then observed before predicted, then onset, then id', () => {
@@ -17,9 +18,13 @@ describe('compareFindings', () => {
   });
 
   it('does not reorder when a title or summary number changes (only stable fields count)', () => {
-    const before = [f('x', 'warning', { since: '2026-01-01T09:00:00Z' }), f('w', 'warning', { since: '2026-01-01T09:05:00Z' })];
+    const before = [
+      f('x', 'warning', { since: '2026-01-01T09:00:00Z' }),
+      f('w', 'warning', { since: '2026-01-01T09:05:00Z' }),
+    ];
     const after = before.map((x) => ({ ...x, title: `${x.id} 97%` }));
-    expect([...after].sort(compareFindings).map((x) => x.id)).toStrictEqual([...before].sort(compareFindings).map((x) => x.id));
+    const ids = (list: OrderedFinding[]) => [...list].sort(compareFindings).map((x) => x.id);
+    expect(ids(after)).toStrictEqual(ids(before));
   });
 });
 

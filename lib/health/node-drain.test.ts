@@ -7,7 +7,8 @@ import { nodeDrain, SLOW_DRAIN_MS } from '@/lib/health/node-drain';
 import { makeContext, makePod, makeSnapshot } from '@/lib/health/testing/builders';
 
 /** oc's own example: a 4.16 worker pool whose drains a PDB prohibits (the daemon gave up after 1 hour). */
-const FIXTURE = join(process.cwd(), 'server/fixtures/oc-upgrade/status/4.16.0-ec2-control-plane-updated-pdb-prohibits-draining-node.yaml');
+const FIXTURE = join(process.cwd(), 'server/fixtures/oc-upgrade/status',
+  '4.16.0-ec2-control-plane-updated-pdb-prohibits-draining-node.yaml');
 const realNodes = (yaml.load(readFileSync(FIXTURE, 'utf8')) as { items: KubeObject[] }).items;
 
 const MC = 'machineconfiguration.openshift.io';
@@ -23,13 +24,20 @@ function drainingNode(cordonedAt: string): KubeObject {
         [`${MC}/state`]: 'Working',
       },
     },
-    spec: { unschedulable: true, taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: cordonedAt }] },
+    spec: {
+      unschedulable: true,
+      taints: [{ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: cordonedAt }],
+    },
   };
 }
-const app = makePod({ namespace: 'payments', name: 'payments-api-7f9', nodeName: 'worker-1', labels: { app: 'payments-api' }, containers: [{ name: 'api' }] });
+const app = makePod({
+  namespace: 'payments', name: 'payments-api-7f9', nodeName: 'worker-1', labels: { app: 'payments-api' },
+  containers: [{ name: 'api' }],
+});
 const pdb: KubeObject = {
   apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'payments-api', namespace: 'payments' },
-  spec: { minAvailable: 1, selector: { matchLabels: { app: 'payments-api' } } }, status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1 },
+  spec: { minAvailable: 1, selector: { matchLabels: { app: 'payments-api' } } },
+  status: { disruptionsAllowed: 0, currentHealthy: 1, desiredHealthy: 1 },
 };
 
 describe('nodeDrain', () => {
@@ -44,12 +52,16 @@ describe('nodeDrain', () => {
     expect(out.findings[0].summary).toContain('failed to drain node');
   });
 
-  it('names the pod and the PodDisruptionBudget holding a drain that runs past the threshold, since it was cordoned', () => {
+  it('names the pod and the PDB holding a drain that runs past the threshold, since it was cordoned', () => {
     const cordoned = new Date(Date.parse(NOW) - SLOW_DRAIN_MS - 60_000).toISOString();
-    const [f] = nodeDrain.detect(makeSnapshot({ nodes: [drainingNode(cordoned)], pods: [app], poddisruptionbudgets: [pdb] }), makeContext(NOW)).findings;
-    expect(f).toMatchObject({ id: 'node-drain:Node//worker-1:slow-drain', since: cordoned, title: 'Node worker-1 is slow to drain' });
+    const snapshot = makeSnapshot({ nodes: [drainingNode(cordoned)], pods: [app], poddisruptionbudgets: [pdb] });
+    const [f] = nodeDrain.detect(snapshot, makeContext(NOW)).findings;
+    expect(f).toMatchObject({
+      id: 'node-drain:Node//worker-1:slow-drain', since: cordoned, title: 'Node worker-1 is slow to drain',
+    });
     expect(f.summary).toContain('payments/payments-api-7f9');
-    expect(f.evidence.some((e) => e.label === 'Eviction of payments/payments-api-7f9 refused by PodDisruptionBudget payments-api')).toBe(true);
+    const refused = 'Eviction of payments/payments-api-7f9 refused by PodDisruptionBudget payments-api';
+    expect(f.evidence.some((e) => e.label === refused)).toBe(true);
     expect(f.remediation.map((r) => r.command)).toContain('oc -n payments get pdb payments-api -o wide');
   });
 
@@ -61,7 +73,8 @@ describe('nodeDrain', () => {
     const manual = drainingNode(old);
     delete manual.metadata.annotations![`${MC}/desiredDrain`];
     for (const node of [drainingNode(recent), done, manual]) {
-      expect(nodeDrain.detect(makeSnapshot({ nodes: [node], pods: [app], poddisruptionbudgets: [pdb] }), makeContext(NOW)).findings).toStrictEqual([]);
+      const snapshot = makeSnapshot({ nodes: [node], pods: [app], poddisruptionbudgets: [pdb] });
+      expect(nodeDrain.detect(snapshot, makeContext(NOW)).findings).toStrictEqual([]);
     }
   });
 });

@@ -133,16 +133,18 @@ describe('findings that stay right over time (scenario snapshots at several mome
     return [failureAt + 60_000, failureAt + 20 * 60_000, failureAt + 50 * 60_000];
   };
 
-  it.each(names)('%s: every finding\'s since is its onset — not after any evidence time, never in the future', (name) => {
+  it.each(names)('%s: every since is the onset — not after any evidence time, never in the future', (name) => {
     const problems: string[] = [];
     for (const atMs of moments(name)) {
       const { snapshot, now } = scenarioSnapshot(name, atMs);
       for (const finding of assess(snapshot, now, name).findings) {
         const times = finding.evidence.flatMap((e) => (e.at && timeOf(e.at) !== undefined ? [timeOf(e.at)!] : []));
         const since = timeOf(finding.since);
-        if (times.length && since === undefined) problems.push(`${atMs}: ${finding.id} has evidence times but no since`);
-        if (since !== undefined && times.some((t) => t < since)) problems.push(`${atMs}: ${finding.id} since ${finding.since} after its evidence`);
-        if (since !== undefined && since > now) problems.push(`${atMs}: ${finding.id} since ${finding.since} in the future`);
+        const at = `${atMs}: ${finding.id}`;
+        if (times.length && since === undefined) problems.push(`${at} has evidence times but no since`);
+        const early = since !== undefined && times.some((t) => t < since);
+        if (early) problems.push(`${at} since ${finding.since} after evidence`);
+        if (since !== undefined && since > now) problems.push(`${at} since ${finding.since} in the future`);
       }
     }
     expect(problems).toStrictEqual([]);
@@ -158,7 +160,7 @@ describe('findings that stay right over time (scenario snapshots at several mome
       }
     }, 60_000);
 
-  it('a healthy cluster: the rollback prediction is info, sorts after observed findings and is not its worst finding', () => {
+  it('a healthy cluster: the rollback prediction is info, sorts after observed ones, and is not its worst', () => {
     const { snapshot, now } = scenarioSnapshot('steady', 10 * 60_000);
     const health = assess(snapshot, now, 'steady');
     const prediction = health.findings.find((f) => f.id.includes(':rollback-'));
@@ -166,13 +168,15 @@ describe('findings that stay right over time (scenario snapshots at several mome
     const summary = summaryOf(health);
     expect(summary.worstFinding?.id).not.toBe(prediction?.id);
     // Without the observed blind-spot note (no latency source in this harness), nothing speaks for it: OK.
-    const healthy = summaryOf({ ...health, findings: health.findings.filter((f) => f.detector !== 'pod-setup-latency') });
+    const noted = health.findings.filter((f) => f.detector !== 'pod-setup-latency');
+    const healthy = summaryOf({ ...health, findings: noted });
     expect([healthy.worstSeverity, healthy.worstFinding]).toStrictEqual(['ok', undefined]);
   }, 60_000);
 
   it('cross-minor-rollback: the rejection is stated as observed once it is, without counts in the title', () => {
     const { snapshot, now } = scenarioSnapshot('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000);
-    const finding = assess(snapshot, now).findings.find((f) => f.id === 'status-write-rejection:ClusterVersion//version:enum');
+    const finding = assess(snapshot, now).findings
+      .find((f) => f.id === 'status-write-rejection:ClusterVersion//version:enum');
     expect(finding?.title).toBe('ClusterVersion status writes are being rejected');
     expect(finding?.title).not.toMatch(/\bnext\b|\d/);
     expect(timeOf(finding?.since)).toBeLessThanOrEqual(now - 15 * 60_000);
@@ -181,15 +185,17 @@ describe('findings that stay right over time (scenario snapshots at several mome
   it('update-in-progress: the slow-draining worker gets a finding naming the PDB, gone once the drain finishes', () => {
     const during = scenarioSnapshot('update-in-progress', UIP_SLOW_DRAIN_FROM_MS + 20 * 60_000);
     const slow = assess(during.snapshot, during.now).findings.filter((f) => f.detector === 'node-drain');
-    expect(slow.map((f) => [f.severity, f.title])).toStrictEqual([['warning', expect.stringMatching(/^Node \S+ is slow to drain$/)]]);
+    expect(slow.map((f) => [f.severity, f.title]))
+      .toStrictEqual([['warning', expect.stringMatching(/^Node \S+ is slow to drain$/)]]);
     expect(slow[0].summary).toContain(`${UIP_BLOCKING_WORKLOAD.namespace}/${UIP_BLOCKING_WORKLOAD.name}`);
     expect(timeOf(slow[0].since)).toBeLessThanOrEqual(during.now - 10 * 60_000);
     const after = scenarioSnapshot('update-in-progress', UIP_SLOW_DRAIN_RESOLVED_AT_MS + 10 * 60_000);
     expect(assess(after.snapshot, after.now).findings.filter((f) => f.detector === 'node-drain')).toStrictEqual([]);
   }, 60_000);
 
-  it('hypershift-featuregate-drop: A dates from the first consumer failure, before the node-tuning outage it causes', () => {
-    const { snapshot, now } = scenarioSnapshot('hypershift-featuregate-drop', SCENARIOS['hypershift-featuregate-drop']!.failureAtMs + 50 * 60_000);
+  it('hypershift-featuregate-drop: A dates from the first consumer failure, before the outage it causes', () => {
+    const atMs = SCENARIOS['hypershift-featuregate-drop']!.failureAtMs + 50 * 60_000;
+    const { snapshot, now } = scenarioSnapshot('hypershift-featuregate-drop', atMs);
     const findings = assess(snapshot, now).findings;
     const a = findings.find((f) => f.detector === 'featuregate-coverage' && f.severity === 'critical');
     const tuning = findings.find((f) => f.id.includes('node-tuning'));
@@ -203,7 +209,8 @@ describe('failure mode E over time, through the real watch layer', () => {
   it('extension-install-flap: the root cause stays the ClusterRole conflict 50 minutes in', async () => {
     const { server: s, engine: e } = await boot('extension-install-flap');
     await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
-    const rootCause = (h: ClusterHealthDto) => h.findings.find((f) => f.id === `install-settling:ClusterExtension//${FLAP_EXTENSION}:streak`)
+    const streakId = `install-settling:ClusterExtension//${FLAP_EXTENSION}:streak`;
+    const rootCause = (h: ClusterHealthDto) => h.findings.find((f) => f.id === streakId)
       ?.evidence.find((ev) => ev.label.startsWith('Root cause'));
     await advanceGradually(s, 5 * 60_000);
     const early = await until(e, (h) => rootCause(h) !== undefined);
@@ -215,7 +222,8 @@ describe('failure mode E over time, through the real watch layer', () => {
     // A dashboard that starts watching now first sees the transient message the condition shows; the next backoff
     // step's first attempt (≤ 10 min) brings the real error back, and it must become the root cause.
     e.stop();
-    const fresh = new ClusterEngine({ id: 'late', name: 'late', connection: createKubeConnection(s.kubeconfigPath('reader'), 'sim') });
+    const connection = createKubeConnection(s.kubeconfigPath('reader'), 'sim');
+    const fresh = new ClusterEngine({ id: 'late', name: 'late', connection });
     engine = fresh;
     fresh.start();
     await until(fresh, (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
