@@ -82,7 +82,8 @@ test('walks the rollback guide and follows the rollback live', async ({ page }) 
   await page.getByTestId('stop-tracking').click();
   await page.getByRole('radio', { name: '4.14.27' }).click();
   await expect(page.getByTestId('rollback-verdict')).toContainText('Roll-forward to 4.14.27', { timeout: 30_000 });
-  await expect(page.getByTestId('roll-forward-note')).toContainText('this is a roll-forward (an update), not a rollback');
+  await expect(page.getByTestId('roll-forward-note'))
+    .toContainText('this is a roll-forward (an update), not a rollback');
   await expect(page.locator('[data-check-id="cvo-rules"]')).toContainText('an update, not a rollback');
   await expect(page.locator('[data-check-id="cvo-rules"]')).not.toHaveAttribute('data-status', 'block');
   await expect(page.locator('[data-check-id="operators"]')).toContainText('cannot be verified');

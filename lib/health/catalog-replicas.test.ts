@@ -198,23 +198,32 @@ describe('catalogReplicas — only where the release runs OLMv1', () => {
   const { deployments, pdbs } = upstream('v1.8.0');
   // The same manifests where a release puts them (openshift-catalogd, openshift-operator-controller).
   const asRelease = (o: KubeObject): KubeObject => ({
-    ...o, metadata: { ...o.metadata, namespace: o.metadata.name.startsWith('catalogd') ? 'openshift-catalogd' : 'openshift-operator-controller' },
+    ...o,
+    metadata: {
+      ...o.metadata,
+      namespace: o.metadata.name.startsWith('catalogd') ? 'openshift-catalogd' : 'openshift-operator-controller',
+    },
   });
   const objects = { deployments: deployments.map(healthy).map(asRelease), poddisruptionbudgets: pdbs.map(asRelease) };
   const on = (version: string, featureSet?: string) => makeSnapshot({
     ...objects,
     clusterversions: [makeClusterVersion({ desired: version, history: [{ version, state: 'Completed' }] })],
-    featuregates: [{ apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' }, spec: featureSet ? { featureSet } : {} }],
+    featuregates: [{
+      apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' },
+      spec: featureSet ? { featureSet } : {},
+    }],
   });
 
-  it.each(['4.13.40', '4.14.27', '4.17.10'])('%s without TechPreviewNoUpgrade: no finding even with the Deployments', (version) => {
+  it.each(['4.13.40', '4.14.27', '4.17.10'])('%s without TechPreviewNoUpgrade: no finding, Deployments or not', (version) => {
     expect(summarize(on(version))).toStrictEqual([]);
   });
 
   it('an upstream install in olmv1-system is the user\'s OLMv1, checked on any release', () => {
     const snapshot = makeSnapshot({
       deployments: deployments.map(healthy), poddisruptionbudgets: pdbs,
-      clusterversions: [makeClusterVersion({ desired: '4.13.40', history: [{ version: '4.13.40', state: 'Completed' }] })],
+      clusterversions: [
+        makeClusterVersion({ desired: '4.13.40', history: [{ version: '4.13.40', state: 'Completed' }] }),
+      ],
     });
     expect(summarize(snapshot)).toHaveLength(4);
   });

@@ -6,7 +6,9 @@ import { checkCatalog } from './check-catalog';
 
 const cv = fixture('oc-upgrade/status/not-upgrading-cv.yaml');
 /** The fixture runs 4.14: OLMv1 is there only with TechPreviewNoUpgrade. */
-const techPreview = { apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' }, spec: { featureSet: 'TechPreviewNoUpgrade' } };
+const techPreview = {
+  apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' }, spec: { featureSet: 'TechPreviewNoUpgrade' },
+};
 const upstream = fixtureDocs('olmv1/upstream/v1.8.0/deployments-and-pdbs.yaml');
 const deployments = upstream.filter((d) => d.kind === 'Deployment');
 const pdbs = upstream.filter((d) => d.kind === 'PodDisruptionBudget');
@@ -38,8 +40,11 @@ describe('checkCatalog (real OLMv1 manifests)', () => {
 
   it('blocks the same layout while the node running the catalogd pod is cordoned (a drain is stuck now)', () => {
     const catalogd = deployments.find((d) => d.metadata.name === 'catalogd-controller-manager')!;
-    const labels = (catalogd.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
-    const pod = makePod({ name: 'catalogd-controller-manager-abc', namespace: 'olmv1-system', labels, nodeName: 'worker-1', containers: [{ name: 'manager' }] });
+    const { labels } = (catalogd.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata;
+    const pod = makePod({
+      name: 'catalogd-controller-manager-abc', namespace: 'olmv1-system', labels, nodeName: 'worker-1',
+      containers: [{ name: 'manager' }],
+    });
     const node = { apiVersion: 'v1', kind: 'Node', metadata: { name: 'worker-1' }, spec: { unschedulable: true } };
     const snapshot = makeSnapshot({
       clusterversions: [cv], featuregates: [techPreview], deployments: deployments.map((d) => ready(d)), poddisruptionbudgets: pdbs,
@@ -55,13 +60,17 @@ describe('checkCatalog (real OLMv1 manifests)', () => {
   });
 
   it('passes a 4.14 cluster without TechPreviewNoUpgrade even if the release\'s OLMv1 Deployments are seen', () => {
-    const catalogd = fixtureDocs('olmv1/openshift/4.20/catalogd--18-deployment-openshift-catalogd-catalogd-controller-manager.yml')[0];
+    const catalogd = fixtureDocs(
+      'olmv1/openshift/4.20/catalogd--18-deployment-openshift-catalogd-catalogd-controller-manager.yml')[0];
     const snapshot = makeSnapshot({ clusterversions: [cv], deployments: [ready(catalogd)] });
-    expect(checkCatalog(rollbackContext(snapshot, '4.14.0'))).toMatchObject({ status: 'pass', title: 'No OLMv1 on this release' });
+    expect(checkCatalog(rollbackContext(snapshot, '4.14.0')))
+      .toMatchObject({ status: 'pass', title: 'No OLMv1 on this release' });
   });
 
   it('checks an upstream install (olmv1-system) on any release', () => {
-    const snapshot = makeSnapshot({ clusterversions: [cv], deployments: deployments.map((d) => ready(d)), poddisruptionbudgets: pdbs });
+    const snapshot = makeSnapshot({
+      clusterversions: [cv], deployments: deployments.map((d) => ready(d)), poddisruptionbudgets: pdbs,
+    });
     expect(checkCatalog(rollbackContext(snapshot, '4.14.0')).status).toBe('warn');
   });
 });

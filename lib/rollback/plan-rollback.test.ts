@@ -79,12 +79,15 @@ describe('planRollback at other phases', () => {
     const cvo = plan.checks.find((c) => c.id === 'cvo-rules');
     expect(cvo).toMatchObject({ status: 'pass', title: 'Roll-forward 4.13.40 → 4.14.27: an update, not a rollback' });
     expect(plan.checks.find((c) => c.id === 'capabilities')?.status).toBe('pass');
-    expect(plan.commands[0]).toMatch(new RegExp(`^oc adm upgrade --to-image=${plan.target.image} --allow-explicit-upgrade( |$)`));
+    const forward = `^oc adm upgrade --to-image=${plan.target.image} --allow-explicit-upgrade( |$)`;
+    expect(plan.commands[0]).toMatch(new RegExp(forward));
     expect(plan.commands[0]).not.toContain('--force');
     expect(plan.notes.join(' ')).toContain('A roll-forward to 4.14.27');
     // The CVO cannot write status while the 4.13 CRD rejects the enabled capabilities: health is not verifiable.
     const operators = plan.checks.find((c) => c.id === 'operators');
-    expect(operators).toMatchObject({ status: 'warn', title: 'Control plane health cannot be verified: the CVO cannot report' });
+    expect(operators).toMatchObject({
+      status: 'warn', title: 'Control plane health cannot be verified: the CVO cannot report',
+    });
     expect(plan.allowed).toBe(true);
   });
 

@@ -14,8 +14,10 @@ describe('severity helpers', () => {
     expect(sortFindings([f('a', 'info'), f('b', 'critical'), f('c', 'warning'), f('d', 'critical', 'featuregate-coverage')]).map((x) => x.id))
       .toEqual(['b', 'd', 'c', 'a']);
   });
-  it('keeps the order when only titles change, and puts predictions after observed findings of the same severity', () => {
-    const list = [f('a', 'warning', 'x', 'p99 0.9 s'), f('b', 'warning', 'x', 'p99 0.6 s'), { ...f('c', 'warning'), basis: 'predicted' as const }];
+  it('keeps the order when only titles change, and puts predictions after observed findings', () => {
+    const list = [
+      f('a', 'warning', 'x', 'p99 0.9 s'), f('b', 'warning', 'x', 'p99 0.6 s'), { ...f('c', 'warning'), basis: 'predicted' as const },
+    ];
     const renamed = list.map((x) => ({ ...x, title: `${x.title} (97%)` })).reverse();
     expect(sortFindings(list).map((x) => x.id)).toEqual(['a', 'b', 'c']);
     expect(sortFindings(renamed).map((x) => x.id)).toEqual(['a', 'b', 'c']);
