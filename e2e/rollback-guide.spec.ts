@@ -44,9 +44,14 @@ test('walks the rollback guide and follows the rollback live', async ({ page }) 
   await expect(page.locator('[data-check-id="cvo-rules"]')).toHaveAttribute('data-status', 'block');
   await expect(page.getByTestId('rollback-commands')).toContainText('No command');
 
-  // Accepting the cross-minor risk shows the forced command, still with the capability block.
+  // Accepting the cross-minor risk yields the forced command, still with the capability block: it stays hidden, with
+  // no Copy button, until the blocking risks are acknowledged by name.
   await page.getByTestId('accept-risk').click();
   await expect(page.getByTestId('accept-risk')).toBeChecked();
+  await expect(page.getByTestId('commands-hold')).toContainText('ClusterVersion CRD rejects');
+  await expect(page.getByTestId('rollback-command')).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Copy command' })).toHaveCount(0);
+  await page.getByTestId('acknowledge-risks').check();
   await expect(page.getByTestId('rollback-command').first()).toHaveText(/^oc adm upgrade --to-image=quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64} --allow-explicit-upgrade --force$/);
   await expect(page.locator('[data-check-id="cvo-rules"]')).toHaveAttribute('data-status', 'warn');
   await expect(page.getByTestId('rollback-verdict')).toHaveAttribute('data-allowed', 'false');
@@ -70,6 +75,17 @@ test('walks the rollback guide and follows the rollback live', async ({ page }) 
   await expect(step('requested')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(step('history-entry')).toHaveAttribute('data-status', 'done', { timeout: 60_000 });
   await expect(step('findings')).toHaveAttribute('data-status', 'failed', { timeout: 60_000 });
-  await expect(step('findings')).toContainText('The next ClusterVersion status write will be rejected');
+  await expect(step('findings')).toContainText(/ClusterVersion status writes (are being|will be) rejected/);
   await expect(step('completed')).toHaveAttribute('data-status', 'pending');
+
+  // After the rollback, 4.14.27 — the fix the status-write finding recommends — is a roll-forward and is named one.
+  await page.getByTestId('stop-tracking').click();
+  await page.getByRole('radio', { name: '4.14.27' }).click();
+  await expect(page.getByTestId('rollback-verdict')).toContainText('Roll-forward to 4.14.27', { timeout: 30_000 });
+  await expect(page.getByTestId('roll-forward-note'))
+    .toContainText('this is a roll-forward (an update), not a rollback');
+  await expect(page.locator('[data-check-id="cvo-rules"]')).toContainText('an update, not a rollback');
+  await expect(page.locator('[data-check-id="cvo-rules"]')).not.toHaveAttribute('data-status', 'block');
+  await expect(page.locator('[data-check-id="operators"]')).toContainText('cannot be verified');
+  await expect(page.locator('[data-check-id="operators"]')).not.toHaveAttribute('data-status', 'pass');
 });

@@ -19,7 +19,11 @@ export function FindingsList({ findings, selectedId, onSelect }: {
           data-severity={f.severity} aria-current={f.id === selectedId ? 'true' : undefined}>
           <SeverityBadge severity={f.severity} />
           <div className={styles.findingBody}>
-            <h3 className={styles.findingTitle}>{f.title}</h3>
+            <h3 className={styles.findingTitle}>
+              {f.basis === 'predicted'
+                ? <span className="muted" data-testid="finding-predicted">Prediction: </span> : null}
+              {f.title}
+            </h3>
             <p className={styles.findingSummary}>{f.summary}</p>
             <p className="muted">
               {detectorSpec(f.detector)?.title ?? f.detector} · {f.subject.kind} {f.subject.namespace ? `${f.subject.namespace}/` : ''}{f.subject.name}

@@ -17,6 +17,13 @@ import styles from './rollback.module.css';
 
 const storageKey = (id: string): string => `update-health:rollback-start:${id}`;
 
+/** "Rollback to 4.13.40", "Roll-forward to 4.14.27": what the plan does, in the words the checks use. */
+function verdictNoun(plan: RollbackPlanDto): string {
+  if (plan.direction === 'roll-forward') return `Roll-forward to ${plan.target.version}`;
+  if (plan.direction === 'current') return `${plan.target.version} (already the desired version)`;
+  return `Rollback to ${plan.target.version}`;
+}
+
 /** Reads the plan saved when tracking started (a reload keeps the tracker's baseline). */
 function storedPlan(id: string): RollbackPlanDto | null {
   try {
@@ -111,9 +118,18 @@ export function RollbackGuide({ id }: { id: string }) {
         {plan.data ? (
           <>
             <div className={styles.verdict} data-allowed={plan.data.allowed} data-testid="rollback-verdict" role="status">
-              <strong>{plan.data.allowed ? `Rollback to ${plan.data.target.version} can proceed` : `Rollback to ${plan.data.target.version} is blocked`}</strong>
+              <strong>{`${verdictNoun(plan.data)} ${plan.data.allowed ? 'can proceed' : 'is blocked'}`}</strong>
               {' · '}{plan.data.checks.filter((c) => c.status === 'block').length} blocking, {plan.data.checks.filter((c) => c.status === 'warn').length} warning
               {plan.data.target.inHistory ? '' : ' · not in the history (what-if)'}
+              {plan.data.direction === 'roll-forward'
+                ? (
+                  <p data-testid="roll-forward-note">
+                    {plan.data.target.version} is newer than the desired version{' '}
+                    {plan.data.current.desiredVersion}: this is a roll-forward (an update), not a rollback, and it is
+                    checked as one.
+                  </p>
+                )
+                : null}
             </div>
             <section className={styles.section} aria-labelledby="checks-title">
               <h2 id="checks-title">Pre-flight checks</h2>
@@ -121,7 +137,10 @@ export function RollbackGuide({ id }: { id: string }) {
             </section>
             <section className={styles.section} aria-labelledby="commands-title">
               <h2 id="commands-title">Commands</h2>
-              <RollbackCommands commands={plan.data.commands} notes={plan.data.notes} />
+              <RollbackCommands
+                commands={plan.data.commands} notes={plan.data.notes}
+                risks={plan.data.checks.filter((c) => c.status === 'block').map((c) => c.title)}
+              />
             </section>
           </>
         ) : null}
@@ -132,7 +151,9 @@ export function RollbackGuide({ id }: { id: string }) {
             <>
               <p className="muted">Tracking the rollback to {planAtStart.target.version} since the plan of {new Date(planAtStart.computedAt).toISOString()} (cluster time).</p>
               <RollbackTracker planAtStart={planAtStart} health={health.data} />
-              <button type="button" className="btn" onClick={stopTracking}>Stop tracking</button>
+              <button type="button" className="btn" onClick={stopTracking} data-testid="stop-tracking">
+                Stop tracking
+              </button>
             </>
           ) : (
             <>

@@ -41,6 +41,8 @@ export const findingSchema = z.object({
   evidence: z.array(evidenceSchema),
   remediation: z.array(z.object({ title: z.string(), command: z.string().optional(), docUrl: z.string().optional() })),
   since: z.string().optional(),
+  /** `predicted` for what an action would cause; absent (observed) in incidents stored before it existed. */
+  basis: z.enum(['observed', 'predicted']).optional(),
   /** The same finding in oc's health-insight vocabulary (optional: incidents stored before it existed still load). */
   insight: z.object({
     level: z.enum(['Info', 'Warning', 'Error', 'Critical']),

@@ -45,6 +45,11 @@ export const rollbackPlanSchema = z.object({
     /** Release whose CRD capability enums apply (`4.13`, `master`); null when the table has no data for it. */
     release: z.string().nullable(),
   }),
+  /**
+   * `roll-forward` when the target is newer than the desired version (an update, with an update's checks), `current`
+   * when it is the desired version, else `rollback`.
+   */
+  direction: z.enum(['rollback', 'roll-forward', 'current']),
   current: z.object({ version: z.string().nullable(), desiredVersion: z.string().nullable(), image: z.string().nullable(), progressing: z.boolean() }),
   acceptCrossMinorRisk: z.boolean(),
   allowed: z.boolean(),

@@ -4,13 +4,9 @@
  * fleet member: the HostedCluster's `spec.clusterID` is the hosted ClusterVersion's `spec.clusterID`.
  */
 import type { ClusterHealthDto, ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
-import { SEVERITY_ORDER } from '@/lib/health/types';
+import { compareFindings as worstFirst, speaksForCluster } from '@/lib/health/finding-order';
 import { worstSeverity } from './cluster-info';
 import { updateStateOf, updateStateOfHealth } from './update-state';
-
-function worstFirst(a: FindingDto, b: FindingDto): number {
-  return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-}
 
 /** Health of the joined member: the own view, plus the management view's findings, control plane and worker pools. */
 export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthDto): ClusterHealthDto {
@@ -38,7 +34,7 @@ export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthD
 }
 
 function worstFindingOf(findings: readonly FindingDto[]): Pick<ClusterSummaryDto, 'worstFinding'> {
-  const worst = findings.filter((f) => f.severity !== 'ok').sort(worstFirst)[0];
+  const worst = findings.filter(speaksForCluster).sort(worstFirst)[0];
   return worst ? { worstFinding: { id: worst.id, detector: worst.detector, severity: worst.severity, title: worst.title } } : {};
 }
 
@@ -54,7 +50,7 @@ export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
     updating: state.phase !== 'idle' && state.phase !== 'unknown',
     updatePhase: state.phase,
     updateLabel: state.label,
-    worstSeverity: worstSeverity(findings),
+    worstSeverity: worstSeverity(findings.filter(speaksForCluster)),
     ...worstFindingOf(findings),
     findingCounts: {
       critical: findings.filter((f) => f.severity === 'critical').length,

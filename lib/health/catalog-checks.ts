@@ -115,7 +115,7 @@ export function probeFinding(
     detector: ID,
     severity: all ? 'critical' : 'warning',
     subject: ref,
-    title: all ? 'No catalogd pod serves the catalog' : `${failing.length} of ${results.length} catalog probes fail`,
+    title: all ? 'No catalogd pod serves the catalog' : 'Some catalogd pods do not serve the catalog',
     summary: `${failing.map((r) => `${r.ref.name}: ${describe(r)}`).join('; ')}. Pods that are not the leader of `
       + 'catalogd-operator-lock serve an empty cache and answer 404, so requests the Service sends to them fail.',
     evidence: results.map((r) => ({
@@ -146,7 +146,7 @@ export function olmAvailabilityFinding(snapshot: Snapshot): { finding?: Finding;
       detector: ID,
       severity: nowUnavailable ? 'critical' : 'warning',
       subject: ref,
-      title: nowUnavailable ? 'olm ClusterOperator is Available=False' : `olm went Available=False ${drops.length} time(s)`,
+      title: nowUnavailable ? 'olm ClusterOperator is Available=False' : 'olm went Available=False during rollouts',
       summary: 'The ClusterOperator contract forbids Available=False during a normal update; with a single catalogd or '
         + `operator-controller replica every rollout opens that window. Observed ${drops.length} Available=False transition(s)`
         + `${nowUnavailable ? `; unavailable now: ${current?.message ?? current?.reason ?? ''}` : ''}.`,

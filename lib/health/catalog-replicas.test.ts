@@ -6,7 +6,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { ConditionTransition, ProbeResult } from '@/lib/health/types';
 import { catalogReplicas } from '@/lib/health/catalog-replicas';
 import {
-  makeClusterOperator, makeContext, makeLease, makePod, makeSnapshot, withDeploymentStatus, withPdbStatus,
+  makeClusterOperator, makeClusterVersion, makeContext, makeLease, makePod, makeSnapshot, withDeploymentStatus, withPdbStatus,
 } from '@/lib/health/testing/builders';
 
 const fixtures = join(import.meta.dirname, '../../server/fixtures/olmv1');
@@ -113,7 +113,7 @@ describe('catalogReplicas — rules', () => {
   ])('%i of %i ready → %s', (ready, replicas, severity) => {
     const [first] = catalogReplicas.detect(makeSnapshot({ deployments: [catalogd(replicas, { ready })] }), ctx).findings;
     expect([first.id, first.severity, first.title]).toStrictEqual([
-      `catalog-replicas:Deployment/${NS}/${NAME}:not-ready`, severity, `${NAME}: ${ready}/${replicas} replicas ready`,
+      `catalog-replicas:Deployment/${NS}/${NAME}:not-ready`, severity, ready === 0 ? `${NAME}: no replica ready` : `${NAME}: replicas not ready`,
     ]);
   });
 
@@ -146,7 +146,7 @@ describe('catalogReplicas — rules', () => {
     }, { probes: [probe('catalogd-controller-manager-7f9c-aaaaa', 200), probe('catalogd-controller-manager-7f9c-bbbbb', 404)] });
     const findings = catalogReplicas.detect(snapshot, ctx).findings;
     expect(findings.map((f) => [f.id, f.severity, f.title])).toStrictEqual([
-      [`catalog-replicas:Deployment/${NS}/${NAME}:probes`, 'warning', '1 of 2 catalog probes fail'],
+      [`catalog-replicas:Deployment/${NS}/${NAME}:probes`, 'warning', 'Some catalogd pods do not serve the catalog'],
     ]);
     expect(findings[0].evidence.map((e) => e.value)).toStrictEqual(['200 (leader)', '404 (not leader)']);
     expect(findings[0].remediation[0].command).toBe(
@@ -173,7 +173,7 @@ describe('catalogReplicas — rules', () => {
     const transitions = [t('False', '2025-03-01T09:00:00Z'), t('True', '2025-03-01T09:00:40Z'), t('False', '2025-03-01T09:30:00Z'), t('True', '2025-03-01T09:30:35Z')];
     const past = catalogReplicas.detect(makeSnapshot({ clusteroperators: [makeClusterOperator('olm', '4.18.1')] }, { transitions }), ctx);
     expect(past.findings.map((f) => [f.id, f.severity, f.title, f.since])).toStrictEqual([
-      ['catalog-replicas:ClusterOperator//olm:unavailable', 'warning', 'olm went Available=False 2 time(s)', '2025-03-01T09:00:00Z'],
+      ['catalog-replicas:ClusterOperator//olm:unavailable', 'warning', 'olm went Available=False during rollouts', '2025-03-01T09:00:00Z'],
     ]);
     expect(past.samples?.olmUnavailableTransitions).toBe(2);
     const down = makeClusterOperator('olm', '4.18.1', [{ type: 'Available', status: 'False', message: 'CatalogdDeploymentCatalogdControllerManagerAvailable: Waiting for Deployment' }]);
@@ -192,4 +192,45 @@ describe('catalogReplicas — rules', () => {
       },
     });
   });
+});
+
+describe('catalogReplicas — only where the release runs OLMv1', () => {
+  const { deployments, pdbs } = upstream('v1.8.0');
+  // The same manifests where a release puts them (openshift-catalogd, openshift-operator-controller).
+  const asRelease = (o: KubeObject): KubeObject => ({
+    ...o,
+    metadata: {
+      ...o.metadata,
+      namespace: o.metadata.name.startsWith('catalogd') ? 'openshift-catalogd' : 'openshift-operator-controller',
+    },
+  });
+  const objects = { deployments: deployments.map(healthy).map(asRelease), poddisruptionbudgets: pdbs.map(asRelease) };
+  const on = (version: string, featureSet?: string) => makeSnapshot({
+    ...objects,
+    clusterversions: [makeClusterVersion({ desired: version, history: [{ version, state: 'Completed' }] })],
+    featuregates: [{
+      apiVersion: 'config.openshift.io/v1', kind: 'FeatureGate', metadata: { name: 'cluster' },
+      spec: featureSet ? { featureSet } : {},
+    }],
+  });
+
+  it.each(['4.13.40', '4.14.27', '4.17.10'])('%s without TechPreviewNoUpgrade: no finding, Deployments or not', (version) => {
+    expect(summarize(on(version))).toStrictEqual([]);
+  });
+
+  it('an upstream install in olmv1-system is the user\'s OLMv1, checked on any release', () => {
+    const snapshot = makeSnapshot({
+      deployments: deployments.map(healthy), poddisruptionbudgets: pdbs,
+      clusterversions: [
+        makeClusterVersion({ desired: '4.13.40', history: [{ version: '4.13.40', state: 'Completed' }] }),
+      ],
+    });
+    expect(summarize(snapshot)).toHaveLength(4);
+  });
+
+  it.each([['4.14.27', 'TechPreviewNoUpgrade'], ['4.18.1', undefined], ['4.21.0', undefined]] as const)(
+    '%s %s: the same findings as without a ClusterVersion', (version, featureSet) => {
+      expect(summarize(on(version, featureSet))).toStrictEqual(summarize(makeSnapshot(objects)));
+      expect(summarize(on(version, featureSet))).toHaveLength(4);
+    });
 });

@@ -8,6 +8,7 @@ import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, Reso
 import { asNumber, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
 import { desiredReplicas, fenceposts, isPodReady, leaseHolder, pdbsFor, podsOf, staticDisruptionsAllowed } from '@/lib/health/workload-math';
 import { leaseFinding, olmAvailabilityFinding, pdbFinding, probeFinding } from '@/lib/health/catalog-checks';
+import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/olmv1-presence';
 
 const ID = 'catalog-replicas' as const;
 const OLM_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.19/html/extensions/architecture';
@@ -37,7 +38,8 @@ interface Observed {
 }
 
 function observe(snapshot: Snapshot): Observed[] {
-  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.flatMap((ns) => {
+  const active = (ns: string): boolean => olmv1NamespaceActive(snapshot, ns);
+  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.filter(active).flatMap((ns) => {
     const deployment = findObject(snapshot, 'deployments', target.name, ns);
     if (!deployment) return [];
     return [{
@@ -68,7 +70,7 @@ function deploymentFindings(o: Observed): Finding[] {
   if (o.ready < o.desired) {
     findings.push({
       id: findingId(ID, ref, 'not-ready'), detector: ID, severity: o.ready === 0 ? 'critical' : 'warning', subject: ref,
-      title: `${name}: ${o.ready}/${o.desired} replicas ready`,
+      title: o.ready === 0 ? `${name}: no replica ready` : `${name}: replicas not ready`,
       summary: o.ready === 0
         ? `No ${name} pod is ready: ${name.startsWith('catalogd') ? 'catalog content is not served' : 'ClusterExtensions are not reconciled'} and the olm ClusterOperator reports Available=False.`
         : `${o.desired - o.ready} of ${o.desired} ${name} replicas are not ready.`,
@@ -107,12 +109,12 @@ function deploymentFindings(o: Observed): Finding[] {
 }
 
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
-  const observed = observe(snapshot);
   const findings: Finding[] = [];
   const samples: Record<string, number | null> = {
     desired: null, ready: null, available: null, pdbDisruptionsAllowed: null,
     operatorControllerDesired: null, operatorControllerReady: null, operatorControllerAvailable: null,
   };
+  const observed = observe(snapshot);
   for (const o of observed) {
     findings.push(...deploymentFindings(o));
     const ns = o.deployment.metadata.namespace ?? '';
@@ -139,6 +141,8 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
       if (!prefix) samples.pdbDisruptionsAllowed = pdbAllowed;
     }
   }
+  // The olm ClusterOperator is the release's OLMv1: on a release without it, it is not a finding.
+  if (!runsOlmv1(snapshot)) return { findings, samples: { ...samples, olmUnavailableTransitions: null } };
   const olm = olmAvailabilityFinding(snapshot);
   if (olm.finding) findings.push(olm.finding);
   samples.olmUnavailableTransitions = olm.count;
@@ -154,10 +158,14 @@ const needs: ResourceNeed[] = [
   { resource: 'leases', namespace: 'openshift-catalogd' },
   { resource: 'leases', namespace: 'olmv1-system' },
   { resource: 'clusteroperators', name: 'olm' },
+  { resource: 'clusterversions', name: 'version' },
+  { resource: 'featuregates', name: 'cluster' },
 ];
 
 /**
- * Detector C. Emits, per OLMv1 Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
+ * Detector C, for the OLMv1 the cluster runs: its release's (4.18+, or 4.14–4.17 with TechPreviewNoUpgrade; any
+ * release without a ClusterVersion) and an upstream install in `olmv1-system` on any release. Emits, per OLMv1
+ * Deployment found (`catalogd-controller-manager`, `operator-controller-controller-manager`
  * in their OpenShift or upstream namespace):
  * - `catalog-replicas:Deployment/<ns>/<name>:not-ready` — warning, critical when 0 ready;
  * - `…:single-replica` (warning) — spec.replicas < 2; `…:rollout-unavailable` (warning) — the strategy may take all down;

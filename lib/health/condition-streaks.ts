@@ -80,6 +80,12 @@ function pickMessage(failures: ConditionTransition[]): ConditionTransition {
   })[0];
 }
 
+/**
+ * Non-failing time after which a new failure starts a new episode (with its own root cause); shorter healthy gaps
+ * (a retry that briefly reports success, a rollback that clears the condition) belong to the same episode.
+ */
+export const EPISODE_SETTLE_MS = 10 * 60_000;
+
 /** The failure history of one object. */
 export interface StreakAnalysis {
   ref: ObjectRef;
@@ -87,8 +93,13 @@ export interface StreakAnalysis {
   active: boolean;
   /** Status writes with a failure in the current (or last) streak. */
   streakLength: number;
-  /** The first failure of the streak: its message is the root cause. */
+  /**
+   * The root cause of the episode: its first failure whose message is not a transient error, kept across streak
+   * resets within the episode; the streak's first failure when every message so far is transient.
+   */
   rootCause?: ConditionTransition;
+  /** When the episode's first failure was written (RFC 3339): the onset. */
+  onset?: string;
   /** The newest failure of the streak. */
   latest?: ConditionTransition;
   /** Distinct status writes (transitions sharing `at` are one write) in the retained history. */
@@ -104,8 +115,10 @@ export function analyzeStreak(ref: ObjectRef, transitions: readonly ConditionTra
   const sorted = [...transitions].sort((a, b) => (timeOf(a.at) ?? 0) - (timeOf(b.at) ?? 0));
   const writes = [...new Set(sorted.map((t) => t.at))];
   const state = new Map<string, ConditionTransition>();
-  let streak: { writes: string[]; rootCause: ConditionTransition; latest: ConditionTransition } | undefined;
+  let streak: { writes: string[]; first: ConditionTransition; latest: ConditionTransition } | undefined;
   let last: typeof streak;
+  let episode: { onset: string; rootCause?: ConditionTransition } | undefined;
+  let healthySince: number | undefined;
   for (const at of writes) {
     const group = sorted.filter((t) => t.at === at);
     for (const t of group) state.set(t.type, t);
@@ -114,11 +127,16 @@ export function analyzeStreak(ref: ObjectRef, transitions: readonly ConditionTra
     if (!failing) {
       if (streak) last = streak;
       streak = undefined;
+      healthySince ??= timeOf(at);
       continue;
     }
     if (failures.length === 0) continue;
+    if (healthySince !== undefined && (timeOf(at) ?? 0) - healthySince > EPISODE_SETTLE_MS) episode = undefined;
+    healthySince = undefined;
     const chosen = pickMessage(failures);
-    if (!streak) streak = { writes: [at], rootCause: chosen, latest: chosen };
+    episode ??= { onset: at };
+    if (!episode.rootCause && transientLabel(chosen.message) === undefined) episode.rootCause = chosen;
+    if (!streak) streak = { writes: [at], first: chosen, latest: chosen };
     else streak = { ...streak, writes: [...streak.writes, at], latest: chosen };
   }
   const current = streak ?? last;
@@ -136,7 +154,9 @@ export function analyzeStreak(ref: ObjectRef, transitions: readonly ConditionTra
     ref,
     active: streak !== undefined,
     streakLength: current?.writes.length ?? 0,
-    ...(current ? { rootCause: current.rootCause, latest: current.latest } : {}),
+    ...(current ? {
+      rootCause: episode?.rootCause ?? current.first, latest: current.latest, onset: episode?.onset ?? current.first.at,
+    } : {}),
     writes,
     requeueBursts: bursts.length,
     writesPerBurst: bursts.length ? bursts.reduce((a, b) => a + b, 0) / bursts.length : 0,

@@ -3,19 +3,14 @@
  * throws becomes a finding of its own instead of taking the others down.
  */
 import type { Detector, DetectorContext, DetectorId, Finding, Snapshot } from '@/lib/health/types';
-import { SEVERITY_ORDER } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
 import { withInsight } from '@/lib/health/insight';
+import { compareFindings } from '@/lib/health/finding-order';
 
 /** What one evaluation returns. `samples` has an entry per detector that produced samples. */
 export interface Evaluation {
   findings: Finding[];
   samples: Partial<Record<DetectorId, Record<string, number | null>>>;
-}
-
-/** Orders findings by severity (critical first), then by id, so output is deterministic. */
-export function compareFindings(a: Finding, b: Finding): number {
-  return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
 function failureFinding(detector: Detector, error: unknown): Finding {

@@ -99,6 +99,13 @@ function missingFinding(version: string, input: CoverageInput, crashes: FeatureG
     crashes.length ? `${crashes.length} container(s) already report it, ${looping} in CrashLoopBackOff.` : '',
   ];
   const since = earliestCrash(crashes);
+  const first = crashes.find((c) => c.notReadySince === since);
+  if (first && since) {
+    evidence.push({
+      kind: 'condition', label: 'First consumer not ready (onset)', ref: first.pod,
+      path: 'status.conditions[type=Ready]', value: 'False', at: since,
+    });
+  }
   return {
     id: findingId(ID, fgRef, `missing-${version}`),
     detector: ID,

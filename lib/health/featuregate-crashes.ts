@@ -22,6 +22,20 @@ export interface FeatureGateCrash {
   restartCount?: number;
   /** When the last failed run ended (RFC 3339), when known. */
   at?: string;
+  /**
+   * When the container first stopped being ready (the pod's Ready / ContainersReady=False transition), when it is not
+   * ready now: the onset of the outage, earlier than the last failed run of a crash loop.
+   */
+  notReadySince?: string;
+}
+
+/** When the pod stopped being ready, if it is not ready now (the earlier of Ready and ContainersReady). */
+function notReadySince(pod: unknown): string | undefined {
+  const times = asArray(dig(pod, 'status', 'conditions')).map(asObject)
+    .filter((c) => (c?.type === 'Ready' || c?.type === 'ContainersReady') && c.status === 'False')
+    .map((c) => asString(c?.lastTransitionTime))
+    .filter((t): t is string => timeOf(t) !== undefined);
+  return times.sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0))[0];
 }
 
 function containerMessages(status: unknown): { text: string; at?: string }[] {
@@ -44,9 +58,15 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
     const key = `${crash.pod.namespace}/${crash.pod.name}/${crash.container}/${crash.version}`;
     const prev = byKey.get(key);
     if (!prev) byKey.set(key, crash);
-    else byKey.set(key, { ...prev, crashLooping: prev.crashLooping || crash.crashLooping, at: prev.at ?? crash.at });
+    else {
+      byKey.set(key, {
+        ...prev, crashLooping: prev.crashLooping || crash.crashLooping, at: prev.at ?? crash.at,
+        notReadySince: prev.notReadySince ?? crash.notReadySince,
+      });
+    }
   };
   for (const pod of objectsOf(snapshot, 'pods')) {
+    const down = notReadySince(pod);
     for (const cs of asArray(dig(pod, 'status', 'containerStatuses'))) {
       const container = asString(asObject(cs)?.name) ?? '';
       const crashLooping = dig(cs, 'state', 'waiting', 'reason') === 'CrashLoopBackOff';
@@ -57,6 +77,7 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
         add({
           version: m[1], pod: refOf(pod), container, line: text.trim(), crashLooping, at,
           ...(typeof restartCount === 'number' ? { restartCount } : {}),
+          ...(down ? { notReadySince: down } : {}),
         });
       }
     }
@@ -70,9 +91,11 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
       if (!m) continue;
       const pod = podStates.get(`${excerpt.ref.namespace}/${excerpt.ref.name}`);
       const cs = asArray(dig(pod, 'status', 'containerStatuses')).find((c) => asObject(c)?.name === excerpt.container);
+      const down = notReadySince(pod);
       add({
         version: m[1], pod: excerpt.ref, container: excerpt.container, line: line.trim(),
         crashLooping: dig(cs, 'state', 'waiting', 'reason') === 'CrashLoopBackOff',
+        ...(down ? { notReadySince: down } : {}),
       });
     }
   }
@@ -80,12 +103,15 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
     `${a.pod.namespace}/${a.pod.name}/${a.container}`.localeCompare(`${b.pod.namespace}/${b.pod.name}/${b.container}`));
 }
 
-/** The earliest `at` among crashes (RFC 3339), for a finding's `since`. */
+/**
+ * The onset among crashes (RFC 3339), for a finding's `since`: the earliest not-ready transition or failed run of
+ * any consumer.
+ */
 export function earliestCrash(crashes: readonly FeatureGateCrash[]): string | undefined {
   let best: string | undefined;
-  for (const c of crashes) {
-    const t = timeOf(c.at);
-    if (t !== undefined && (best === undefined || t < (timeOf(best) ?? Infinity))) best = c.at;
+  for (const t of crashes.flatMap((c) => [c.notReadySince, c.at])) {
+    const ms = timeOf(t);
+    if (ms !== undefined && (best === undefined || ms < (timeOf(best) ?? Infinity))) best = t;
   }
   return best;
 }

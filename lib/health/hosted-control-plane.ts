@@ -6,7 +6,7 @@
  */
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { Detector, DetectorOutput, Evidence, Finding, RemediationStep, Severity, Snapshot } from '@/lib/health/types';
-import { conditionOf, findingId, objectsOf, refOf } from '@/lib/health/objects';
+import { conditionOf, findingId, objectsOf, refOf, timeOf } from '@/lib/health/objects';
 
 const ID = 'hosted-control-plane' as const;
 const CONDITIONS_DOC = 'https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/hostedcluster_conditions.go';
@@ -31,6 +31,15 @@ function conditionEvidence(object: KubeObject, condition: Condition): Evidence {
     ref: refOf(object), path: `status.conditions[type=${condition.type}]`, value: condition.message ?? '',
     ...(condition.lastTransitionTime ? { at: condition.lastTransitionTime } : {}),
   };
+}
+
+/**
+ * The earliest failing condition in the evidence: a component down since 09:02 dates the outage even when the
+ * HostedCluster condition summarizing it changed later.
+ */
+function onsetOf(evidence: readonly Evidence[]): { since?: string } {
+  const times = evidence.flatMap((e) => (e.at && timeOf(e.at) !== undefined ? [e.at] : []));
+  return times.length ? { since: times.sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0))[0] } : {};
 }
 
 function remediation(hc: KubeObject, hcpNamespace: string): RemediationStep[] {
@@ -90,7 +99,7 @@ function detect(snapshot: Snapshot): DetectorOutput {
           : ''),
       evidence,
       remediation: remediation(hc, hcpNamespace),
-      ...(condition.lastTransitionTime ? { since: condition.lastTransitionTime } : {}),
+      ...onsetOf(evidence),
     });
   }
   for (const pool of poolsNotReady) {

@@ -44,12 +44,12 @@ describe('installSettling', () => {
       severity: 'critical',
       subject: CE,
       title: 'ClusterExtension argocd: root cause hidden behind a transient error',
-      summary: `18 failed attempts since ${at(0)}. Root cause: Progressing=True (Retrying): "${ROOT}". `
+      summary: `18 failed attempts in a row; failing since ${at(0)}. Root cause: Progressing=True (Retrying): "${ROOT}". `
         + `Latest: Progressing=True (Retrying): "${CONFLICT}". The condition now shows only the transient "update conflict" `
         + 'error, which is not actionable. Status changes come in bursts within 5 s (6 bursts, 3.0 reconciles each): each '
         + 'status write requeues the object at once instead of waiting for the backoff.',
       evidence: [
-        { kind: 'condition', label: 'Root cause (first failure of the streak)', ref: CE, path: 'status.conditions[type=Progressing]', value: ROOT, at: at(0) },
+        { kind: 'condition', label: 'Root cause (first non-transient failure)', ref: CE, path: 'status.conditions[type=Progressing]', value: ROOT, at: at(0) },
         { kind: 'condition', label: 'Latest message (transient: update conflict)', ref: CE, path: 'status.conditions[type=Progressing]', value: CONFLICT, at: at(300) },
         { kind: 'metric', label: 'Failed attempts in the streak', value: 18 },
         { kind: 'metric', label: 'Status changes in the last minute', value: 3 },
@@ -70,7 +70,7 @@ describe('installSettling', () => {
   it('warns on a plain failing streak with the same message and normal backoff', () => {
     const transitions = [...attempt(0, ROOT), ...attempt(20, `${ROOT} `), ...attempt(60, ROOT)];
     const [f] = installSettling.detect(makeSnapshot({}, { transitions }), ctx).findings;
-    expect([f.severity, f.title]).toStrictEqual(['warning', 'ClusterExtension argocd keeps failing (3 attempts)']);
+    expect([f.severity, f.title]).toStrictEqual(['warning', 'ClusterExtension argocd keeps failing']);
     expect(f.summary).not.toContain('bursts');
   });
 
@@ -107,6 +107,47 @@ describe('installSettling', () => {
       // Both messages are transient: no root cause is being hidden.
       ['install-settling:ClusterOperator//olm:streak', 'warning'],
     ]);
+  });
+});
+
+describe('the root cause of an episode', () => {
+  const reset = (seconds: number): ConditionTransition[] => [
+    { ref: CE, type: 'Installed', status: 'Unknown', reason: 'Absent', message: 'rolled back', at: at(seconds) },
+    { ref: CE, type: 'Progressing', status: 'True', reason: 'Succeeded', message: 'rolled back', at: at(seconds) },
+  ];
+
+  it('keeps the first non-transient failure across a streak reset (the new streak sees only transients)', () => {
+    const transitions = [
+      ...attempt(0, ROOT), ...attempt(1, TERMINATING), ...reset(2),
+      ...attempt(40, TERMINATING), ...attempt(41, CONFLICT), ...attempt(80, TERMINATING),
+    ];
+    const [f] = installSettling.detect(makeSnapshot({}, { transitions }), ctx).findings;
+    expect(f.severity).toBe('critical');
+    expect(f.evidence[0]).toMatchObject({ label: 'Root cause (first non-transient failure)', value: ROOT, at: at(0) });
+    expect(f.since).toBe(at(0));
+  });
+
+  it('skips transient messages at the head of the retained history: the root cause is the first real error', () => {
+    // The history lost the episode's first attempt: it starts on a requeue that hit cleanup.
+    const transitions = [...attempt(1, TERMINATING), ...attempt(2, CONFLICT), ...flap([10, 30, 70])];
+    const [f] = installSettling.detect(makeSnapshot({}, { transitions }), ctx).findings;
+    expect(f.evidence[0]).toMatchObject({ value: ROOT, at: at(10) });
+    expect(f.summary).toContain(`Root cause: Progressing=True (Retrying): "${ROOT}"`);
+    expect(f.since).toBe(at(1));
+  });
+
+  it('starts a new episode after the object settled for longer than the settle window', () => {
+    const other = 'failed to install release: image pull failed: manifest unknown';
+    const transitions = [...attempt(0, ROOT), ...reset(2), ...attempt(1_000, other), ...attempt(1_001, TERMINATING)];
+    const [f] = installSettling.detect(makeSnapshot({}, { transitions }), makeContext(at(1_010))).findings;
+    expect(f.evidence[0]).toMatchObject({ value: other, at: at(1_000) });
+    expect(f.since).toBe(at(1_000));
+  });
+
+  it('falls back to the first failure when every message is transient', () => {
+    const transitions = [...attempt(0, TERMINATING), ...attempt(1, CONFLICT), ...attempt(2, TERMINATING)];
+    const [f] = installSettling.detect(makeSnapshot({}, { transitions }), ctx).findings;
+    expect([f.severity, f.evidence[0].value]).toStrictEqual(['warning', TERMINATING]);
   });
 });
 

@@ -81,7 +81,10 @@ function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evide
       + 'each status write requeues the object at once instead of waiting for the backoff.'
     : '';
   const evidence: Evidence[] = [
-    { kind: 'condition', label: 'Root cause (first failure of the streak)', ref: a.ref, path: `status.conditions[type=${a.rootCause.type}]`, value: a.rootCause.message ?? null, at: a.rootCause.at },
+    {
+      kind: 'condition', label: 'Root cause (first non-transient failure)', ref: a.ref,
+      path: `status.conditions[type=${a.rootCause.type}]`, value: a.rootCause.message ?? null, at: a.rootCause.at,
+    },
     { kind: 'condition', label: `Latest message${latestTransient ? ` (transient: ${latestTransient})` : ''}`, ref: a.ref, path: `status.conditions[type=${a.latest.type}]`, value: a.latest.message ?? null, at: a.latest.at },
     { kind: 'metric', label: 'Failed attempts in the streak', value: a.streakLength },
     { kind: 'metric', label: 'Status changes in the last minute', value: changesLastMinute },
@@ -95,9 +98,9 @@ function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evide
     subject: a.ref,
     title: masked
       ? `${name}: root cause hidden behind a transient error`
-      : `${name} keeps failing (${a.streakLength} attempts)`,
+      : `${name} keeps failing`,
     summary: [
-      `${a.streakLength} failed attempts since ${a.rootCause.at}.`,
+      `${a.streakLength} failed attempts in a row; failing since ${a.onset ?? a.rootCause.at}.`,
       `Root cause: ${quote(a.rootCause)}.`,
       differs ? `Latest: ${quote(a.latest)}.` : 'The latest attempt fails the same way.',
       masked ? `The condition now shows only the transient "${latestTransient}" error, which is not actionable.` : '',
@@ -105,7 +108,7 @@ function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evide
     ].filter(Boolean).join(' '),
     evidence,
     remediation: remediation(a.ref),
-    since: a.rootCause.at,
+    since: a.onset ?? a.rootCause.at,
   };
 }
 
@@ -141,7 +144,8 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
  * Detector E. Emits `install-settling:<Kind>/<namespace>/<name>:streak` for any object (ClusterExtension,
  * BundleDeployment, ClusterCatalog, ClusterOperator, other standard-condition objects; not ClusterVersion) failing
  * at its newest status write after ≥ 2 failed attempts: critical when the latest message is a transient error that
- * hides a different root cause, warning otherwise. The root cause (first failure of the streak) is shown beside
+ * hides a different root cause, warning otherwise. The root cause (the episode's first non-transient failure, kept
+ * across streak resets) is shown beside
  * the latest message, with the immediate-requeue cadence when status writes come ≤ 5 s apart in repeated bursts,
  * and, for ClusterExtensions, operator-controller's newest log lines about the object.
  * Samples: `streakLength` (longest active streak, 0 if none), `statusChangesLastMinute` (most status writes of

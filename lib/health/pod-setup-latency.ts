@@ -94,7 +94,8 @@ function latencyFinding(
     detector: ID,
     severity,
     subject,
-    title: `Pod-setup p99 ${fmt(p99.v)}${scope === 'cluster' ? '' : ` on ${scope}`} (> ${fmt(threshold)})`,
+    // The measured value moves every scrape; the title names the threshold crossed so it stays put.
+    title: `Pod-setup p99 above ${fmt(threshold)}${scope === 'cluster' ? '' : ` on ${scope}`}`,
     summary: `OVN-Kubernetes takes ${fmt(p99.v)} at p99 to wire a new pod${scope === 'cluster' ? '' : ` on node ${scope}`} `
       + `(from PodScheduled to logical switch port setup; healthy is below ${fmt(ctx.config.latencyWarningSeconds)}). `
       + `The true p99 lies between the ${fmt(bounds.lower)} and ${fmt(bounds.upper)} bucket edges. Mass pod creation `

@@ -9,7 +9,7 @@ describe('DETECTORS', () => {
   it('lists every detector once', () => {
     expect(DETECTORS.map((d) => d.id)).toStrictEqual([
       'update-progress', 'featuregate-coverage', 'status-write-rejection', 'catalog-replicas', 'pod-setup-latency', 'install-settling',
-      'hosted-control-plane',
+      'hosted-control-plane', 'node-drain',
     ]);
   });
 

@@ -10,6 +10,7 @@ import { podSetupLatency } from '@/lib/health/pod-setup-latency';
 import { installSettling } from '@/lib/health/install-settling';
 import { updateProgress } from '@/lib/health/update-progress';
 import { hostedControlPlane } from '@/lib/health/hosted-control-plane';
+import { nodeDrain } from '@/lib/health/node-drain';
 
 /** Every detector, in the order the dashboard shows their panels. */
 export const DETECTORS: readonly Detector[] = [
@@ -20,6 +21,7 @@ export const DETECTORS: readonly Detector[] = [
   podSetupLatency,
   installSettling,
   hostedControlPlane,
+  nodeDrain,
 ];
 
 /**

@@ -39,8 +39,10 @@ describe('statusWriteRejection — acceptance: real 4.14.1 ClusterVersion agains
       detector: 'status-write-rejection',
       severity: 'critical',
       subject: { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', name: 'version' },
-      title: 'The next ClusterVersion status write will be rejected',
+      title: 'ClusterVersion status writes will be rejected',
+      basis: 'predicted',
     });
+    expect(f.since).toBeUndefined();
     expect(f.evidence[0]).toMatchObject({
       value: ['Build', 'DeploymentConfig', 'ImageRegistry', 'MachineAPI'],
       path: 'status.capabilities.enabledCapabilities[0], status.capabilities.enabledCapabilities[3], '
@@ -93,6 +95,9 @@ describe('statusWriteRejection — corroboration and variants', () => {
       { logs: [{ ref: CVO_POD, container: 'cluster-version-operator', lines: ['I1103 17:40:00 sync_worker.go:1] ok', CVO_LOG] }] },
     );
     const [f] = statusWriteRejection.detect(snapshot, ctx).findings;
+    // Observed, so stated as a fact, with the onset at the last accepted write — no count in the title.
+    expect(f.title).toBe('ClusterVersion status writes are being rejected');
+    expect(f.basis).toBeUndefined();
     expect(f.since).toBe('2023-11-03T17:00:00Z');
     expect(f.summary).toContain('The CVO log already shows 1 rejected write(s). No status write by the CVO for 60 min. '
       + 'status.observedGeneration 4 < metadata.generation 5.');
@@ -184,8 +189,8 @@ describe('predicting failure B before a rollback', () => {
       { objects: { clusterversions: [cv], customresourcedefinitions: [crd] }, transitions: [], logs: [], probes: [] },
       makeContext('2024-02-08T00:00:00Z'),
     );
-    expect(result.findings.map((finding) => [finding.id, finding.severity])).toEqual([
-      ['status-write-rejection:ClusterVersion//version:rollback-4.13.40', 'info'],
+    expect(result.findings.map((finding) => [finding.id, finding.severity, finding.basis])).toEqual([
+      ['status-write-rejection:ClusterVersion//version:rollback-4.13.40', 'info', 'predicted'],
     ]);
     const rejected = result.findings[0].evidence[0].value as string[];
     expect([...rejected].sort()).toEqual(['Build', 'DeploymentConfig', 'ImageRegistry', 'MachineAPI']);

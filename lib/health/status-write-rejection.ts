@@ -111,16 +111,21 @@ function enumFinding(cv: KubeObject, crd: KubeObject, violations: EnumViolation[
   const values = [...new Set(violations.map((v) => v.value))];
   const message = invalidMessage(violations);
   const crdName = releases.length ? `the ${releases[0]} ClusterVersion CRD` : 'the installed ClusterVersion CRD';
+  // Seen (the CVO logs 422s, or its status went stale) or only certain from the enum: the title says which.
+  const observed = c.logs.length > 0 || c.stale;
   return {
     id: findingId(ID, cvRef, 'enum'),
     detector: ID,
     severity: 'critical',
     subject: cvRef,
-    title: 'The next ClusterVersion status write will be rejected',
+    title: observed
+      ? 'ClusterVersion status writes are being rejected'
+      : 'ClusterVersion status writes will be rejected',
     summary: [
       `The installed CRD (enum matches ${releases.length ? releases.join(', ') : 'no known release'}) does not accept `
         + `${values.join(', ')}, which ClusterVersion carries. Every status update by the cluster-version operator `
-        + `will fail with HTTP 422 and ClusterVersion status freezes silently; no CVO metric reports it.`,
+        + `${observed ? 'fails' : 'will fail'} with HTTP 422 and ClusterVersion status freezes silently; no CVO metric `
+        + 'reports it.',
       ...c.notes,
     ].join(' '),
     evidence: [
@@ -130,7 +135,9 @@ function enumFinding(cv: KubeObject, crd: KubeObject, violations: EnumViolation[
       ...c.evidence,
     ],
     remediation: remediation(cv, stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities')),
-    ...(c.stale && c.last.at ? { since: c.last.at } : {}),
+    // Writes are rejected from the first one after the last accepted write.
+    ...(observed && c.last.at ? { since: c.last.at } : {}),
+    ...(observed ? {} : { basis: 'predicted' as const }),
   };
 }
 
@@ -162,6 +169,7 @@ function rollbackRiskFinding(cv: KubeObject): Finding | undefined {
   const cvRef = refOf(cv);
   return {
     id: findingId(ID, cvRef, `rollback-${target.version}`), detector: ID, severity: 'info', subject: cvRef,
+    basis: 'predicted',
     title: `A rollback to ${target.version} would freeze ClusterVersion status`,
     summary: `The ${prediction.targetRelease} ClusterVersion CRD does not accept ${prediction.rejected.join(', ')}, which are `
       + `enabled now. After a rollback to ${target.version} the API server would reject every status write of the `
@@ -192,7 +200,7 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   } else if (c.logs.length) {
     findings.push({
       id: findingId(ID, cvRef, 'rejected'), detector: ID, severity: 'warning', subject: cvRef,
-      title: 'The API server rejects ClusterVersion status writes',
+      title: 'ClusterVersion status writes are being rejected',
       summary: `The cluster-version operator logs "is invalid" rejections of its status writes, though no capability `
         + `value is outside the ${crd ? 'installed' : 'unseen'} CRD enum. ${c.notes.join(' ')}`.trim(),
       evidence: c.evidence, remediation: remediation(cv, stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities')),
@@ -217,11 +225,12 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 /**
  * Detector B. Emits, on subject ClusterVersion `version`:
  * - `status-write-rejection:ClusterVersion//version:enum` (critical): capability values outside the installed CRD's
- *   enum, with the exact 422 message, CVO log lines and staleness as corroboration;
+ *   enum, with the exact 422 message, CVO log lines and staleness as corroboration; "are being rejected" (since the
+ *   last accepted write) once logs or staleness show it, else "will be rejected" (basis `predicted`);
  * - `…:rejected` (warning): CVO logs rejections but no capability value explains them;
  * - `…:stale` (warning): observedGeneration behind generation and no CVO status write for > `statusStaleMinutes`;
- * - `…:rollback-<version>` (info, predictive): nothing is rejected now, but a rollback to the newest history entry of
- *   an older minor would re-apply a CRD whose enum rejects capabilities enabled now.
+ * - `…:rollback-<version>` (info, basis `predicted`): nothing is rejected now, but a rollback to the newest history
+ *   entry of an older minor would re-apply a CRD whose enum rejects capabilities enabled now.
  * Samples: `rejectedValues` (distinct values outside the enum; `null` without the CRD), `staleSeconds` (since the
  * CVO's last status write; `null` when unknown).
  */

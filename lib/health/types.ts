@@ -20,7 +20,8 @@ export type DetectorId =
   | 'pod-setup-latency'
   | 'install-settling'
   | 'update-progress'
-  | 'hosted-control-plane';
+  | 'hosted-control-plane'
+  | 'node-drain';
 
 /**
  * One piece of evidence behind a finding. `kind` tells the UI how to render it:
@@ -76,8 +77,16 @@ export interface Finding {
   summary: string;
   evidence: Evidence[];
   remediation: RemediationStep[];
-  /** When the condition behind the finding started (RFC 3339), when known. */
+  /**
+   * The onset of the problem (RFC 3339), when known: the earliest symptom in the evidence (first crash, first
+   * condition transition, first rejected write), not when the detector first looked.
+   */
   since?: string;
+  /**
+   * `predicted`: what would happen on an action (a rollback, the next write), not a problem observed now. Absent:
+   * observed. Predictions sort after observed findings of the same severity.
+   */
+  basis?: 'observed' | 'predicted';
   /** oc's vocabulary for the same finding; filled from the detector's {@link Detector.insight} unless set here. */
   insight?: FindingInsight;
 }

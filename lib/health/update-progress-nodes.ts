@@ -21,8 +21,10 @@ export const MCD_STATE = `${MC}/state`;
 export const MCD_REASON = `${MC}/reason`;
 /** MachineConfig annotation: the OpenShift version the rendered config belongs to. */
 export const RELEASE_IMAGE_VERSION = `${MC}/release-image-version`;
-const DESIRED_DRAIN = `${MC}/desiredDrain`;
-const LAST_APPLIED_DRAIN = `${MC}/lastAppliedDrain`;
+/** Node annotation: the drain (`drain-<config>`) or uncordon the machine-config controller wants applied. */
+export const DESIRED_DRAIN = `${MC}/desiredDrain`;
+/** Node annotation: the drain or uncordon the controller last finished. */
+export const LAST_APPLIED_DRAIN = `${MC}/lastAppliedDrain`;
 const DESIRED_IMAGE = `${MC}/desiredImage`;
 const CURRENT_IMAGE = `${MC}/currentImage`;
 const MCO_DOC = 'https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html#understanding-the-machine-config-operator';

@@ -1,12 +1,15 @@
 /**
  * Pre-flight check 4 (failure mode C): the OLMv1 catalog Deployments must survive the rollback's rolling updates and
  * node drains: at least 2 ready replicas, a strategy that keeps one up, and no PodDisruptionBudget at its limit.
+ * A PDB at its limit is a warning, as on the cluster page, until a node running one of its pods is cordoned: then a
+ * drain is blocked now, and that blocks the plan.
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep } from '@/lib/health/types';
 import { asNumber, dig, objectsOf, refOf } from '@/lib/health/objects';
 import { pdbFinding } from '@/lib/health/catalog-checks';
-import { desiredReplicas, fenceposts, pdbsFor } from '@/lib/health/workload-math';
+import { desiredReplicas, fenceposts, pdbsFor, podsOf } from '@/lib/health/workload-math';
+import { olmv1NamespaceActive } from '@/lib/health/olmv1-presence';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 /** The OLMv1 Deployments (OpenShift and upstream namespaces). */
@@ -18,7 +21,16 @@ interface Problem {
   remediation?: RemediationStep;
 }
 
-function problemsOf(deployment: KubeObject, pdbs: readonly KubeObject[]): { problems: Problem[]; evidence: Evidence[] } {
+/** Nodes cordoned now (a drain is under way or stopped half-way) that run a pod of `deployment`. */
+function cordonedNodesOf(deployment: KubeObject, pods: readonly KubeObject[], nodes: readonly KubeObject[]): string[] {
+  const cordoned = new Set(nodes.filter((n) => dig(n, 'spec', 'unschedulable') === true).map((n) => n.metadata.name));
+  return [...new Set(podsOf(deployment, pods).map((p) => String(dig(p, 'spec', 'nodeName') ?? '')))]
+    .filter((node) => cordoned.has(node));
+}
+
+function problemsOf(
+  deployment: KubeObject, pdbs: readonly KubeObject[], drainingNodes: string[],
+): { problems: Problem[]; evidence: Evidence[] } {
   const ref = refOf(deployment);
   const ns = deployment.metadata.namespace ?? '';
   const name = `${ns}/${deployment.metadata.name}`;
@@ -39,19 +51,37 @@ function problemsOf(deployment: KubeObject, pdbs: readonly KubeObject[]): { prob
     const finding = pdbFinding(deployment, pdb, ready);
     if (!finding) continue;
     evidence.push(...finding.evidence);
-    problems.push({ severity: 'block', text: `${finding.title}: ${finding.summary}`, remediation: finding.remediation.at(-1) });
+    const now = drainingNodes.length
+      ? ` Node ${drainingNodes.join(', ')} is cordoned with its pod on it: a drain is blocked now.` : '';
+    problems.push({
+      severity: now ? 'block' : 'warn', text: `${finding.title}: ${finding.summary}${now}`,
+      remediation: finding.remediation.at(-1),
+    });
   }
   return { problems, evidence };
 }
 
-/** Check `catalog`. Drain-blocking PDB → block; single replica, not ready, unsafe strategy → warn. */
+/**
+ * Check `catalog`, for the OLMv1 the cluster runs (its release's, or an upstream install). A PDB at its limit
+ * blocks while a node with its pod is cordoned, else warns (the cluster page's severity); single replica, not ready,
+ * unsafe strategy → warn.
+ */
 export const checkCatalog: RollbackCheck = (ctx) => {
-  const deployments = objectsOf(ctx.snapshot, 'deployments').filter((d) => (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name));
+  const named = objectsOf(ctx.snapshot, 'deployments')
+    .filter((d) => (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name));
+  const deployments = named.filter((d) => olmv1NamespaceActive(ctx.snapshot, d.metadata.namespace));
+  if (named.length > 0 && deployments.length === 0) {
+    return checkResult('catalog', 'pass', 'No OLMv1 on this release',
+      'OLMv1 runs from 4.18 (4.14–4.17 only with TechPreviewNoUpgrade): no catalogd or operator-controller to drain '
+        + 'around.');
+  }
   if (deployments.length === 0) {
     return checkResult('catalog', 'pass', 'No OLMv1 catalog Deployments', 'Neither catalogd nor operator-controller runs on this cluster (or is watched): nothing to drain around.');
   }
   const pdbs = objectsOf(ctx.snapshot, 'poddisruptionbudgets');
-  const results = deployments.map((d) => problemsOf(d, pdbs));
+  const pods = objectsOf(ctx.snapshot, 'pods');
+  const nodes = objectsOf(ctx.snapshot, 'nodes');
+  const results = deployments.map((d) => problemsOf(d, pdbs, cordonedNodesOf(d, pods, nodes)));
   const problems = results.flatMap((r) => r.problems);
   const evidence = results.flatMap((r) => r.evidence);
   const remediation = problems.flatMap((p) => (p.remediation ? [p.remediation] : []))
@@ -62,6 +92,7 @@ export const checkCatalog: RollbackCheck = (ctx) => {
   }
   const status = problems.some((p) => p.severity === 'block') ? 'block' : 'warn';
   return checkResult('catalog', status,
-    status === 'block' ? 'Node drains will block on a catalog PodDisruptionBudget' : 'Catalog availability gaps during the rollback',
+    status === 'block' ? 'A node drain is blocked now on a catalog PodDisruptionBudget'
+      : 'Catalog availability gaps and drain risks during the rollback',
     problems.map((p) => p.text).join(' '), evidence, remediation);
 };

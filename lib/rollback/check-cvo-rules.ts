@@ -31,9 +31,16 @@ export const checkCvoRules: RollbackCheck = (ctx) => {
       `ClusterVersion already targets ${target}; there is nothing to request. Follow the tracker to see the cluster get there.`, evidence);
   }
   if (order > 0) {
-    return checkResult('cvo-rules', 'warn', `${target} is newer than the current target ${desired.version}`,
-      'This is an update (roll forward), not a rollback: the rollback rules do not apply, but the update graph and its conditional risks do.',
-      evidence, [{ title: 'See the updates the cluster recommends', command: 'oc adm upgrade recommend' }]);
+    const title = `Roll-forward ${desired.version} → ${target}: an update, not a rollback`;
+    const rules = 'The rollback rules do not apply; the update\'s do.';
+    return ctx.target.inHistory
+      ? checkResult('cvo-rules', 'pass', title,
+        `${rules} The cluster ran ${target} before: the command pins its release image by digest from the history.`,
+        evidence)
+      : checkResult('cvo-rules', 'warn', title,
+        `${rules} ${target} is not in the history: check that the update graph offers it and read its conditional `
+          + 'risks.',
+        evidence, [{ title: 'See the updates the cluster recommends', command: 'oc adm upgrade recommend' }]);
   }
   const progressingNote = isProgressing(cv)
     ? ` ClusterVersion is Progressing=True: \`oc adm upgrade rollback\` refuses ("unable to rollback while an update is Progressing=True"); wait until the current update settles.`

@@ -27,7 +27,8 @@ export const checkFeatureGate: RollbackCheck = (ctx) => {
   }
   const crash = `components at ${target} exit with \`unable to determine features: missing desired version "${target}" in featuregates.config.openshift.io/cluster\` and crash-loop`;
   const remediation = [{ title: 'Check the recorded versions again right before the rollback', command: "oc get featuregate cluster -o jsonpath='{.status.featureGates[*].version}'" }];
-  if (ctx.target.inHistory) {
+  // A roll-forward is an update: the target's config operator records its version before other components start.
+  if (ctx.target.inHistory && ctx.direction === 'rollback') {
     return checkResult('featuregate', 'block', `FeatureGate status lacks ${target}`,
       `${target} is in the ClusterVersion history but no longer in FeatureGate status (a control plane that replaced the list instead of appending it). `
         + `After the rollback ${crash}.`, evidence, remediation);

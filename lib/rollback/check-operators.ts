@@ -6,8 +6,38 @@ import type { Evidence } from '@/lib/health/types';
 import { conditionOf, objectsOf, refOf } from '@/lib/health/objects';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
-/** Check `operators`. Available=False → block; Degraded=True → warn. */
+/** The status-write-rejection findings saying the CVO cannot write ClusterVersion status now (or at its next write). */
+function cvoCannotReport(ctx: Parameters<RollbackCheck>[0]) {
+  return ctx.health.findings
+    .filter((f) => f.detector === 'status-write-rejection' && (f.severity === 'critical' || f.severity === 'warning'));
+}
+
+/**
+ * Check `operators`. Available=False → block; Degraded=True → warn. While the CVO cannot write ClusterVersion
+ * status (writes rejected, status stale) the control plane's health cannot be verified: block a rollback, warn a
+ * roll-forward (the usual fix), never pass.
+ */
 export const checkOperators: RollbackCheck = (ctx) => {
+  const frozen = cvoCannotReport(ctx);
+  if (frozen.length) {
+    return checkResult('operators', ctx.direction === 'rollback' ? 'block' : 'warn',
+      'Control plane health cannot be verified: the CVO cannot report',
+      `${frozen.map((f) => f.title).join('; ')}. ClusterVersion status is frozen, so the operator versions and `
+        + 'conditions it aggregates are not current, and the change could not be followed through it. '
+        + (ctx.direction === 'rollback'
+          ? 'Restore the CVO\'s status writes first (roll forward to a release whose CRD accepts the enabled '
+            + 'capabilities).'
+          : 'A roll-forward to a release whose CRD accepts the enabled capabilities is the fix; follow it with '
+            + '`oc get clusteroperators`.'),
+      frozen.flatMap((f) => f.evidence.slice(0, 2)),
+      [
+        {
+          title: 'Confirm the rejected writes in the CVO log',
+          command: "oc -n openshift-cluster-version logs deploy/cluster-version-operator | grep 'is invalid'",
+        },
+        { title: 'Read operator health directly, not through ClusterVersion', command: 'oc get clusteroperators' },
+      ]);
+  }
   const operators = objectsOf(ctx.snapshot, 'clusteroperators');
   if (operators.length === 0) {
     return checkResult('operators', 'warn', 'No ClusterOperators visible', 'The guide cannot see any ClusterOperator, so it cannot confirm they are healthy.');

@@ -41,12 +41,13 @@ describe('planRollback — cross-minor-rollback before the rollback (4.14.27 wit
     expect(plan.notes.join(' ')).toContain('--force: the ClusterVersionRollback precondition rejects cross-minor rollbacks');
   });
 
-  it('reads the rest of the simulated cluster: FeatureGate keeps 4.13.40, operators healthy, no OLMv1 to drain around', () => {
+  it('reads the rest of the simulated cluster: FeatureGate keeps 4.13.40, operators healthy, no OLMv1 on 4.14', () => {
     const plan = planAt('cross-minor-rollback', at, ROLLBACK_FROM_VERSION);
+    expect(plan.direction).toBe('rollback');
     const status = Object.fromEntries(plan.checks.map((c) => [c.id, c.status]));
     expect(status).toMatchObject({ featuregate: 'pass', installs: 'pass', operators: 'pass', catalog: 'pass', 'pod-latency': 'warn' });
     // OLMv1 does not exist on 4.13/4.14 with the Default feature set: no catalogd or operator-controller Deployment.
-    expect(plan.checks.find((c) => c.id === 'catalog')?.title).toBe('No OLMv1 catalog Deployments');
+    expect(plan.checks.find((c) => c.id === 'catalog')?.title).toBe('No OLMv1 on this release');
   });
 });
 
@@ -71,6 +72,30 @@ describe('planRollback at other phases', () => {
     expect(plan.checks.find((c) => c.id === 'cvo-rules')?.title).toBe('4.13.40 is already the desired version');
     expect(plan.checks.find((c) => c.id === 'capabilities')?.status).toBe('block');
     expect(plan.commands).toStrictEqual(['oc adm upgrade status']);
+  });
+
+  it('after the rollback: 4.14.27 is a roll-forward, named as one, with an update\'s checks and its command', () => {
+    const plan = planAt('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000, '4.14.27');
+    expect(plan.direction).toBe('roll-forward');
+    const cvo = plan.checks.find((c) => c.id === 'cvo-rules');
+    expect(cvo).toMatchObject({ status: 'pass', title: 'Roll-forward 4.13.40 → 4.14.27: an update, not a rollback' });
+    expect(plan.checks.find((c) => c.id === 'capabilities')?.status).toBe('pass');
+    const forward = `^oc adm upgrade --to-image=${plan.target.image} --allow-explicit-upgrade( |$)`;
+    expect(plan.commands[0]).toMatch(new RegExp(forward));
+    expect(plan.commands[0]).not.toContain('--force');
+    expect(plan.notes.join(' ')).toContain('A roll-forward to 4.14.27');
+    // The CVO cannot write status while the 4.13 CRD rejects the enabled capabilities: health is not verifiable.
+    const operators = plan.checks.find((c) => c.id === 'operators');
+    expect(operators).toMatchObject({
+      status: 'warn', title: 'Control plane health cannot be verified: the CVO cannot report',
+    });
+    expect(plan.allowed).toBe(true);
+  });
+
+  it('after the rollback: a rollback target fails the control-plane check while status is frozen', () => {
+    const plan = planAt('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000, '4.13.39');
+    expect(plan.direction).toBe('rollback');
+    expect(plan.checks.find((c) => c.id === 'operators')?.status).toBe('block');
   });
 
   it('rejects a target that is not a release version', () => {

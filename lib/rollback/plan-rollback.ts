@@ -14,7 +14,8 @@ import { checkOperators } from './check-operators';
 import { checkPodLatency } from './check-pod-latency';
 import { rollbackCommands } from './rollback-commands';
 import {
-  clusterVersionOf, desiredOf, historyOf, isProgressing, previousEntry, resolveTarget, type RollbackCheck, type RollbackContext,
+  clusterVersionOf, desiredOf, directionOf, historyOf, isProgressing, previousEntry, resolveTarget, type RollbackCheck,
+  type RollbackContext,
 } from './rollback-context';
 
 /** The checks in the order the guide shows them. */
@@ -50,7 +51,10 @@ export function planRollback(snapshot: Snapshot, health: ClusterHealthDto, optio
   const target = resolveTarget(clusterVersion, options.target);
   if (!target) return undefined;
   const acceptCrossMinorRisk = options.acceptCrossMinorRisk ?? false;
-  const context: RollbackContext = { snapshot, health, clusterVersion, target, now: options.now, acceptCrossMinorRisk };
+  const direction = directionOf(clusterVersion, target.version);
+  const context: RollbackContext = {
+    snapshot, health, clusterVersion, target, direction, now: options.now, acceptCrossMinorRisk,
+  };
   const checks = ROLLBACK_CHECKS.map((check) => check(context));
   const { commands, notes } = rollbackCommands(clusterVersion, target, acceptCrossMinorRisk);
   const desired = desiredOf(clusterVersion);
@@ -59,6 +63,7 @@ export function planRollback(snapshot: Snapshot, health: ClusterHealthDto, optio
     clusterId: health.cluster.id,
     computedAt: options.now,
     target: { version: target.version, image: target.image, inHistory: target.inHistory, release: target.release },
+    direction,
     current: { version: health.cluster.version, desiredVersion: desired.version, image: desired.image, progressing: isProgressing(clusterVersion) },
     acceptCrossMinorRisk,
     allowed: checks.every((c) => c.status !== 'block'),

@@ -51,7 +51,13 @@ export function rollbackCommands(clusterVersion: KubeObject | undefined, target:
   }
   const image = target.image ?? `<release image of ${target.version} by digest>`;
   const flags = [`--to-image=${image}`, '--allow-explicit-upgrade'];
-  notes.push('--to-image pins the release by digest from the ClusterVersion history; --allow-explicit-upgrade is required because the target is not among the updates the cluster offers (a rollback never is).');
+  const fromHistory = target.image ? ' from the ClusterVersion history' : '';
+  notes.push(order > 0
+    ? `A roll-forward to ${target.version}: --to-image pins the release by digest${fromHistory}; `
+      + '--allow-explicit-upgrade lets oc take a release given by image rather than picked from the updates the '
+      + 'cluster offers.'
+    : '--to-image pins the release by digest from the ClusterVersion history; --allow-explicit-upgrade is required '
+      + 'because the target is not among the updates the cluster offers (a rollback never is).');
   if (!target.image) notes.push(`${target.version} is not in the history: replace the placeholder with its release image pinned by digest (quay.io/openshift-release-dev/ocp-release@sha256:…), never a tag.`);
   if (progressing || failing) {
     flags.push('--allow-upgrade-with-warnings');

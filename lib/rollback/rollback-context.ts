@@ -8,7 +8,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep, Snapshot } from '@/lib/health/types';
 import { asArray, asObject, asString, conditionOf, dig, findObject, objectsOf } from '@/lib/health/objects';
 import { releaseForVersion } from '@/lib/release/capabilities';
-import { parseVersion } from '@/lib/version';
+import { compareVersions, parseVersion } from '@/lib/version';
 
 /** One ClusterVersion `status.history[]` entry, newest first in the list. */
 export interface HistoryItem {
@@ -30,12 +30,27 @@ export interface RollbackTarget {
   newerThanKnown: boolean;
 }
 
+/**
+ * Which way the plan moves the cluster: back to an older release, forward to a newer one (an update, checked as
+ * one even when the version is in the history), or nowhere (the target is already desired).
+ */
+export type PlanDirection = 'rollback' | 'roll-forward' | 'current';
+
+/** The direction from the desired version to `target` (a rollback when the desired version is unknown). */
+export function directionOf(clusterVersion: KubeObject | undefined, target: string): PlanDirection {
+  const desired = desiredOf(clusterVersion).version;
+  if (!desired) return 'rollback';
+  const order = compareVersions(target, desired);
+  return order > 0 ? 'roll-forward' : order === 0 ? 'current' : 'rollback';
+}
+
 /** Input of every check. */
 export interface RollbackContext {
   snapshot: Snapshot;
   health: ClusterHealthDto;
   clusterVersion: KubeObject | undefined;
   target: RollbackTarget;
+  direction: PlanDirection;
   /** Cluster time, epoch ms. */
   now: number;
   /** The user explicitly accepted the risk of a rollback the CVO does not support (cross-minor). */

@@ -1,4 +1,5 @@
 import type { FindingDto, SeverityDto } from '@/lib/api/dto';
+import { compareFindings } from '@/lib/health/finding-order';
 
 /** Severities worst first; the index is the sort rank. */
 export const SEVERITY_RANK: readonly SeverityDto[] = ['critical', 'warning', 'info', 'ok'];
@@ -8,13 +9,12 @@ export function severityRank(s: SeverityDto): number {
   return SEVERITY_RANK.indexOf(s);
 }
 
-/** Findings worst first; ties by detector, then title, then id so the order is stable across live updates. */
+/**
+ * Findings in the one order detectors use ({@link compareFindings}: severity, observed before predicted, onset, id):
+ * never by title, whose numbers move between evaluations, so live updates do not reorder the list.
+ */
 export function sortFindings(findings: readonly FindingDto[]): FindingDto[] {
-  return [...findings].sort((a, b) =>
-    severityRank(a.severity) - severityRank(b.severity)
-    || a.detector.localeCompare(b.detector)
-    || a.title.localeCompare(b.title)
-    || a.id.localeCompare(b.id));
+  return [...findings].sort(compareFindings);
 }
 
 /** The worst severity among findings (`ok` when there are none). */

@@ -14,6 +14,14 @@ describe('severity helpers', () => {
     expect(sortFindings([f('a', 'info'), f('b', 'critical'), f('c', 'warning'), f('d', 'critical', 'featuregate-coverage')]).map((x) => x.id))
       .toEqual(['b', 'd', 'c', 'a']);
   });
+  it('keeps the order when only titles change, and puts predictions after observed findings', () => {
+    const list = [
+      f('a', 'warning', 'x', 'p99 0.9 s'), f('b', 'warning', 'x', 'p99 0.6 s'), { ...f('c', 'warning'), basis: 'predicted' as const },
+    ];
+    const renamed = list.map((x) => ({ ...x, title: `${x.title} (97%)` })).reverse();
+    expect(sortFindings(list).map((x) => x.id)).toEqual(['a', 'b', 'c']);
+    expect(sortFindings(renamed).map((x) => x.id)).toEqual(['a', 'b', 'c']);
+  });
   it('finds the worst severity overall and per detector', () => {
     expect(worstSeverity([])).toBe('ok');
     expect(worstSeverity([f('a', 'info'), f('b', 'warning')])).toBe('warning');

@@ -11,7 +11,7 @@ import { RESOURCE_NAMES } from '@/lib/k8s/resources';
 import { DEFAULT_HEALTH_CONFIG, type Snapshot } from '@/lib/health/types';
 import { makeSnapshot } from '@/lib/health/testing/builders';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
-import { clusterVersionOf, resolveTarget, type RollbackContext } from '@/lib/rollback/rollback-context';
+import { clusterVersionOf, directionOf, resolveTarget, type RollbackContext } from '@/lib/rollback/rollback-context';
 import { createSimulatedCluster, DEFAULT_START_TIME, runScenario } from '@/server/simulator/core';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import type { ScenarioName } from '@/server/simulator/types';
@@ -64,6 +64,7 @@ export function rollbackContext(snapshot: Snapshot, target: string, options: { n
   if (!resolved) throw new Error(`not a release version: ${target}`);
   return {
     snapshot, health: options.health ?? assess(snapshot, now), clusterVersion, target: resolved, now,
+    direction: directionOf(clusterVersion, resolved.version),
     acceptCrossMinorRisk: options.acceptCrossMinorRisk ?? false,
   };
 }

@@ -39,6 +39,8 @@ interface Tracked {
   restarts: number;
   lastStartedMs: number;
   crashing: boolean;
+  /** When the current crash loop began (the pod stopped being ready). */
+  downSinceMs?: number;
 }
 
 type RestartableLogs = PodLogs & { restart?: (namespace: string, pod: string, container: string) => void };
@@ -142,6 +144,7 @@ export class FeatureGateConsumerPods {
       this.appendStart(tracked.name, now);
     }
     tracked.lastStartedMs = now;
+    tracked.downSinceMs ??= now;
     const errorLine = klogLine('E', now + 1200, 'base_controller.go:268', `"FeatureGateAccess" controller failed to sync "key", err: ${message}`, 77);
     const fatalLine = klogLine('F', now + 60_200, 'main.go:131', message, 903);
     logs.append(namespace, tracked.name, container, errorLine);
@@ -150,7 +153,11 @@ export class FeatureGateConsumerPods {
     const backoff = crashBackoffSeconds(tracked.restarts);
     const live = this.context.client.get('pods', tracked.name, namespace);
     if (live) {
-      const status = podStatus(live, 'CrashLoopBackOff', { scheduledMs: tracked.createdMs, startedMs: tracked.createdMs + 3 * SECOND, podIP: '10.0.0.1', hostIP: '10.0.0.1' }, {
+      const times = {
+        scheduledMs: tracked.createdMs, startedMs: tracked.createdMs + 3 * SECOND, notReadyMs: tracked.downSinceMs,
+        podIP: '10.0.0.1', hostIP: '10.0.0.1',
+      };
+      const status = podStatus(live, 'CrashLoopBackOff', times, {
         restartCount: tracked.restarts,
         lastStartedMs: now,
         lastFinishedMs: now + 60_300,
@@ -162,6 +169,7 @@ export class FeatureGateConsumerPods {
     this.context.clock.setTimeout(() => {
       if (this.versionListed()) {
         tracked.crashing = false;
+        tracked.downSinceMs = undefined;
         return;
       }
       this.crash(tracked);

@@ -72,12 +72,14 @@ export interface CrashInfo {
 
 /**
  * status of a pod in `state`. `sinceMs` is when the pod was scheduled, `readyMs` when it became ready (Ready state),
- * `podIP` its address.
+ * `notReadyMs` when a once-ready pod stopped being ready, `podIP` its address.
  */
 export function podStatus(
   pod: KubeObject,
   state: PodState,
-  times: { scheduledMs: number; startedMs?: number; readyMs?: number; podIP?: string; hostIP?: string },
+  times: {
+    scheduledMs: number; startedMs?: number; readyMs?: number; notReadyMs?: number; podIP?: string; hostIP?: string;
+  },
   crash?: CrashInfo,
 ): Record<string, unknown> {
   const spec = pod.spec as { containers: { name: string; image: string }[] };
@@ -86,7 +88,9 @@ export function podStatus(
   const ready = state === 'Ready';
   const running = state === 'Running' || state === 'Ready';
   const phase = state === 'Pending' || state === 'ContainerCreating' ? 'Pending' : 'Running';
-  const conditionTime = ready && times.readyMs !== undefined ? iso(times.readyMs) : (started ?? scheduled);
+  // A pod that was ready and stopped (a crash loop) changed Ready at its first failure, as the kubelet records it.
+  const conditionTime = ready && times.readyMs !== undefined ? iso(times.readyMs)
+    : !ready && times.notReadyMs !== undefined ? iso(times.notReadyMs) : (started ?? scheduled);
   const conditions: Record<string, unknown>[] = [
     { type: 'PodReadyToStartContainers', status: state === 'Pending' ? 'False' : 'True', lastProbeTime: null, lastTransitionTime: started ?? scheduled },
     { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: scheduled },
