@@ -14,6 +14,9 @@ import { parseVersion } from '@/lib/version';
  */
 export const UPSTREAM_OLMV1_NAMESPACE = 'olmv1-system';
 
+/** The feature set that turns on Technology Preview features (OLMv1 before 4.18). */
+export const TECH_PREVIEW_FEATURE_SET = 'TechPreviewNoUpgrade';
+
 /** The first minor that runs OLMv1 by default, and the first that offers it as TechPreview. */
 const GA_MINOR = 18;
 const TECH_PREVIEW_MINOR = 14;
@@ -24,7 +27,7 @@ export function releaseRunsOlmv1(version: string, featureSet: string | undefined
   if (!v) return undefined;
   if (v.major !== 4) return v.major > 4;
   if (v.minor >= GA_MINOR) return true;
-  return v.minor >= TECH_PREVIEW_MINOR && featureSet === 'TechPreviewNoUpgrade';
+  return v.minor >= TECH_PREVIEW_MINOR && featureSet === TECH_PREVIEW_FEATURE_SET;
 }
 
 /** Whether OLMv1 objects in `namespace` are OLMv1 the cluster runs: the upstream namespace always, else by release. */

@@ -4,8 +4,9 @@ import { startTestServer } from '../test-harness';
 import { historyEntry } from '../objects/cluster-version';
 import {
   CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT as CONTROLLER,
-  OPERATOR_CONTROLLER_NAMESPACE as CONTROLLER_NAMESPACE, TECH_PREVIEW_FEATURE_SET,
+  OPERATOR_CONTROLLER_NAMESPACE as CONTROLLER_NAMESPACE,
 } from '../objects/olm';
+import { TECH_PREVIEW_FEATURE_SET } from '@/lib/health/olmv1-presence';
 import { HOUR, MINUTE, SECOND } from '../objects/time';
 import { CATALOGD_SCALED_AT_MS } from '../scenarios/catalogd-rollout';
 import { SCENARIOS } from '../scenarios/registry';

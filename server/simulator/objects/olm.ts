@@ -1,19 +1,14 @@
+import { releaseRunsOlmv1 } from '@/lib/health/olmv1-presence';
 import type { KubeObject } from '@/lib/k8s/types';
-import { componentImage, minorOf } from './releases';
+import { componentImage } from './releases';
 import { isoMicro } from './time';
 
-/** The feature set that turns on Technology Preview features (OLMv1 before 4.18). */
-export const TECH_PREVIEW_FEATURE_SET = 'TechPreviewNoUpgrade';
-
 /**
- * Whether a release runs OLMv1 (catalogd, operator-controller, the `olm` ClusterOperator): generally available and
- * on by default from 4.18; a Technology Preview in 4.14–4.17, installed only with the TechPreviewNoUpgrade feature
- * set; absent before.
+ * Whether a release runs OLMv1 (catalogd, operator-controller, the `olm` ClusterOperator): the detectors' own rule
+ * ({@link releaseRunsOlmv1}), so the simulated world and the dashboard cannot disagree about it.
  */
 export function runsOlmV1(version: string, featureSet = ''): boolean {
-  const minor = Number(minorOf(version).split('.')[1]);
-  if (minor >= 18) return true;
-  return minor >= 14 && featureSet === TECH_PREVIEW_FEATURE_SET;
+  return releaseRunsOlmv1(version, featureSet) === true;
 }
 
 /** Namespace of catalogd on OpenShift. */
