@@ -70,7 +70,8 @@ async function until<T>(probe: () => T | undefined | Promise<T | undefined>, wha
 
 beforeAll(async () => {
   server = await startTestServer();
-  runScenario(server.cluster, SCENARIOS.steady!);
+  // A 4.18 story: OLMv1 (catalogd, operator-controller) runs there, so its logs and workloads are read too.
+  runScenario(server.cluster, SCENARIOS['extension-install-flap']!);
   installRenderedRbac(server);
   connection = createKubeConnection(server.kubeconfigPath('restricted'), 'sim');
 });
