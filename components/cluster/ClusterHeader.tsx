@@ -3,15 +3,17 @@ import type { ReactNode } from 'react';
 import type { ClusterInfoDto, SourceStateDto, UpdateProgressDto } from '@/lib/api/dto';
 import { CopyButton } from '@/components/common/CopyButton';
 import { SourceStatusList } from '@/components/live/SourceStatusList';
-import { formatDuration } from '@/lib/view/format-time';
+import { formatAsOf, formatDuration } from '@/lib/view/format-time';
 import styles from './cluster.module.css';
 
 /** Cluster identity, versions, channel, update progress bar, link copy, and the per-source live/stale state. */
-export function ClusterHeader({ cluster, progress, sources, now, actions }: {
+export function ClusterHeader({ cluster, progress, sources, now, asOf, actions }: {
   cluster: ClusterInfoDto;
   progress: UpdateProgressDto | null;
   sources: readonly SourceStateDto[];
   now: number;
+  /** When a frozen view was captured (epoch ms): its update state and sources say "as of" then. Absent while live. */
+  asOf?: number;
   /** Page-specific actions beside the title (live view: rollback guide, create incident). */
   actions?: ReactNode;
 }) {
@@ -51,10 +53,11 @@ export function ClusterHeader({ cluster, progress, sources, now, actions }: {
             ) : (
               <span>{cp ? `${cp.assessment}` : 'Not updating'}</span>
             )}
+            {asOf !== undefined ? <span className="muted" data-testid="update-as-of"> · {formatAsOf(asOf)}</span> : null}
           </dd>
         </div>
       </dl>
-      <SourceStatusList sources={sources} now={now} />
+      <SourceStatusList sources={sources} now={now} asOf={asOf} />
     </section>
   );
 }

@@ -85,4 +85,10 @@ describe('cluster URL state', () => {
     expect(withClusterUrlState(cur, { target: '4.19.4' })).toBe('?range=6h&finding=f1&other=1&target=4.19.4');
     expect(withClusterUrlState(new URLSearchParams(), { finding: 'a b&c' })).toBe('?finding=a+b%26c');
   });
+  it('takes the page\'s own default range (a frozen incident opens on all of it) and keeps a chosen 1 hour', () => {
+    expect(parseClusterUrlState(new URLSearchParams(''), 'all').range).toBe('all');
+    expect(parseClusterUrlState(new URLSearchParams('range=1h'), 'all').range).toBe('1h');
+    expect(withClusterUrlState(new URLSearchParams(''), { range: '1h' }, 'all')).toBe('?range=1h');
+    expect(withClusterUrlState(new URLSearchParams('range=1h'), { range: 'all' }, 'all')).toBe('');
+  });
 });
