@@ -190,7 +190,7 @@ describe('an incident frozen from a must-gather', () => {
     const stored: IncidentDto[] = [];
     const repository = { create: async (incident: IncidentDto) => { stored.push(incident); } } as unknown as IncidentRepository;
     const source = { ...scenarioSource(STANDALONE, 30 * 60_000), id: mustGatherClusterId('r1'), name: STANDALONE };
-    await createIncident(source, repository, { createdBy: onlyClusterVersion.user.name, limits: null });
+    await createIncident(source, repository, { createdBy: 'cv-viewer', limits: null });
     const incident = stored[0]!;
     expect((await incidentFor(onlyClusterVersion, incident))?.id).toBe(incident.id);
     expect(await incidentFor(nobody, incident)).toBeUndefined();
