@@ -31,7 +31,8 @@ const findingIds = (page: import('@playwright/test').Page) =>
 const TITLE = 'Rollback to 4.13 rejects ClusterVersion status writes';
 const NOTE = 'Paged at 10:20 UTC.\n<b>CVO</b> keeps retrying; owner: team-upgrades.';
 
-test('an incident link shows the same findings, title, note and "as of" in a fresh context, after a restart and with the cluster gone', async ({ page, browser }) => {
+test('an incident link shows the same findings, title, note and "as of" in a fresh context, after a restart and with '
+  + 'the cluster gone', async ({ page, browser }) => {
   test.setTimeout(240_000);
   const live = server!;
   await page.goto(`${live.baseURL}/clusters/${CLUSTER}`);
@@ -66,7 +67,8 @@ test('an incident link shows the same findings, title, note and "as of" in a fre
     await expect(fresh.getByTestId('incident-note')).toHaveText(NOTE);
     await expect(fresh.getByTestId('incident-note').locator('b')).toHaveCount(0);
     await expect(fresh.getByTestId('incident-author')).toHaveText('local operator');
-    await expect(fresh.getByTestId('sources').locator('summary')).toHaveText(/^\d+ sources synced as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
+    await expect(fresh.getByTestId('sources').locator('summary'))
+      .toHaveText(/^\d+ sources synced as of \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC$/);
     await expect(fresh.getByText(/All \d+ sources synced/)).toHaveCount(0);
     await expect(fresh.getByRole('heading', { name: /^Findings/ })).toContainText('as of');
     await expect(fresh.getByTestId('finding').first()).toBeVisible();

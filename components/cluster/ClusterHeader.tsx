@@ -53,7 +53,8 @@ export function ClusterHeader({ cluster, progress, sources, now, asOf, actions }
             ) : (
               <span>{cp ? `${cp.assessment}` : 'Not updating'}</span>
             )}
-            {asOf !== undefined ? <span className="muted" data-testid="update-as-of"> · {formatAsOf(asOf)}</span> : null}
+            {asOf !== undefined
+              ? <span className="muted" data-testid="update-as-of"> · {formatAsOf(asOf)}</span> : null}
           </dd>
         </div>
       </dl>

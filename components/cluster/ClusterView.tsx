@@ -105,7 +105,8 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   } else {
     const h = healthData!;
     const hidden = h.access?.hiddenViews;
-    const asOf = data?.asOf === undefined ? null : <span className="muted" data-testid="as-of"> {formatAsOf(data.asOf)}</span>;
+    const asOf = data?.asOf === undefined
+      ? null : <span className="muted" data-testid="as-of"> {formatAsOf(data.asOf)}</span>;
     body = (
       <>
         {data?.banner}
@@ -113,7 +114,8 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           actions={live ? (
           <>
             <Link href={`/clusters/${encodeURIComponent(id)}/rollback`} className="btn" data-testid="rollback-guide-link">Rollback guide</Link>
-            <CreateIncidentButton clusterId={id} defaultTitle={defaultIncidentTitle(findings, h.cluster.name).title} timeWindow={() => {
+            <CreateIncidentButton clusterId={id} defaultTitle={defaultIncidentTitle(findings, h.cluster.name).title}
+              timeWindow={() => {
               const to = series.data?.now;
               const from = to === undefined ? undefined : rangeStart(to, url.range);
               return to === undefined ? {} : { to, ...(Number.isFinite(from) ? { from } : {}) };

@@ -20,10 +20,12 @@ function server(...answers: Response[]): unknown[] {
   return bodies;
 }
 
-const created = () => Response.json({ id: 'AAAAAAAAAAAAAAAAAAAAAA', url: '/incidents/AAAAAAAAAAAAAAAAAAAAAA' }, { status: 201 });
+const ID = 'AAAAAAAAAAAAAAAAAAAAAA';
+const created = () => Response.json({ id: ID, url: `/incidents/${ID}` }, { status: 201 });
 
 function open() {
-  render(<CreateIncidentButton clusterId="c1" defaultTitle={DEFAULT_TITLE} timeWindow={() => ({ from: 1_000, to: 2_000 })} />);
+  const timeWindow = () => ({ from: 1_000, to: 2_000 });
+  render(<CreateIncidentButton clusterId="c1" defaultTitle={DEFAULT_TITLE} timeWindow={timeWindow} />);
   fireEvent.click(screen.getByRole('button', { name: 'Create incident' }));
   return screen.getByRole('form', { name: 'New incident' });
 }
@@ -37,7 +39,9 @@ describe('CreateIncidentButton', () => {
     fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: 'Paged at 10:20.\nOwner: upgrades' } });
     fireEvent.click(screen.getByRole('button', { name: 'Freeze incident' }));
     await waitFor(() => expect(screen.getByTestId('incident-link')).toBeTruthy());
-    expect(bodies).toStrictEqual([{ clusterId: 'c1', from: 1_000, to: 2_000, title: 'Rollback stuck', note: 'Paged at 10:20.\nOwner: upgrades' }]);
+    expect(bodies).toStrictEqual([
+      { clusterId: 'c1', from: 1_000, to: 2_000, title: 'Rollback stuck', note: 'Paged at 10:20.\nOwner: upgrades' },
+    ]);
   });
 
   it('leaves the title to the server when it was not edited (its default can be withheld from readers)', async () => {
@@ -49,7 +53,8 @@ describe('CreateIncidentButton', () => {
   });
 
   it('keeps the form and what was typed when the server refuses, with its message', async () => {
-    server(Response.json({ error: { code: 'rate_limited', message: 'too many incidents; try again in 30 s' } }, { status: 429 }));
+    const refusal = { error: { code: 'rate_limited', message: 'too many incidents; try again in 30 s' } };
+    server(Response.json(refusal, { status: 429 }));
     open();
     fireEvent.change(screen.getByLabelText(/^Note/), { target: { value: 'long note worth keeping' } });
     fireEvent.click(screen.getByRole('button', { name: 'Freeze incident' }));

@@ -1,7 +1,9 @@
 'use client';
 import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
-import { createdIncidentSchema, INCIDENT_NOTE_MAX, INCIDENT_TITLE_MAX, type CreatedIncidentDto } from '@/lib/api/incident-dto';
+import {
+  createdIncidentSchema, INCIDENT_NOTE_MAX, INCIDENT_TITLE_MAX, type CreatedIncidentDto,
+} from '@/lib/api/incident-dto';
 import { postJson } from '@/lib/queries/post-json';
 import { CopyButton } from '@/components/common/CopyButton';
 import styles from './incidents.module.css';
@@ -62,13 +64,15 @@ export function CreateIncidentButton({ clusterId, defaultTitle, timeWindow }: {
           </label>
           <label>
             Note <span className="muted">(what you saw, who is on it; plain text, redacted like the rest)</span>
-            <textarea name="note" rows={4} value={note} maxLength={INCIDENT_NOTE_MAX} onChange={(e) => setNote(e.target.value)} />
+            <textarea name="note" rows={4} value={note} maxLength={INCIDENT_NOTE_MAX}
+              onChange={(e) => setNote(e.target.value)} />
           </label>
           <div className={styles.formActions}>
             <button type="submit" className="btn" disabled={state.status === 'creating'}>
               {state.status === 'creating' ? 'Creating incident…' : 'Freeze incident'}
             </button>
-            <button type="button" className="btn" onClick={() => setState({ status: 'idle' })} disabled={state.status === 'creating'}>
+            <button type="button" className="btn" onClick={() => setState({ status: 'idle' })}
+              disabled={state.status === 'creating'}>
               Cancel
             </button>
           </div>

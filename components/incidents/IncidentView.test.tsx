@@ -19,6 +19,10 @@ afterEach(cleanup);
 const NOTE = 'Paged at 10:20 <b>CVO</b> restarting.\n<img src=x onerror="window.__xss=1">';
 
 const CAPTURED = Date.parse('2026-11-22T11:14:00Z');
+const CLUSTER = {
+  id: 'cross-minor-rollback', name: 'cross-minor-rollback', version: '4.13.40', desiredVersion: '4.13.40',
+};
+const WORST_TITLE = 'The next ClusterVersion status write will be rejected';
 const SOURCES = ['clusterversions', 'clusteroperators', 'nodes'].map((resource) => ({
   resource, status: 'synced' as const, since: '2026-11-22T09:00:10Z', lastSyncAt: '2026-11-22T11:13:50Z',
 }));
@@ -28,14 +32,14 @@ function frozenIncident(title?: string): IncidentDto {
   return incidentSchema.parse({
     id: 'AAAAAAAAAAAAAAAAAAAAAA', createdAt: '2026-11-22T11:14:05.000Z', createdBy: null, author: { kind: 'local' },
     ...(title ? { title, titleFindingId: null } : {}), note: NOTE,
-    cluster: { id: 'cross-minor-rollback', name: 'cross-minor-rollback', clusterID: null, version: '4.13.40', desiredVersion: '4.13.40' },
+    cluster: { ...CLUSTER, clusterID: null },
     capturedAt: CAPTURED,
     window: { from: Date.parse('2026-11-22T09:03:00Z'), to: CAPTURED },
     health: {
-      cluster: { id: 'cross-minor-rollback', name: 'cross-minor-rollback', version: '4.13.40', desiredVersion: '4.13.40', channel: null, history: [] },
+      cluster: { ...CLUSTER, channel: null, history: [] },
       findings: [{
-        id: 'status-write-rejection:ClusterVersion//version:enum', detector: 'status-write-rejection', severity: 'critical',
-        subject: { kind: 'ClusterVersion', name: 'version' }, title: 'The next ClusterVersion status write will be rejected',
+        id: 'status-write-rejection:ClusterVersion//version:enum', detector: 'status-write-rejection',
+        severity: 'critical', subject: { kind: 'ClusterVersion', name: 'version' }, title: WORST_TITLE,
         summary: 'capability enum', evidence: [], remediation: [], since: '2026-11-22T09:13:00Z',
       }],
       updateProgress: null,
@@ -43,7 +47,11 @@ function frozenIncident(title?: string): IncidentDto {
     },
     series: {
       clusterId: 'cross-minor-rollback', now: CAPTURED, transitions: [],
-      samples: { 'status-write-rejection': [0, 1, 2, 3].map((h) => ({ t: CAPTURED - h * 3_600_000, values: { rejectedValues: h < 3 ? 4 : 0 } })) },
+      samples: {
+        'status-write-rejection': [0, 1, 2, 3].map((h) => ({
+          t: CAPTURED - h * 3_600_000, values: { rejectedValues: h < 3 ? 4 : 0 },
+        })),
+      },
     },
     objects: [],
     redaction: { rules: [], entries: [] },
@@ -94,6 +102,6 @@ describe('IncidentView', () => {
 
   it('an incident without a title shows the worst finding\'s', () => {
     renderIncident(frozenIncident());
-    expect(screen.getByTestId('incident-title').textContent).toBe('The next ClusterVersion status write will be rejected');
+    expect(screen.getByTestId('incident-title').textContent).toBe(WORST_TITLE);
   });
 });

@@ -33,14 +33,17 @@ export function IncidentView({ id }: { id: string }) {
         now: d.capturedAt,
         asOf: d.capturedAt,
         defaultRange: 'all',
-        source: <span className="muted" data-testid="incident-frozen">Frozen incident, {formatAsOf(d.capturedAt)}</span>,
+        source: (
+          <span className="muted" data-testid="incident-frozen">Frozen incident, {formatAsOf(d.capturedAt)}</span>
+        ),
         banner: (
           <div className={styles.note} data-testid="incident-banner">
             <p className={incidentStyles.title} data-testid="incident-title">{d.title}</p>
             {d.note ? <p className={incidentStyles.note} data-testid="incident-note">{d.note}</p> : null}
             <p>
               Frozen {formatAsOf(d.capturedAt)} (cluster time) from {formatDateTime(d.window.from)}; created{' '}
-              {formatDateTime(d.createdAt)} by <span data-testid="incident-author">{authorName(d.author)}</span> · cluster{' '}
+              {formatDateTime(d.createdAt)} by <span data-testid="incident-author">{authorName(d.author)}</span>
+              {' · cluster '}
               {d.cluster.name}{d.cluster.clusterID ? ` (${d.cluster.clusterID})` : ''} · read-only
             </p>
           </div>

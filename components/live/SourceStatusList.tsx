@@ -34,7 +34,9 @@ export function SourceStatusList({ sources, now, asOf }: {
           <li key={`${s.resource}/${s.namespace ?? ''}`} data-status={s.status}>
             <span className={`source-status source-${s.status}`}>{s.status}</span>{' '}
             <code>{s.namespace ? `${s.namespace}/` : ''}{s.resource}</code>{' '}
-            <span className="muted">since {asOf === undefined ? formatSince(s.since, now) : formatDateTime(s.since)}</span>
+            <span className="muted">
+              since {asOf === undefined ? formatSince(s.since, now) : formatDateTime(s.since)}
+            </span>
             {s.error ? (
               <span className="muted">
                 {' — '}{s.status === 'synced' ? 'retrying on fresh data after ' : ''}{s.error.reason ? `${s.error.reason}: ` : ''}{s.error.message}

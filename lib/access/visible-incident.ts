@@ -33,7 +33,8 @@ export function visibleIncident(incident: IncidentDto, detectors: readonly Detec
   if (!health.access) return incident;
   const versionOk = allowed(versionAccess(incident.health));
   // A title taken from a finding this reader cannot see would tell them what it was.
-  const titleHidden = incident.titleFindingId !== null && !health.findings.some((f) => f.id === incident.titleFindingId);
+  const titleHidden = incident.titleFindingId !== null
+    && !health.findings.some((f) => f.id === incident.titleFindingId);
   return {
     ...incident,
     ...(titleHidden ? titleFrom(defaultIncidentTitle(health.findings, incident.cluster.name)) : {}),

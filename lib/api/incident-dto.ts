@@ -69,12 +69,14 @@ const storedIncidentSchema = z.object({
  * before titles and authors load with both filled in (the default title, the author named by `createdBy`).
  */
 export const incidentSchema = storedIncidentSchema.transform((stored) => {
-  const fallback = stored.title === undefined ? defaultIncidentTitle(stored.health.findings, stored.cluster.name) : undefined;
+  const fallback = stored.title === undefined
+    ? defaultIncidentTitle(stored.health.findings, stored.cluster.name) : undefined;
   return {
     ...stored,
     title: stored.title ?? fallback!.title,
     titleFindingId: stored.titleFindingId ?? fallback?.findingId ?? null,
-    author: stored.author ?? (stored.createdBy === null ? { kind: 'local' as const } : { kind: 'user' as const, name: stored.createdBy }),
+    author: stored.author
+      ?? (stored.createdBy === null ? { kind: 'local' as const } : { kind: 'user' as const, name: stored.createdBy }),
   };
 });
 

@@ -15,8 +15,16 @@ export interface ClusterUrlState {
  * Reads the cluster view state from search params; unknown ranges fall back to `defaultRange` (a frozen incident
  * opens on its whole window, the live view on {@link DEFAULT_RANGE}).
  */
-export function parseClusterUrlState(params: URLSearchParams, defaultRange: TimeRange = DEFAULT_RANGE): ClusterUrlState {
-  return { range: parseTimeRange(params.get('range'), defaultRange), panel: params.get('panel') || null, finding: params.get('finding') || null, target: params.get('target') || null };
+export function parseClusterUrlState(
+  params: URLSearchParams,
+  defaultRange: TimeRange = DEFAULT_RANGE,
+): ClusterUrlState {
+  return {
+    range: parseTimeRange(params.get('range'), defaultRange),
+    panel: params.get('panel') || null,
+    finding: params.get('finding') || null,
+    target: params.get('target') || null,
+  };
 }
 
 /**

@@ -66,19 +66,24 @@ describe('incident routes', () => {
     expect(sent).toBeLessThan(10);
   });
 
-  it('POST /api/incidents takes the longest title and note even when every character is escaped, and refuses longer', async () => {
+  it('POST /api/incidents takes the longest title and note, every character escaped, and no longer', async () => {
     const { POST } = await import('@/app/api/incidents/route');
     const headers = { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' };
     const url = 'http://127.0.0.1:3000/api/incidents';
-    const longest = { clusterId: 'no-such-cluster', title: '\u0001'.repeat(INCIDENT_TITLE_MAX), note: '\u0001'.repeat(INCIDENT_NOTE_MAX) };
+    const escaped = (n: number) => '\u0001'.repeat(n);
+    const longest = {
+      clusterId: 'no-such-cluster', title: escaped(INCIDENT_TITLE_MAX), note: escaped(INCIDENT_NOTE_MAX),
+    };
     // Read and validated in full, it gets as far as looking the cluster up in the fleet, which this server lacks.
     const body = JSON.stringify(longest);
     expect(body.length).toBeGreaterThan(12 * 1024);
-    await expect(POST(new NextRequest(url, { method: 'POST', body, headers }))).rejects.toMatchObject({ name: 'FleetConfigError' });
+    await expect(POST(new NextRequest(url, { method: 'POST', body, headers })))
+      .rejects.toMatchObject({ name: 'FleetConfigError' });
     const tooLong = await POST(new NextRequest(url, {
       method: 'POST', body: JSON.stringify({ ...longest, note: 'n'.repeat(INCIDENT_NOTE_MAX + 1) }), headers,
     }));
     expect(tooLong.status).toBe(400);
-    expect(await tooLong.json()).toMatchObject({ error: { code: 'bad_request', message: expect.stringContaining('note') } });
+    expect(await tooLong.json())
+      .toMatchObject({ error: { code: 'bad_request', message: expect.stringContaining('note') } });
   });
 });

@@ -43,7 +43,9 @@ export const ONSET_MARGIN_MS = 10 * 60_000;
 
 /** The earliest `since` of the findings (epoch ms), if any has one. */
 function onsetOf(health: ClusterHealthDto): number | undefined {
-  const times = health.findings.map((f) => (f.since ? Date.parse(f.since) : Number.NaN)).filter((t) => Number.isFinite(t));
+  const times = health.findings
+    .map((f) => (f.since ? Date.parse(f.since) : Number.NaN))
+    .filter((t) => Number.isFinite(t));
   return times.length ? Math.min(...times) : undefined;
 }
 

@@ -20,7 +20,8 @@ const HOUR = 3_600_000;
 const REJECTION = 'status-write-rejection:ClusterVersion//version:enum';
 
 /** Two hours after the rejected status write began: the story's onset is well outside the page's last hour. */
-const twoHoursIn = (sampleEveryMs: number) => scenarioSource('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 2 * HOUR, { sampleEveryMs });
+const twoHoursIn = (sampleEveryMs: number) =>
+  scenarioSource('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 2 * HOUR, { sampleEveryMs });
 
 async function freeze(source: ReturnType<typeof scenarioSource>, options: Parameters<typeof createIncident>[2] = {}) {
   const now = source.series().now;
@@ -29,11 +30,13 @@ async function freeze(source: ReturnType<typeof scenarioSource>, options: Parame
 }
 
 describe('an incident carries the story from its onset', () => {
-  it('created two hours in with the last hour asked for, its window and series start before the finding began', async () => {
+  it('created two hours in with the last hour asked for, its window and series start before the onset', async () => {
     const source = twoHoursIn(60_000);
     const onset = Date.parse(source.health().findings.find((f) => f.id === REJECTION)!.since!);
     expect(source.series().now - onset).toBeGreaterThan(HOUR);
-    const incident = await freeze(source, { title: 'Rollback to 4.13 rejects status writes', note: 'Paged at 10:20.\nCVO logs attached.' });
+    const incident = await freeze(source, {
+      title: 'Rollback to 4.13 rejects status writes', note: 'Paged at 10:20.\nCVO logs attached.',
+    });
     expect(incident.window.from).toBeLessThan(onset);
     expect(incident.window.to).toBe(incident.capturedAt);
     const times = incident.series.samples['status-write-rejection']!.map((p) => p.t);

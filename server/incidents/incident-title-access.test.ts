@@ -12,7 +12,8 @@ const REJECTION = 'status-write-rejection:ClusterVersion//version:enum';
 
 async function frozen(title?: string): Promise<IncidentDto> {
   const stored: IncidentDto[] = [];
-  const repository = { create: async (incident: IncidentDto) => { stored.push(incident); } } as unknown as IncidentRepository;
+  const create = async (incident: IncidentDto) => { stored.push(incident); };
+  const repository = { create } as unknown as IncidentRepository;
   const source = scenarioSource('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 120_000);
   await createIncident(source, repository, { limits: null, title });
   return incidentSchema.parse(stored[0]);

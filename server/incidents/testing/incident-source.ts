@@ -27,7 +27,11 @@ export function scenarioSource(name: ScenarioName, atMs: number, extra: {
   const health: ClusterHealthDto = { ...assessed, findings: [...assessed.findings, ...(extra.findings ?? [])] };
   const series: ClusterSeriesDto = {
     clusterId: name, now,
-    samples: { 'status-write-rejection': extra.sampleEveryMs ? storySamples(now - atMs, now, extra.sampleEveryMs) : [{ t: now - 60_000, values: { rejectedValues: 0 } }, { t: now, values: { rejectedValues: 4 } }] },
+    samples: {
+      'status-write-rejection': extra.sampleEveryMs
+        ? storySamples(now - atMs, now, extra.sampleEveryMs)
+        : [{ t: now - 60_000, values: { rejectedValues: 0 } }, { t: now, values: { rejectedValues: 4 } }],
+    },
     transitions: [],
   };
   return {
@@ -40,6 +44,8 @@ export function scenarioSource(name: ScenarioName, atMs: number, extra: {
 
 function storySamples(start: number, now: number, every: number): SamplePointDto[] {
   const points: SamplePointDto[] = [];
-  for (let t = start; t <= now; t += every) points.push({ t, values: { rejectedValues: (t - start) % (7 * every) === 0 ? 4 : 0 } });
+  for (let t = start; t <= now; t += every) {
+    points.push({ t, values: { rejectedValues: (t - start) % (7 * every) === 0 ? 4 : 0 } });
+  }
   return points;
 }
