@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import type { ClusterInfoDto, SourceStateDto, UpdateStateDto } from '@/lib/api/dto';
 import { CopyButton } from '@/components/common/CopyButton';
 import { SourceStatusList } from '@/components/live/SourceStatusList';
-import { formatDateTime, formatDuration } from '@/lib/view/format-time';
+import { formatAsOf, formatDateTime, formatDuration } from '@/lib/view/format-time';
 import styles from './cluster.module.css';
 
 /** The part of an update under way as one bar: the control plane's operators, or the workers' nodes. */
@@ -80,11 +80,13 @@ export function FrozenStatusBanner({ state }: { state: UpdateStateDto }) {
 }
 
 /** Cluster identity, versions, channel, the update state, link copy, and the per-source live/stale state. */
-export function ClusterHeader({ cluster, state, sources, now, actions }: {
+export function ClusterHeader({ cluster, state, sources, now, asOf, actions }: {
   cluster: ClusterInfoDto;
   state: UpdateStateDto;
   sources: readonly SourceStateDto[];
   now: number;
+  /** When a frozen view was captured (epoch ms): its update state and sources say "as of" then. Absent while live. */
+  asOf?: number;
   /** Page-specific actions beside the title (live view: rollback guide, create incident). */
   actions?: ReactNode;
 }) {
@@ -114,10 +116,14 @@ export function ClusterHeader({ cluster, state, sources, now, actions }: {
         ) : null}
         <div>
           <dt>Update</dt>
-          <dd><UpdateStateLine state={state} /></dd>
+          <dd>
+            <UpdateStateLine state={state} />
+            {asOf !== undefined
+              ? <span className="muted" data-testid="update-as-of"> · {formatAsOf(asOf)}</span> : null}
+          </dd>
         </div>
       </dl>
-      <SourceStatusList sources={sources} now={now} />
+      <SourceStatusList sources={sources} now={now} asOf={asOf} />
     </section>
   );
 }

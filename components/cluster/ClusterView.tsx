@@ -14,7 +14,9 @@ import { useNow } from '@/components/live/use-now';
 import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
 import { AppHeader } from '@/components/shell/AppHeader';
 import { CreateIncidentButton } from '@/components/incidents/CreateIncidentButton';
-import { rangeStart } from '@/lib/charts/time-range';
+import { rangeStart, type TimeRange } from '@/lib/charts/time-range';
+import { formatAsOf } from '@/lib/view/format-time';
+import { defaultIncidentTitle } from '@/lib/incidents/incident-title';
 import { ClusterHeader } from './ClusterHeader';
 import { DetectorPanels } from './DetectorPanels';
 import { EvidenceDrawer } from './EvidenceDrawer';
@@ -45,6 +47,10 @@ export interface StaticClusterData {
   appendix?: ReactNode;
   /** The moment ages are relative to (epoch ms); default: the series' `now`. */
   now?: number;
+  /** When the data was captured (epoch ms): state that was live then (sources, update, findings) says "as of" it. */
+  asOf?: number;
+  /** The chart range of a URL without one (a frozen incident opens on its whole window). */
+  defaultRange?: TimeRange;
 }
 
 /**
@@ -55,7 +61,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   const live = data === undefined;
   const health = useQuery({ ...clusterQueries.health(id), enabled: live });
   const series = useQuery({ ...clusterQueries.series(id), enabled: live });
-  const [url, setUrl] = useClusterUrlState();
+  const [url, setUrl] = useClusterUrlState(data?.defaultRange);
   const stream = useLiveStream(live && health.isSuccess ? [id] : []);
   const wallNow = useNow();
   const now = data ? (data.now ?? data.series.now) : wallNow;
@@ -101,13 +107,17 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
     const h = healthData!;
     const hidden = h.access?.hiddenViews;
     const updateState = updateStateOfHealth(h);
+    const asOf = data?.asOf === undefined
+      ? null : <span className="muted" data-testid="as-of"> {formatAsOf(data.asOf)}</span>;
     body = (
       <>
         {data?.banner}
-        <ClusterHeader cluster={h.cluster} state={updateState} sources={h.sources} now={now} actions={live ? (
+        <ClusterHeader cluster={h.cluster} state={updateState} sources={h.sources} now={now} asOf={data?.asOf}
+          actions={live ? (
           <>
             <Link href={`/clusters/${encodeURIComponent(id)}/rollback`} className="btn" data-testid="rollback-guide-link">Rollback guide</Link>
-            <CreateIncidentButton clusterId={id} timeWindow={() => {
+            <CreateIncidentButton clusterId={id} defaultTitle={defaultIncidentTitle(findings, h.cluster.name).title}
+              timeWindow={() => {
               const to = series.data?.now;
               const from = to === undefined ? undefined : rangeStart(to, url.range);
               return to === undefined ? {} : { to, ...(Number.isFinite(from) ? { from } : {}) };
@@ -115,7 +125,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           </>
         ) : data?.headerActions} />
         <section aria-labelledby="findings-title" className={styles.section}>
-          <h2 id="findings-title">Findings <span className="muted">({findings.length})</span></h2>
+          <h2 id="findings-title">Findings <span className="muted">({findings.length})</span>{asOf}</h2>
           <HiddenFindingsNote access={h.access} />
           <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
         </section>
@@ -129,7 +139,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
             onFocusPanel={(panel) => setUrl({ panel })} />
         </section>
         <section aria-labelledby="progress-title" className={styles.section}>
-          <h2 id="progress-title">Update progress</h2>
+          <h2 id="progress-title">Update progress{asOf}</h2>
           {hidden?.updateProgress
             ? <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
             : <UpdateProgressSection progress={h.updateProgress} state={updateState} />}

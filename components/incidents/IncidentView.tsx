@@ -3,16 +3,23 @@ import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
 import { ApiError } from '@/lib/queries/api-error';
 import { rollbackQueries } from '@/lib/queries/rollback-queries';
-import { formatDateTime } from '@/lib/view/format-time';
+import type { IncidentAuthorDto } from '@/lib/api/incident-dto';
+import { formatAsOf, formatDateTime } from '@/lib/view/format-time';
 import { AppHeader } from '@/components/shell/AppHeader';
 import { CopyButton } from '@/components/common/CopyButton';
 import { ClusterView } from '@/components/cluster/ClusterView';
 import styles from '@/components/cluster/cluster.module.css';
 import { IncidentAppendix } from './IncidentAppendix';
+import incidentStyles from './incidents.module.css';
+
+function authorName(author: IncidentAuthorDto): string {
+  return author.kind === 'user' ? author.name : 'local operator';
+}
 
 /**
- * `/incidents/<id>`: the frozen view rendered read-only by the cluster page itself; ages and charts are relative to
- * the moment it was frozen, not to now. Panel, range and finding live in the URL as on the cluster page.
+ * `/incidents/<id>`: the frozen view rendered read-only by the cluster page itself, under its title, author and note;
+ * what was live says "as of" the capture, ages and charts are relative to it, and the charts open on the whole frozen
+ * window (from the findings' onset). Panel, range and finding live in the URL as on the cluster page.
  */
 export function IncidentView({ id }: { id: string }) {
   const incident = useQuery(rollbackQueries.incident(id));
@@ -24,12 +31,22 @@ export function IncidentView({ id }: { id: string }) {
         health: d.health,
         series: d.series,
         now: d.capturedAt,
-        source: <span className="muted" data-testid="incident-frozen">Frozen incident</span>,
+        asOf: d.capturedAt,
+        defaultRange: 'all',
+        source: (
+          <span className="muted" data-testid="incident-frozen">Frozen incident, {formatAsOf(d.capturedAt)}</span>
+        ),
         banner: (
-          <p className={styles.note} data-testid="incident-banner">
-            Incident frozen at {formatDateTime(new Date(d.capturedAt).toISOString())} (cluster time), created {formatDateTime(d.createdAt)}
-            {d.createdBy ? ` by ${d.createdBy}` : ''} · cluster {d.cluster.name}{d.cluster.clusterID ? ` (${d.cluster.clusterID})` : ''} · read-only
-          </p>
+          <div className={styles.note} data-testid="incident-banner">
+            <p className={incidentStyles.title} data-testid="incident-title">{d.title}</p>
+            {d.note ? <p className={incidentStyles.note} data-testid="incident-note">{d.note}</p> : null}
+            <p>
+              Frozen {formatAsOf(d.capturedAt)} (cluster time) from {formatDateTime(d.window.from)}; created{' '}
+              {formatDateTime(d.createdAt)} by <span data-testid="incident-author">{authorName(d.author)}</span>
+              {' · cluster '}
+              {d.cluster.name}{d.cluster.clusterID ? ` (${d.cluster.clusterID})` : ''} · read-only
+            </p>
+          </div>
         ),
         headerActions: (
           <>

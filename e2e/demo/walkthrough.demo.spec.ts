@@ -26,14 +26,18 @@ async function incident(cluster: ClusterPage, demo: DemoRecorder): Promise<void>
   const { page } = cluster;
   await page.keyboard.press('Escape');
   await page.getByRole('button', { name: 'Create incident' }).click();
+  const form = page.getByRole('form', { name: 'New incident' });
+  await form.getByLabel(/^Note/).fill('Seen during the update window; evidence attached.');
+  await demo.step('Create incident: a title (the worst finding\'s, editable) and a note for whoever picks it up');
+  await form.getByRole('button', { name: 'Freeze incident' }).click();
   const link = page.getByTestId('incident-link');
   await expect(link).toBeVisible({ timeout: 30_000 });
-  await demo.step('Create incident: the current view is frozen on the server behind a shareable link');
+  await demo.step('The view is frozen on the server from the findings\' onset, behind a shareable link');
   await link.click();
   await expect(page).toHaveURL(/\/incidents\/[A-Za-z0-9_-]{22}$/);
   await expect(page.getByTestId('incident-banner')).toBeVisible({ timeout: 30_000 });
   await expect(cluster.findings.first()).toBeVisible();
-  await demo.step('The incident link: the same findings and evidence, as they were when it was created');
+  await demo.step('The incident link: its title and note, the same findings and evidence, as of when it was created');
 }
 
 for (const s of DEMO_SCENARIOS) {

@@ -4,6 +4,7 @@
  */
 import type { IncidentDto } from '@/lib/api/incident-dto';
 import type { ObjectRefDto } from '@/lib/api/dto';
+import { defaultIncidentTitle, type DefaultIncidentTitle } from '@/lib/incidents/incident-title';
 import { accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck } from './access-check';
 import { healthAccess, seriesAccess, versionAccess, visibleHealth, visibleSeries, type DetectorNeeds } from './visible-health';
 
@@ -11,6 +12,10 @@ function refOf(object: Record<string, unknown>): ObjectRefDto | undefined {
   const metadata = object.metadata as { name?: unknown; namespace?: unknown } | undefined;
   if (typeof object.kind !== 'string' || typeof metadata?.name !== 'string') return undefined;
   return { kind: object.kind, name: metadata.name, ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}) };
+}
+
+function titleFrom(fallback: DefaultIncidentTitle): Pick<IncidentDto, 'title' | 'titleFindingId'> {
+  return { title: fallback.title, titleFindingId: fallback.findingId };
 }
 
 /** Every question the incident filter may need answered. */
@@ -27,8 +32,12 @@ export function visibleIncident(incident: IncidentDto, detectors: readonly Detec
   const health = visibleHealth(incident.health, allowed);
   if (!health.access) return incident;
   const versionOk = allowed(versionAccess(incident.health));
+  // A title taken from a finding this reader cannot see would tell them what it was.
+  const titleHidden = incident.titleFindingId !== null
+    && !health.findings.some((f) => f.id === incident.titleFindingId);
   return {
     ...incident,
+    ...(titleHidden ? titleFrom(defaultIncidentTitle(health.findings, incident.cluster.name)) : {}),
     cluster: versionOk ? incident.cluster : { ...incident.cluster, clusterID: null, version: null, desiredVersion: null },
     health,
     series: visibleSeries(incident.series, detectors, allowed),

@@ -7,9 +7,9 @@ export const DEFAULT_RANGE: TimeRange = '1h';
 
 const RANGE_MS: Record<Exclude<TimeRange, 'all'>, number> = { '15m': 15 * 60_000, '1h': 60 * 60_000, '6h': 6 * 60 * 60_000 };
 
-/** Parses a `?range=` value; anything unknown falls back to {@link DEFAULT_RANGE}. */
-export function parseTimeRange(value: string | null | undefined): TimeRange {
-  return (TIME_RANGES as readonly string[]).includes(value ?? '') ? (value as TimeRange) : DEFAULT_RANGE;
+/** Parses a `?range=` value; anything unknown falls back to `fallback` ({@link DEFAULT_RANGE} unless given). */
+export function parseTimeRange(value: string | null | undefined, fallback: TimeRange = DEFAULT_RANGE): TimeRange {
+  return (TIME_RANGES as readonly string[]).includes(value ?? '') ? (value as TimeRange) : fallback;
 }
 
 /** First instant (epoch ms) inside `range` ending at `now` (cluster time, not the browser's clock). */

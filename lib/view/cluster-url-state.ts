@@ -11,22 +11,37 @@ export interface ClusterUrlState {
   target: string | null;
 }
 
-/** Reads the cluster view state from search params; unknown ranges fall back to the default range. */
-export function parseClusterUrlState(params: URLSearchParams): ClusterUrlState {
-  return { range: parseTimeRange(params.get('range')), panel: params.get('panel') || null, finding: params.get('finding') || null, target: params.get('target') || null };
+/**
+ * Reads the cluster view state from search params; unknown ranges fall back to `defaultRange` (a frozen incident
+ * opens on its whole window, the live view on {@link DEFAULT_RANGE}).
+ */
+export function parseClusterUrlState(
+  params: URLSearchParams,
+  defaultRange: TimeRange = DEFAULT_RANGE,
+): ClusterUrlState {
+  return {
+    range: parseTimeRange(params.get('range'), defaultRange),
+    panel: params.get('panel') || null,
+    finding: params.get('finding') || null,
+    target: params.get('target') || null,
+  };
 }
 
 /**
  * Merges `patch` into the current search params and returns the query string (with `?`, or '' when empty).
  * Defaults are omitted so URLs stay short; unrelated params are kept.
  */
-export function withClusterUrlState(current: URLSearchParams, patch: Partial<ClusterUrlState>): string {
+export function withClusterUrlState(
+  current: URLSearchParams,
+  patch: Partial<ClusterUrlState>,
+  defaultRange: TimeRange = DEFAULT_RANGE,
+): string {
   const next = new URLSearchParams(current);
   const set = (key: string, value: string | null | undefined): void => {
     if (value) next.set(key, value);
     else next.delete(key);
   };
-  if ('range' in patch) set('range', patch.range === DEFAULT_RANGE ? null : patch.range);
+  if ('range' in patch) set('range', patch.range === defaultRange ? null : patch.range);
   if ('panel' in patch) set('panel', patch.panel);
   if ('finding' in patch) set('finding', patch.finding);
   if ('target' in patch) set('target', patch.target);

@@ -38,6 +38,11 @@ export function formatDateTime(value: string | number | null | undefined): strin
   return `${new Date(t).toISOString().slice(0, 19).replace('T', ' ')} UTC`;
 }
 
+/** "as of 2026-11-22 10:22:00 UTC": how a frozen view labels state that was live when it was captured. */
+export function formatAsOf(asOf: number): string {
+  return `as of ${formatDateTime(asOf)}`;
+}
+
 /** A number for display: integers as-is, others with 2 decimals below 10 and 1 above; null as an em dash. */
 export function formatNumber(v: number | null | undefined): string {
   if (v === null || v === undefined || !Number.isFinite(v)) return '—';

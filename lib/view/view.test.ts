@@ -102,4 +102,11 @@ describe('cluster URL state', () => {
     expect(updateStateLabel(rows[0])).toBe('Update state unknown: you may not read clusterversions');
     expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, update: 'idle' }).map((row) => row.id)).toEqual(['quiet']);
   });
+
+  it('takes the page\'s own default range (a frozen incident opens on all of it) and keeps a chosen 1 hour', () => {
+    expect(parseClusterUrlState(new URLSearchParams(''), 'all').range).toBe('all');
+    expect(parseClusterUrlState(new URLSearchParams('range=1h'), 'all').range).toBe('1h');
+    expect(withClusterUrlState(new URLSearchParams(''), { range: '1h' }, 'all')).toBe('?range=1h');
+    expect(withClusterUrlState(new URLSearchParams('range=1h'), { range: 'all' }, 'all')).toBe('');
+  });
 });

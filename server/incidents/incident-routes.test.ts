@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { incidentSchema } from '@/lib/api/incident-dto';
+import { INCIDENT_NOTE_MAX, INCIDENT_TITLE_MAX, incidentSchema } from '@/lib/api/incident-dto';
 import { createIncident } from './incident-service';
 import { DATABASE_FILE } from '@/server/db/database-location';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
@@ -64,5 +64,26 @@ describe('incident routes', () => {
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: { code: 'too_large' } });
     expect(sent).toBeLessThan(10);
+  });
+
+  it('POST /api/incidents takes the longest title and note, every character escaped, and no longer', async () => {
+    const { POST } = await import('@/app/api/incidents/route');
+    const headers = { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' };
+    const url = 'http://127.0.0.1:3000/api/incidents';
+    const escaped = (n: number) => '\u0001'.repeat(n);
+    const longest = {
+      clusterId: 'no-such-cluster', title: escaped(INCIDENT_TITLE_MAX), note: escaped(INCIDENT_NOTE_MAX),
+    };
+    // Read and validated in full, it gets as far as looking the cluster up in the fleet, which this server lacks.
+    const body = JSON.stringify(longest);
+    expect(body.length).toBeGreaterThan(12 * 1024);
+    await expect(POST(new NextRequest(url, { method: 'POST', body, headers })))
+      .rejects.toMatchObject({ name: 'FleetConfigError' });
+    const tooLong = await POST(new NextRequest(url, {
+      method: 'POST', body: JSON.stringify({ ...longest, note: 'n'.repeat(INCIDENT_NOTE_MAX + 1) }), headers,
+    }));
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json())
+      .toMatchObject({ error: { code: 'bad_request', message: expect.stringContaining('note') } });
   });
 });

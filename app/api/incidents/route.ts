@@ -13,7 +13,10 @@ import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-/** `{clusterId, from, to}` is well under a kilobyte; anything near this is not a request to create an incident. */
+/**
+ * `{clusterId, from, to, title, note}` stays under this even with the longest title and note escaped in JSON;
+ * anything larger is not a request to create an incident.
+ */
 const MAX_BODY_BYTES = 16 * 1024;
 
 async function handlePost(request: NextRequest) {
@@ -38,13 +41,13 @@ async function handlePost(request: NextRequest) {
   if (!parsed.success) {
     return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
   }
-  const { clusterId, from, to } = parsed.data;
+  const { clusterId, from, to, title, note } = parsed.data;
   const engine = getFleet().get(clusterId);
   if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
   // The incident freezes everything; each reader later sees what their own access allows (incidentFor).
   const createdBy = viewer.kind === 'user' ? viewer.user.name : null;
   try {
-    return jsonOk(await createIncident(engine, getIncidentRepository(), { from, to, createdBy }), 201);
+    return jsonOk(await createIncident(engine, getIncidentRepository(), { from, to, createdBy, title, note }), 201);
   } catch (error) {
     const limited = incidentLimitResponse(error);
     if (limited) return limited;
