@@ -126,7 +126,7 @@ describe('update state of the embedded scenarios', () => {
     expect(state).toMatchObject({ phase: 'status-frozen', rollingBack: true, targetVersion: '4.13.40',
       fromVersion: '4.14.27' });
     expect(state.label).toBe('Rolling back to 4.13.40 · ClusterVersion status frozen');
-    expect(state.frozen?.reason).toBe('The next ClusterVersion status write will be rejected');
+    expect(state.frozen?.reason).toBe('ClusterVersion status writes will be rejected');
     expect(state.estimate.remainingSeconds).toBeNull();
     expect(state.operatorVersions?.map((v) => v.version)).toEqual(expect.arrayContaining(['4.13.40']));
     expect(state.nodeVersions?.reduce((n, v) => n + v.nodes, 0)).toBe(6);

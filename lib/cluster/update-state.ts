@@ -39,7 +39,7 @@ export interface UpdateStateInput {
   operatorVersions?: readonly { version: string; operators: number }[];
 }
 
-const FROZEN_SUFFIXES = [':enum', ':rejected', ':stale'];
+const FROZEN_SUFFIXES = [':rejected', ':stale', ':enum'];
 const LAST_WRITE_LABEL = /^Last CVO status write/;
 
 /**
@@ -48,8 +48,9 @@ const LAST_WRITE_LABEL = /^Last CVO status write/;
  * `since` is its last observed status write, when known.
  */
 export function statusFreezeOf(findings: readonly FindingDto[]): UpdateStateDto['frozen'] {
-  const finding = findings.find((f) => f.detector === 'status-write-rejection'
-    && FROZEN_SUFFIXES.some((suffix) => f.id.endsWith(suffix)));
+  // What is observed (rejected writes, stale status) speaks before what the CRD's enum predicts.
+  const finding = FROZEN_SUFFIXES.map((suffix) => findings.find((f) => f.detector === 'status-write-rejection'
+    && f.id.endsWith(suffix))).find((f) => f !== undefined);
   if (!finding) return null;
   const lastWrite = finding.evidence.find((e) => LAST_WRITE_LABEL.test(e.label) && typeof e.value === 'string');
   const since = finding.since ?? (lastWrite && typeof lastWrite.value === 'string' ? lastWrite.value : null);

@@ -9,7 +9,7 @@ import type { Evidence, RemediationStep } from '@/lib/health/types';
 import { asNumber, dig, objectsOf, refOf } from '@/lib/health/objects';
 import { pdbFinding } from '@/lib/health/catalog-checks';
 import { desiredReplicas, fenceposts, pdbsFor, podsOf } from '@/lib/health/workload-math';
-import { olmv1NamespaceActive } from '@/lib/health/olmv1-presence';
+import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/olmv1-presence';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 /** The OLMv1 Deployments (OpenShift and upstream namespaces). */
@@ -70,7 +70,7 @@ export const checkCatalog: RollbackCheck = (ctx) => {
   const named = objectsOf(ctx.snapshot, 'deployments')
     .filter((d) => (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name));
   const deployments = named.filter((d) => olmv1NamespaceActive(ctx.snapshot, d.metadata.namespace));
-  if (named.length > 0 && deployments.length === 0) {
+  if ((named.length > 0 && deployments.length === 0) || (deployments.length === 0 && !runsOlmv1(ctx.snapshot))) {
     return checkResult('catalog', 'pass', 'No OLMv1 on this release',
       'OLMv1 runs from 4.18 (4.14–4.17 only with TechPreviewNoUpgrade): no catalogd or operator-controller to drain '
         + 'around.');
