@@ -11,6 +11,8 @@ export interface StreamClient {
   waitForChannel(clusterId: string, marker: string, timeoutMs: number): Promise<number>;
   /** Times the server ended the stream and the client connected again. */
   readonly reconnects: number;
+  /** Bytes of stream body received so far, over every connection. */
+  readonly bytes: number;
   close(): void;
 }
 
@@ -30,6 +32,7 @@ export async function streamClient(url: string): Promise<StreamClient> {
   let waiters: Waiter[] = [];
   let snapshotWaiter: { count: number; resolve: () => void } | undefined;
   let reconnects = 0;
+  let bytes = 0;
   let retryMs = 3000;
   let lastEventId: string | undefined;
   const onRow = (data: string, at: number) => {
@@ -59,6 +62,7 @@ export async function streamClient(url: string): Promise<StreamClient> {
     let buffer = '';
     for await (const chunk of body) {
       const at = performance.now();
+      bytes += chunk.byteLength;
       buffer += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -108,6 +112,9 @@ export async function streamClient(url: string): Promise<StreamClient> {
     },
     get reconnects() {
       return reconnects;
+    },
+    get bytes() {
+      return bytes;
     },
     close: () => controller.abort(),
   };
