@@ -7,7 +7,7 @@
 export interface StreamClient {
   /** Resolves once the first health message of `count` distinct clusters arrived (the snapshot). */
   waitForSnapshot(count: number, timeoutMs: number): Promise<void>;
-  /** Resolves with the arrival time (performance.now) of the first health message of `clusterId` whose channel is `marker`. */
+  /** The arrival time (performance.now) of the first health, row or row patch of `clusterId` setting channel `marker`. */
   waitForChannel(clusterId: string, marker: string, timeoutMs: number): Promise<number>;
   /** Times the server ended the stream and the client connected again. */
   readonly reconnects: number;
@@ -24,7 +24,7 @@ interface Waiter {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Connects to an SSE URL and parses `event: health` and `event: summary` frames as they arrive. */
+/** Connects to an SSE URL and parses `event: health`, `summary` and `summary-patch` frames as they arrive. */
 export async function streamClient(url: string): Promise<StreamClient> {
   const controller = new AbortController();
   const seenClusters = new Set<string>();
@@ -36,9 +36,9 @@ export async function streamClient(url: string): Promise<StreamClient> {
   let retryMs = 3000;
   let lastEventId: string | undefined;
   const onRow = (data: string, at: number) => {
-    const message = JSON.parse(data) as { clusterId: string; summary: { channel?: string | null } };
+    const message = JSON.parse(data) as { clusterId: string; summary?: { channel?: string | null }; set?: { channel?: string | null } };
     seenClusters.add(message.clusterId);
-    const channel = message.summary.channel;
+    const channel = (message.summary ?? message.set)?.channel;
     if (channel?.startsWith('bench-')) {
       const key = `${message.clusterId} ${channel}`;
       if (!seenMarkers.has(key)) seenMarkers.set(key, at);
@@ -72,7 +72,7 @@ export async function streamClient(url: string): Promise<StreamClient> {
           if (line.startsWith('retry: ')) retryMs = Number(line.slice(7)) || retryMs;
           else if (line.startsWith('id: ')) lastEventId = line.slice(4);
         }
-        if (!lines.includes('event: health') && !lines.includes('event: summary')) continue;
+        if (!['event: health', 'event: summary', 'event: summary-patch'].some((event) => lines.includes(event))) continue;
         const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
         if (data) onRow(data, at);
       }
