@@ -28,9 +28,12 @@ describe('pickSparkline: the choice', () => {
     });
   });
 
-  it('plots the update\'s completion while updating, whatever the worst finding', () => {
+  it('plots the worst finding\'s signal during an update, and the update\'s completion when nothing warns', () => {
     const s = series({ 'update-progress': points('completionPercent', (i) => i * 5), 'featuregate-coverage': points('missing', () => 2) });
-    expect(pickSparkline({ ...finding('featuregate-coverage'), updating: true }, s)?.key).toBe('completionPercent');
+    expect(pickSparkline({ ...finding('featuregate-coverage'), updating: true }, s)?.key).toBe('missing');
+    expect(pickSparkline({ updating: true }, s)?.key).toBe('completionPercent');
+    const info: SparklineRow = { updating: true, worstFinding: { id: 'f', detector: 'featuregate-coverage', severity: 'info', title: 't' } };
+    expect(pickSparkline(info, s)?.key).toBe('completionPercent');
   });
 
   it('without a finding or update, plots pod-setup latency, then the first panel with samples', () => {

@@ -28,7 +28,7 @@ export interface FleetSparkline {
   domain: [number, number];
 }
 
-/** Why a row shows the series it does: an update in progress, its worst finding, or neither. */
+/** Why a row shows the series it does: its worst finding, an update in progress, or neither. */
 export type SparklineRow = Pick<ClusterSummaryDto, 'updating' | 'worstFinding'>;
 
 function chartOf(spec: DetectorSpec, key: string): ChartSpec | undefined {
@@ -45,15 +45,17 @@ function baseline(chart: ChartSpec | undefined): number {
 
 /**
  * Chooses and shapes the fleet sparkline of a cluster. The choice depends only on the row, never on how the
- * samples move or arrive, so it is the same on every load: the update's completion while updating, else the
- * primary signal of the worst finding's detector, else the first of pod-setup latency and the panel order with
- * samples. If the chosen detector has no samples in the window, the quiet order applies. Null without samples.
+ * samples move or arrive, so it is the same on every load: the primary signal of the worst finding's detector when
+ * it warns or is critical (an update stalled by a FeatureGate shows the FeatureGate), else the update's completion
+ * while updating, else the first of pod-setup latency and the panel order with samples. If the chosen detector has
+ * no samples in the window, that order applies. Null without samples.
  */
 export function pickSparkline(row: SparklineRow, series: ClusterSeriesDto | undefined, max = 60): FleetSparkline | null {
   if (!series) return null;
   const to = series.now;
   const from = rangeStart(to, SPARKLINE_RANGE);
-  const chosen = row.updating ? 'update-progress' : row.worstFinding?.detector;
+  const problem = row.worstFinding && row.worstFinding.severity !== 'info' ? row.worstFinding.detector : undefined;
+  const chosen = problem ?? (row.updating ? 'update-progress' : row.worstFinding?.detector);
   const order = [...new Set([...(chosen ? [chosen] : []), ...QUIET_ORDER])];
   for (const id of order) {
     const spec = detectorSpec(id);

@@ -228,6 +228,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     const quietStart = performance.now();
     await sleep(QUIET_SECONDS * 1000);
     const quiet = (perClient() - quietBytes) / ((performance.now() - quietStart) / 1000);
+    console.log(`fleet bench: an open fleet tab received ${Math.round(quiet)} bytes/s over ${QUIET_SECONDS} s with no change from the bench`);
     const changesBytes = perClient();
     const changeStats = { superseded: 0 };
     const before = await metricsOf(base);
