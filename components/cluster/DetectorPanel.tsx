@@ -41,12 +41,15 @@ export function DetectorPanel({ spec, series, severity, focused, onFocus, emptyT
           <div data-testid={`chart-${spec.id}`}>
             {charts.map((chart) => (
               <TimeSeriesChart key={chart.axisLabel} rows={series.rows} chart={chart} kind={spec.kind}
-                height={charts.length > 1 ? 160 : 220} testId={`chart-${spec.id}-${chart.axisLabel.replace(/\W+/g, '-')}`} />
+                height={charts.length > 1 ? 160 : 220}
+                testId={`chart-${spec.id}-${chart.axisLabel.replace(/\W+/g, '-')}`} />
             ))}
           </div>
           <p className={styles.latest}>
             Latest: {channels.map((c, i) => (
-              <span key={c.key}>{i > 0 ? ' · ' : ''}{c.label} <strong>{withUnit(formatNumber(series.latest[c.key]), c.unit)}</strong></span>
+              <span key={c.key}>
+                {i > 0 ? ' · ' : ''}{c.label} <strong>{withUnit(formatNumber(series.latest[c.key]), c.unit)}</strong>
+              </span>
             ))}
           </p>
         </>

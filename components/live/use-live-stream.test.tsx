@@ -80,7 +80,8 @@ describe('useLiveStream', () => {
     const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
     act(() => {
       es.emit({ type: 'summary', clusterId: 'a', summary: { ...summary, sources: [source] } });
-      es.emit({ type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'warning' }, sources: [{ ...source, status: 'stale' }] });
+      const stale = { ...source, status: 'stale' as const };
+      es.emit({ type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'warning' }, sources: [stale] });
       vi.advanceTimersByTime(600);
     });
     const row = client.getQueryData<ClusterListDto>(clusterQueries.list().queryKey)?.clusters[0];

@@ -21,14 +21,17 @@ describe.each(DETECTOR_SPECS.map((spec) => [spec.id, spec] as const))('chart spe
 
 describe('thresholds', () => {
   it('are drawn where the detectors judge, from their configuration', () => {
-    const values = (id: string) => detectorSpec(id)!.charts.flatMap((chart) => (chart.thresholds ?? []).map((t) => [t.severity, t.value]));
+    const values = (id: string) => detectorSpec(id)!.charts
+      .flatMap((chart) => (chart.thresholds ?? []).map((t) => [t.severity, t.value]));
     expect(values('pod-setup-latency')).toEqual([
-      ['warning', DEFAULT_HEALTH_CONFIG.latencyWarningSeconds], ['critical', DEFAULT_HEALTH_CONFIG.latencyCriticalSeconds],
+      ['warning', DEFAULT_HEALTH_CONFIG.latencyWarningSeconds],
+      ['critical', DEFAULT_HEALTH_CONFIG.latencyCriticalSeconds],
     ]);
     expect(values('status-write-rejection')).toEqual([['warning', DEFAULT_HEALTH_CONFIG.statusStaleMinutes * 60]]);
   });
   it('keep counts off the seconds axis of status writes and percent off the counts of update completion', () => {
-    const units = (id: string) => detectorSpec(id)!.charts.map((chart) => [chart.unit, chart.channels.map((c) => c.key)]);
+    const units = (id: string) => detectorSpec(id)!.charts
+      .map((chart) => [chart.unit, chart.channels.map((c) => c.key)]);
     expect(units('status-write-rejection')).toEqual([['count', ['rejectedValues']], ['s', ['staleSeconds']]]);
     expect(units('update-progress')[0]).toEqual(['%', ['completionPercent']]);
   });

@@ -47,7 +47,8 @@ export interface DetectorSpec {
   kind: 'line' | 'step';
 }
 
-const spec = (d: Omit<DetectorSpec, 'channels'>): DetectorSpec => ({ ...d, channels: d.charts.flatMap((c) => c.channels) });
+const spec = (d: Omit<DetectorSpec, 'channels'>): DetectorSpec =>
+  ({ ...d, channels: d.charts.flatMap((c) => c.channels) });
 const count = (axisLabel: string, channels: readonly [key: string, label: string][]): ChartSpec =>
   ({ unit: 'count', axisLabel, channels: channels.map(([key, label]) => ({ key, label, unit: 'count' })) });
 const { latencyWarningSeconds, latencyCriticalSeconds, statusStaleMinutes } = DEFAULT_HEALTH_CONFIG;
@@ -58,7 +59,10 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     id: 'update-progress', title: 'Update completion', kind: 'line', primary: 'completionPercent',
     question: 'ClusterOperators at the target version, and operator health',
     charts: [
-      { unit: '%', axisLabel: 'percent', domain: [0, 100], channels: [{ key: 'completionPercent', label: 'Completion', unit: '%' }] },
+      {
+        unit: '%', axisLabel: 'percent', domain: [0, 100],
+        channels: [{ key: 'completionPercent', label: 'Completion', unit: '%' }],
+      },
       count('operators', [['updatedOperators', 'Updated operators'], ['unavailableOperators', 'Unavailable operators'],
         ['degradedOperators', 'Degraded operators']]),
       count('nodes', [['updatedNodes', 'Updated nodes']]),
@@ -67,7 +71,11 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
   spec({
     id: 'featuregate-coverage', failureMode: 'A', title: 'FeatureGate version coverage', kind: 'step', primary: 'missing',
     question: 'Release versions required by running components vs listed in the FeatureGate status',
-    charts: [count('versions', [['required', 'Required versions'], ['present', 'Present versions'], ['missing', 'Missing versions']])],
+    charts: [
+      count('versions', [
+        ['required', 'Required versions'], ['present', 'Present versions'], ['missing', 'Missing versions'],
+      ]),
+    ],
   }),
   spec({
     id: 'status-write-rejection', failureMode: 'B', title: 'ClusterVersion status writes', kind: 'step', primary: 'rejectedValues',
@@ -76,7 +84,12 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
       count('values', [['rejectedValues', 'Rejected values']]),
       {
         unit: 's', axisLabel: 'seconds', channels: [{ key: 'staleSeconds', label: 'Status staleness', unit: 's' }],
-        thresholds: [{ value: statusStaleMinutes * 60, unit: 's', label: `stale after ${statusStaleMinutes} min`, severity: 'warning' }],
+        thresholds: [
+          {
+            value: statusStaleMinutes * 60, unit: 's', label: `stale after ${statusStaleMinutes} min`,
+            severity: 'warning',
+          },
+        ],
       },
     ],
   }),
@@ -92,10 +105,17 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     question: 'OVN-Kubernetes pod creation latency percentiles (seconds)',
     charts: [{
       unit: 's', axisLabel: 'seconds',
-      channels: [{ key: 'p50', label: 'p50', unit: 's' }, { key: 'p95', label: 'p95', unit: 's' }, { key: 'p99', label: 'p99', unit: 's' }],
+      channels: [
+        { key: 'p50', label: 'p50', unit: 's' },
+        { key: 'p95', label: 'p95', unit: 's' },
+        { key: 'p99', label: 'p99', unit: 's' },
+      ],
       thresholds: [
-        { value: latencyWarningSeconds, unit: 's', label: `p99 warning ${latencyWarningSeconds} s`, severity: 'warning' },
-        { value: latencyCriticalSeconds, unit: 's', label: `p99 critical ${latencyCriticalSeconds} s`, severity: 'critical' },
+        { value: latencyWarningSeconds, unit: 's', label: `warning ${latencyWarningSeconds} s`, severity: 'warning' },
+        {
+          value: latencyCriticalSeconds, unit: 's', label: `critical ${latencyCriticalSeconds} s`,
+          severity: 'critical',
+        },
       ],
     }],
   }),

@@ -5,7 +5,8 @@ import { pickSparkline, type SparklineRow } from './pick-sparkline';
 
 const NOW = Date.parse('2026-11-25T10:00:00Z');
 const HOUR = 60 * 60_000;
-const series = (samples: ClusterSeriesDto['samples']): ClusterSeriesDto => ({ clusterId: 'c', now: NOW, samples, transitions: [] });
+const series = (samples: ClusterSeriesDto['samples']): ClusterSeriesDto =>
+  ({ clusterId: 'c', now: NOW, samples, transitions: [] });
 /** Points every minute over the last `minutes`, valued by `value(i)`. */
 const points = (key: string, value: (i: number) => number, minutes = 10): SamplePointDto[] =>
   Array.from({ length: minutes }, (_, i) => ({ t: NOW - (minutes - 1 - i) * 60_000, values: { [key]: value(i) } }));
@@ -21,31 +22,45 @@ describe('pickSparkline: the choice', () => {
   });
 
   it('plots the worst finding\'s own signal, even when another series moves more', () => {
-    const s = series({ 'featuregate-coverage': points('missing', () => 2), 'pod-setup-latency': points('p99', (i) => i / 10) });
+    const s = series({
+      'featuregate-coverage': points('missing', () => 2), 'pod-setup-latency': points('p99', (i) => i / 10),
+    });
     expect(pickSparkline(finding('featuregate-coverage'), s)).toMatchObject({
-      detector: 'featuregate-coverage', key: 'missing', label: 'FeatureGate version coverage · Missing versions, in count, last 1 h',
+      detector: 'featuregate-coverage',
+      key: 'missing',
+      label: 'FeatureGate version coverage · Missing versions, in count, last 1 h',
       caption: 'Missing versions, last 1 h',
     });
   });
 
   it('plots the worst finding\'s signal during an update, and the update\'s completion when nothing warns', () => {
-    const s = series({ 'update-progress': points('completionPercent', (i) => i * 5), 'featuregate-coverage': points('missing', () => 2) });
+    const s = series({
+      'update-progress': points('completionPercent', (i) => i * 5), 'featuregate-coverage': points('missing', () => 2),
+    });
     expect(pickSparkline({ ...finding('featuregate-coverage'), updating: true }, s)?.key).toBe('missing');
     expect(pickSparkline({ updating: true }, s)?.key).toBe('completionPercent');
-    const info: SparklineRow = { updating: true, worstFinding: { id: 'f', detector: 'featuregate-coverage', severity: 'info', title: 't' } };
+    const info: SparklineRow = {
+      updating: true, worstFinding: { id: 'f', detector: 'featuregate-coverage', severity: 'info', title: 't' },
+    };
     expect(pickSparkline(info, s)?.key).toBe('completionPercent');
   });
 
   it('without a finding or update, plots pod-setup latency, then the first panel with samples', () => {
     const s = series({ 'catalog-replicas': points('ready', (i) => i), 'pod-setup-latency': points('p99', () => 0.3) });
     expect(pickSparkline(quiet, s)?.detector).toBe('pod-setup-latency');
-    expect(pickSparkline(quiet, series({ 'install-settling': points('statusChangesLastMinute', () => 0) }))?.detector).toBe('install-settling');
-    expect(pickSparkline(finding('hosted-control-plane'), series({ 'catalog-replicas': points('ready', () => 1) }))?.detector).toBe('catalog-replicas');
+    const settling = series({ 'install-settling': points('statusChangesLastMinute', () => 0) });
+    expect(pickSparkline(quiet, settling)?.detector).toBe('install-settling');
+    const replicas = series({ 'catalog-replicas': points('ready', () => 1) });
+    expect(pickSparkline(finding('hosted-control-plane'), replicas)?.detector).toBe('catalog-replicas');
   });
 
   it('does not depend on the order samples arrived in or on which series moves', () => {
-    const a = series({ 'catalog-replicas': points('ready', (i) => i % 3), 'pod-setup-latency': points('p99', () => 0.3) });
-    const b = series({ 'pod-setup-latency': [...points('p99', () => 0.3)].reverse(), 'catalog-replicas': points('ready', () => 1) });
+    const a = series({
+      'catalog-replicas': points('ready', (i) => i % 3), 'pod-setup-latency': points('p99', () => 0.3),
+    });
+    const b = series({
+      'pod-setup-latency': [...points('p99', () => 0.3)].reverse(), 'catalog-replicas': points('ready', () => 1),
+    });
     expect(pickSparkline(quiet, a)?.detector).toBe(pickSparkline(quiet, b)?.detector);
     expect(pickSparkline(quiet, b)?.points.map((p) => p.t)).toEqual(points('p99', () => 0).map((p) => p.t));
   });
@@ -65,9 +80,11 @@ describe('pickSparkline: the window and the baseline', () => {
     expect(latency.domain).toEqual([0, DEFAULT_HEALTH_CONFIG.latencyWarningSeconds]);
     const slow = pickSparkline(quiet, series({ 'pod-setup-latency': points('p99', () => 4.2) }))!;
     expect(slow.domain).toEqual([0, 4.2]);
-    const updating = pickSparkline({ updating: true }, series({ 'update-progress': points('completionPercent', (i) => i) }))!;
+    const progress = series({ 'update-progress': points('completionPercent', (i) => i) });
+    const updating = pickSparkline({ updating: true }, progress)!;
     expect(updating.domain).toEqual([0, 100]);
-    const flat = pickSparkline(finding('featuregate-coverage'), series({ 'featuregate-coverage': points('missing', () => 0) }))!;
+    const none = series({ 'featuregate-coverage': points('missing', () => 0) });
+    const flat = pickSparkline(finding('featuregate-coverage'), none)!;
     expect(flat.domain).toEqual([0, 1]);
   });
 });

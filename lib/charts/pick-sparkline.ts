@@ -50,7 +50,9 @@ function baseline(chart: ChartSpec | undefined): number {
  * while updating, else the first of pod-setup latency and the panel order with samples. If the chosen detector has
  * no samples in the window, that order applies. Null without samples.
  */
-export function pickSparkline(row: SparklineRow, series: ClusterSeriesDto | undefined, max = 60): FleetSparkline | null {
+export function pickSparkline(
+  row: SparklineRow, series: ClusterSeriesDto | undefined, max = 60,
+): FleetSparkline | null {
   if (!series) return null;
   const to = series.now;
   const from = rangeStart(to, SPARKLINE_RANGE);

@@ -74,9 +74,11 @@ export const toSettlingSeries = (samples: readonly SamplePointDto[] | undefined,
 export const toProgressSeries = (samples: readonly SamplePointDto[] | undefined, opts: SeriesOptions): DetectorSeries =>
   toSeriesFor('update-progress', samples, opts);
 
-/** Sparkline points of one channel between `from` and `to` (epoch ms, inclusive), gaps dropped, downsampled to `max`. */
+/** Sparkline points of one channel between `from` and `to` (epoch ms, inclusive), gaps dropped, at most `max`. */
 export function toSparkline(
-  samples: readonly SamplePointDto[] | undefined, key: string, { from = -Infinity, to = Infinity, max = 60 }: { from?: number; to?: number; max?: number } = {},
+  samples: readonly SamplePointDto[] | undefined,
+  key: string,
+  { from = -Infinity, to = Infinity, max = 60 }: { from?: number; to?: number; max?: number } = {},
 ): { t: number; v: number }[] {
   const pts = (samples ?? [])
     .filter((p) => p.t >= from && p.t <= to && typeof p.values[key] === 'number' && Number.isFinite(p.values[key]))

@@ -52,14 +52,17 @@ describe('applyStreamMessage: summary (the fleet page\'s stream)', () => {
 });
 
 describe('applyStreamMessage: summary-patch (the fleet page\'s deltas)', () => {
-  it('changes only the fields and sources the patch names, keeping the other rows, health and series by identity', () => {
+  it('changes only the fields and sources it names, keeping other rows, health and series by identity', () => {
     const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
-    const before = slice({ list: { clusters: [{ ...summary('a'), sources: [source, { ...source, resource: 'nodes' }] }, summary('b')] } });
+    const row = { ...summary('a'), sources: [source, { ...source, resource: 'nodes' }] };
+    const before = slice({ list: { clusters: [row, summary('b')] } });
     const after = applyStreamMessage(before, {
-      type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'critical' }, sources: [{ ...source, status: 'stale' }],
+      type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'critical' },
+      sources: [{ ...source, status: 'stale' }],
     });
     expect(after.list?.clusters[0]).toMatchObject({ id: 'a', worstSeverity: 'critical', version: '4.16.3' });
-    expect(after.list?.clusters[0].sources.map((s) => `${s.resource}=${s.status}`)).toEqual(['pods=stale', 'nodes=synced']);
+    const sources = after.list?.clusters[0].sources.map((s) => `${s.resource}=${s.status}`);
+    expect(sources).toEqual(['pods=stale', 'nodes=synced']);
     expect(after.list?.clusters[1]).toBe(before.list?.clusters[1]);
     expect(after.health).toBe(before.health);
     expect(after.series).toBe(before.series);

@@ -3,14 +3,18 @@ import type { ClusterSummaryDto, SourceStateDto } from '@/lib/api/dto';
 import { applySummaryPatch, summaryPatch } from './summary-patch';
 import { summaryPatcher } from './summary-stream';
 
+const AT = '2026-11-25T09:00:00Z';
 const source = (resource: string, over: Partial<SourceStateDto> = {}): SourceStateDto => ({
-  resource, status: 'synced', since: '2026-11-25T09:00:00Z', lastSyncAt: '2026-11-25T09:00:00Z', lastEventAt: '2026-11-25T09:00:00Z', ...over,
+  resource, status: 'synced', since: AT, lastSyncAt: AT, lastEventAt: AT, ...over,
 });
-const RESOURCES = ['clusterversions', 'clusteroperators', 'nodes', 'pods', 'deployments', 'clusterextensions', 'featuregates'];
+const RESOURCES = [
+  'clusterversions', 'clusteroperators', 'nodes', 'pods', 'deployments', 'clusterextensions', 'featuregates',
+];
 const row = (over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto => ({
   id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'warning',
   worstFinding: { id: 'f1', detector: 'catalog-replicas', severity: 'warning', title: 'catalogd has 0 of 1 ready' },
-  findingCounts: { critical: 0, warning: 1, info: 0 }, sources: RESOURCES.map((r) => source(r)), role: 'standalone', channel: 'stable-4.16',
+  findingCounts: { critical: 0, warning: 1, info: 0 }, sources: RESOURCES.map((r) => source(r)), role: 'standalone',
+  channel: 'stable-4.16',
   ...over,
 });
 const withSource = (base: ClusterSummaryDto, i: number, over: Partial<SourceStateDto>): ClusterSummaryDto =>
@@ -26,13 +30,14 @@ describe('summaryPatch', () => {
     const next = withSource(prev, 3, { lastEventAt: '2026-11-25T09:00:05Z' });
     const patch = summaryPatch(prev, next)!;
     expect(patch).toEqual({ type: 'summary-patch', clusterId: 'a', sources: [next.sources[3]] });
-    expect(JSON.stringify(patch).length * 4).toBeLessThan(JSON.stringify({ type: 'summary', clusterId: 'a', summary: next }).length);
+    const whole = JSON.stringify({ type: 'summary', clusterId: 'a', summary: next });
+    expect(JSON.stringify(patch).length * 4).toBeLessThan(whole.length);
     expect(applySummaryPatch(prev, patch)).toEqual(next);
   });
 
   it('sets changed fields and unsets optional fields that are gone', () => {
     const prev = row();
-    const next = row({ worstSeverity: 'ok', worstFinding: undefined, findingCounts: { critical: 0, warning: 0, info: 0 }, channel: undefined });
+    const next = row({ worstSeverity: 'ok', findingCounts: { critical: 0, warning: 0, info: 0 } });
     delete next.worstFinding;
     delete next.channel;
     const patch = summaryPatch(prev, next)!;
@@ -46,8 +51,12 @@ describe('summaryPatch', () => {
 
   it('sends the whole source list when sources were added, removed or reordered', () => {
     const prev = row();
-    for (const sources of [[...prev.sources, source('hostedclusters')], prev.sources.slice(1), [...prev.sources].reverse(),
-      [...prev.sources.slice(0, 2), source('pods', { namespace: 'openshift-ovn-kubernetes' }), ...prev.sources.slice(3)]]) {
+    const renamespaced = source('pods', { namespace: 'openshift-ovn-kubernetes' });
+    const lists = [
+      [...prev.sources, source('hostedclusters')], prev.sources.slice(1), [...prev.sources].reverse(),
+      [...prev.sources.slice(0, 2), renamespaced, ...prev.sources.slice(3)],
+    ];
+    for (const sources of lists) {
       const next = row({ sources });
       const patch = summaryPatch(prev, next)!;
       expect(patch.sourceList).toBe(sources);

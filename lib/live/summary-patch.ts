@@ -6,8 +6,8 @@ type Unsettable = NonNullable<SummaryPatchMessage['unset']>[number];
 
 const OPTIONAL: readonly Unsettable[] = ['worstFinding', 'managedBy', 'channel'];
 const FIELDS: readonly (keyof Settable)[] = [
-  'name', 'version', 'desiredVersion', 'updating', 'worstSeverity', 'worstFinding', 'findingCounts', 'role', 'managedBy',
-  'channel',
+  'name', 'version', 'desiredVersion', 'updating', 'worstSeverity', 'worstFinding', 'findingCounts', 'role',
+  'managedBy', 'channel',
 ];
 
 const same = (a: unknown, b: unknown): boolean =>
@@ -45,7 +45,7 @@ export function summaryPatch(prev: Row, next: Row): SummaryPatchMessage | undefi
   return patch.set || patch.unset || patch.sources || patch.sourceList ? patch : undefined;
 }
 
-/** A fleet row with a `summary-patch` applied: the inverse of {@link summaryPatch} (`apply(prev, diff(prev, next))` = next). */
+/** A fleet row with a `summary-patch` applied: applying `summaryPatch(prev, next)` to `prev` gives `next`. */
 export function applySummaryPatch(row: Row, patch: SummaryPatchMessage): Row {
   const out: Row = { ...row, ...patch.set };
   for (const field of patch.unset ?? []) delete out[field];

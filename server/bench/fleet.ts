@@ -228,7 +228,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     const quietStart = performance.now();
     await sleep(QUIET_SECONDS * 1000);
     const quiet = (perClient() - quietBytes) / ((performance.now() - quietStart) / 1000);
-    console.log(`fleet bench: an open fleet tab received ${Math.round(quiet)} bytes/s over ${QUIET_SECONDS} s with no change from the bench`);
+    console.log(`fleet bench: an open fleet tab received ${Math.round(quiet)} B/s in ${QUIET_SECONDS} s, no change`);
     const changesBytes = perClient();
     const changeStats = { superseded: 0 };
     const before = await metricsOf(base);
@@ -240,7 +240,9 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     let memory = await metricsOf(base);
     const eventLoopDelayP99Ms = { dashboard: memory.loopDelayP99Ms, simulators: Math.round(loop.percentile(99) / 1e6) };
     const phaseSeconds = (performance.now() - phaseStart) / 1000;
-    const streamBytesPerSecond = { quiet: Math.round(quiet), duringChanges: Math.round((perClient() - changesBytes) / phaseSeconds) };
+    const streamBytesPerSecond = {
+      quiet: Math.round(quiet), duringChanges: Math.round((perClient() - changesBytes) / phaseSeconds),
+    };
     const evaluations = memory.evaluations - before.evaluations;
     const dashboardWork = {
       cpuCores: Math.round(((memory.cpuSeconds - before.cpuSeconds) / phaseSeconds) * 100) / 100,

@@ -7,7 +7,7 @@
 export interface StreamClient {
   /** Resolves once the first health message of `count` distinct clusters arrived (the snapshot). */
   waitForSnapshot(count: number, timeoutMs: number): Promise<void>;
-  /** The arrival time (performance.now) of the first health, row or row patch of `clusterId` setting channel `marker`. */
+  /** When (performance.now) the first health, row or row patch of `clusterId` with channel `marker` arrived. */
   waitForChannel(clusterId: string, marker: string, timeoutMs: number): Promise<number>;
   /** Times the server ended the stream and the client connected again. */
   readonly reconnects: number;
@@ -36,7 +36,8 @@ export async function streamClient(url: string): Promise<StreamClient> {
   let retryMs = 3000;
   let lastEventId: string | undefined;
   const onRow = (data: string, at: number) => {
-    const message = JSON.parse(data) as { clusterId: string; summary?: { channel?: string | null }; set?: { channel?: string | null } };
+    type Channel = { channel?: string | null };
+    const message = JSON.parse(data) as { clusterId: string; summary?: Channel; set?: Channel };
     seenClusters.add(message.clusterId);
     const channel = (message.summary ?? message.set)?.channel;
     if (channel?.startsWith('bench-')) {
@@ -72,7 +73,8 @@ export async function streamClient(url: string): Promise<StreamClient> {
           if (line.startsWith('retry: ')) retryMs = Number(line.slice(7)) || retryMs;
           else if (line.startsWith('id: ')) lastEventId = line.slice(4);
         }
-        if (!['event: health', 'event: summary', 'event: summary-patch'].some((event) => lines.includes(event))) continue;
+        const rows = ['event: health', 'event: summary', 'event: summary-patch'];
+        if (!rows.some((event) => lines.includes(event))) continue;
         const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
         if (data) onRow(data, at);
       }
