@@ -23,7 +23,22 @@ test.describe('fleet', () => {
     await expect(fleet.row('steady').getByTestId('severity-badge')).not.toHaveAttribute('data-severity', /critical|warning/);
     const spark = page.locator('[data-testid^="sparkline-"]').first();
     await expect(spark).toHaveAttribute('role', 'img', { timeout: 30_000 });
-    await expect(spark).toHaveAttribute('aria-label', /·.+, in (count|seconds|percent), over the last \d+ samples: latest /);
+    await expect(spark).toHaveAttribute('aria-label', /·.+, in (count|seconds|percent), last 1 h: latest /);
+  });
+
+  test('the FeatureGate cluster\'s sparkline plots its FeatureGate signal over a labelled window', async ({
+    fleet,
+  }) => {
+    await fleet.goto();
+    const row = fleet.row('hypershift-featuregate-drop');
+    await expect(row.getByTestId('row-worst').getByTitle('Failure mode A')).toBeVisible({ timeout: 120_000 });
+    const spark = row.getByTestId('sparkline-hypershift-featuregate-drop');
+    await expect(spark).toHaveAttribute('data-detector', 'featuregate-coverage', { timeout: 30_000 });
+    await expect(spark).toHaveAttribute('data-window', 'last 1 h');
+    await expect(spark).toHaveAttribute('aria-label',
+      /^FeatureGate version coverage · Missing versions, in count, last 1 h: latest \d+$/);
+    await expect(spark.locator('.sparkline-caption')).toHaveText('Missing versions, last 1 h');
+    await expect(spark.locator('svg path.recharts-line-curve')).toHaveCount(1);
   });
 
   test('says so when no cluster matches the filters of a link (an unknown management cluster)', async ({ page }) => {

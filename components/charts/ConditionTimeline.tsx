@@ -14,7 +14,9 @@ export function ConditionTimeline({ lanes, from, to, testId }: { lanes: readonly
         <span className="swatch seg-good" /> healthy <span className="swatch seg-bad" /> problem <span className="swatch seg-neutral" /> progressing or unknown
         · hover a segment for status, reason and message
       </p>
-      <div className="timeline-axis muted" aria-hidden="true"><span>{formatClock(from)}</span><span>{formatClock(to)}</span></div>
+      <div className="timeline-axis muted" aria-hidden="true">
+        <span>{formatDateTime(from)}</span><span>{formatClock(to)} UTC</span>
+      </div>
       <ul>
         {lanes.map((lane) => (
           <li key={lane.key} className="timeline-lane">

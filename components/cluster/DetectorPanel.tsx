@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { SeverityDto } from '@/lib/api/dto';
-import type { DetectorSpec } from '@/lib/charts/detectors';
+import { withUnit, type DetectorSpec } from '@/lib/charts/detectors';
 import type { DetectorSeries } from '@/lib/charts/to-detector-series';
 import { TimeSeriesChart } from '@/components/charts/TimeSeriesChart';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
@@ -18,6 +18,10 @@ export function DetectorPanel({ spec, series, severity, focused, onFocus, emptyT
   children?: ReactNode;
 }) {
   const channels = spec.channels.filter((c) => series.keys.includes(c.key));
+  // One chart per unit (small multiples), each with only the channels that have data in the range.
+  const charts = spec.charts
+    .map((chart) => ({ ...chart, channels: chart.channels.filter((c) => series.keys.includes(c.key)) }))
+    .filter((chart) => chart.channels.length > 0);
   const titleId = `panel-title-${spec.id}`;
   return (
     <section id={`panel-${spec.id}`} className={styles.panel} data-testid={`panel-${spec.id}`} data-focused={focused || undefined}
@@ -34,10 +38,18 @@ export function DetectorPanel({ spec, series, severity, focused, onFocus, emptyT
         <p className={styles.empty} data-testid={`empty-${spec.id}`}>{emptyText}</p>
       ) : (
         <>
-          <TimeSeriesChart rows={series.rows} channels={channels} kind={spec.kind} thresholds={spec.thresholds} testId={`chart-${spec.id}`} />
+          <div data-testid={`chart-${spec.id}`}>
+            {charts.map((chart) => (
+              <TimeSeriesChart key={chart.axisLabel} rows={series.rows} chart={chart} kind={spec.kind}
+                height={charts.length > 1 ? 160 : 220}
+                testId={`chart-${spec.id}-${chart.axisLabel.replace(/\W+/g, '-')}`} />
+            ))}
+          </div>
           <p className={styles.latest}>
             Latest: {channels.map((c, i) => (
-              <span key={c.key}>{i > 0 ? ' · ' : ''}{c.label} <strong>{formatNumber(series.latest[c.key])}</strong>{c.unit === 's' ? ' s' : c.unit === '%' ? ' %' : ''}</span>
+              <span key={c.key}>
+                {i > 0 ? ' · ' : ''}{c.label} <strong>{withUnit(formatNumber(series.latest[c.key]), c.unit)}</strong>
+              </span>
             ))}
           </p>
         </>

@@ -1,7 +1,7 @@
 'use client';
 import { useMemo } from 'react';
 import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
-import { DETECTOR_SPECS } from '@/lib/charts/detectors';
+import { DETECTOR_SPECS, type ChartSpec } from '@/lib/charts/detectors';
 import { rangeStart, type TimeRange } from '@/lib/charts/time-range';
 import { busiestLanes, toConditionTimeline } from '@/lib/charts/to-condition-timeline';
 import { toDetectorSeries, toSeriesFor } from '@/lib/charts/to-detector-series';
@@ -12,6 +12,9 @@ import { DetectorPanel } from './DetectorPanel';
 import styles from './cluster.module.css';
 
 const MAX_LANES = 12;
+const BATCH_CHART: ChartSpec = {
+  unit: 'count', axisLabel: 'pods', channels: [{ key: 'batchSize', label: 'Batch size', unit: 'count' }],
+};
 
 const EMPTY: Record<string, string> = {
   'pod-setup-latency': 'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither has reported yet.',
@@ -46,8 +49,8 @@ export function DetectorPanels({ series, findings, range, focusedPanel, onFocusP
           {spec.id === 'pod-setup-latency' && batch.keys.length > 0 ? (
             <>
               <h4>Pod batch size</h4>
-              <TimeSeriesChart rows={batch.rows} channels={[{ key: 'batchSize', label: 'Batch size', unit: 'count' }]} kind="step"
-                height={140} testId="chart-pod-setup-latency-batch" />
+              <TimeSeriesChart rows={batch.rows} chart={BATCH_CHART} kind="step" height={140}
+                testId="chart-pod-setup-latency-batch" />
             </>
           ) : null}
           {spec.id === 'install-settling' ? (

@@ -38,14 +38,16 @@ function WorstFindingCell({ row }: { row: ClusterSummaryDto }) {
   );
 }
 
-/** The trend of one row, fetched only while the row is rendered (a 500-cluster fleet shows a screenful at a time). */
-function TrendCell({ id }: { id: string }) {
-  const series = useQuery(clusterQueries.sparkline(id));
+/**
+ * The trend of one row (its worst finding's signal, or the update's completion), fetched only while the row is
+ * rendered (a 500-cluster fleet shows a screenful at a time).
+ */
+function TrendCell({ row }: { row: ClusterSummaryDto }) {
+  const series = useQuery(clusterQueries.sparkline(row.id));
   if (series.isError) return <span className="muted">no data</span>;
   if (!series.data) return <span className="muted">…</span>;
-  const spark = pickSparkline(series.data);
-  return spark ? <Sparkline points={spark.points} label={spark.label} caption={spark.caption} testId={`sparkline-${id}`} />
-    : <span className="muted">no data</span>;
+  const spark = pickSparkline(row, series.data);
+  return spark ? <Sparkline spark={spark} testId={`sparkline-${row.id}`} /> : <span className="muted">no data</span>;
 }
 
 /** One line of the fleet table; `index` is its position among all lines (for virtual scrolling and aria-rowindex). */
@@ -81,7 +83,7 @@ export function FleetRow({ entry, index, open, onToggle, measure }: {
           : bad.length === 0 ? <span><span aria-hidden="true">● </span>all synced</span>
             : <span className={styles.stale}><span aria-hidden="true">▲ </span>{bad.length} not synced ({[...new Set(bad.map((s) => s.status))].join(', ')})</span>}
       </td>
-      <td className={styles.trend}><TrendCell id={c.id} /></td>
+      <td className={styles.trend}><TrendCell row={c} /></td>
     </tr>
   );
 }

@@ -72,6 +72,22 @@ describe('useLiveStream', () => {
     expect(client.getQueryData<ClusterSeriesDto>(clusterQueries.series('a').queryKey)?.samples['catalog-replicas']).toHaveLength(1);
   });
 
+  it('on the fleet page\'s stream, applies a whole row and then a patch of what changed in it', () => {
+    client.setQueryData(clusterQueries.list().queryKey, { clusters: [summary] } satisfies ClusterListDto);
+    renderHook(() => useLiveStream('all', 'summary'), { wrapper });
+    const es = FakeEventSource.instances[0];
+    expect(es.url).toBe('/api/stream?view=summary');
+    const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
+    act(() => {
+      es.emit({ type: 'summary', clusterId: 'a', summary: { ...summary, sources: [source] } });
+      const stale = { ...source, status: 'stale' as const };
+      es.emit({ type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'warning' }, sources: [stale] });
+      vi.advanceTimersByTime(600);
+    });
+    const row = client.getQueryData<ClusterListDto>(clusterQueries.list().queryKey)?.clusters[0];
+    expect(row).toEqual({ ...summary, worstSeverity: 'warning', sources: [{ ...source, status: 'stale' }] });
+  });
+
   it('reopens a stream the server closed, and closes it on unmount', () => {
     const { result, unmount } = renderHook(() => useLiveStream(['a']), { wrapper });
     const first = FakeEventSource.instances[0];

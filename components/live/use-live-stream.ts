@@ -78,7 +78,9 @@ export function useLiveStream(clusterIds: readonly string[] | 'all', view: Strea
       if (ids !== '*') query.set('clusters', ids);
       if (view !== 'detail') query.set('view', view);
       es = new EventSource(`/api/stream?${query.toString()}`);
-      for (const type of ['health', 'summary', 'samples', 'transitions']) es.addEventListener(type, onMessage as EventListener);
+      for (const type of ['health', 'summary', 'summary-patch', 'samples', 'transitions']) {
+        es.addEventListener(type, onMessage as EventListener);
+      }
       es.onopen = () => setStatus('live');
       es.onerror = () => {
         if (disposed || !es) return;

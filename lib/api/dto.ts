@@ -276,6 +276,20 @@ export const streamMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('health'), clusterId: z.string(), health: clusterHealthSchema, summary: clusterSummarySchema }),
   /** The fleet page's lighter stream (`?view=summary`): the row only. */
   z.object({ type: z.literal('summary'), clusterId: z.string(), summary: clusterSummarySchema }),
+  /**
+   * What changed in a fleet row since the stream's last message about that cluster (the summary view sends a full
+   * `summary` first, then these): changed fields in `set`, optional fields that are gone in `unset`, changed or new
+   * sources in `sources` (matched by resource and namespace), and the whole `sourceList` when sources were added,
+   * removed or reordered. Unchanged sources are not resent; a row that did not change sends nothing.
+   */
+  z.object({
+    type: z.literal('summary-patch'),
+    clusterId: z.string(),
+    set: clusterSummarySchema.omit({ id: true, sources: true }).partial().optional(),
+    unset: z.array(z.enum(['worstFinding', 'managedBy', 'channel'])).optional(),
+    sources: z.array(sourceStateSchema).optional(),
+    sourceList: z.array(sourceStateSchema).optional(),
+  }),
   z.object({ type: z.literal('samples'), clusterId: z.string(), detector: z.string(), points: z.array(samplePointSchema) }),
   z.object({ type: z.literal('transitions'), clusterId: z.string(), transitions: z.array(transitionSchema) }),
 ]);
@@ -300,4 +314,5 @@ export type SamplePointDto = z.infer<typeof samplePointSchema>;
 export type TransitionDto = z.infer<typeof transitionSchema>;
 export type ClusterSeriesDto = z.infer<typeof clusterSeriesSchema>;
 export type StreamMessage = z.infer<typeof streamMessageSchema>;
+export type SummaryPatchMessage = Extract<StreamMessage, { type: 'summary-patch' }>;
 export type ApiErrorDto = z.infer<typeof apiErrorSchema>;

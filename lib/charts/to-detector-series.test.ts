@@ -62,9 +62,13 @@ describe('toDetectorSeries', () => {
 describe('toSparkline', () => {
   it('keeps numbers of one key, downsampled', () => {
     const samples = Array.from({ length: 500 }, (_, i) => ({ t: i, values: { p99: i % 2 ? null : i } }));
-    const out = toSparkline(samples, 'p99', 60);
+    const out = toSparkline(samples, 'p99', { max: 60 });
     expect(out.length).toBeLessThanOrEqual(60);
     expect(out.every((p) => typeof p.v === 'number')).toBe(true);
     expect(out[0]).toEqual({ t: 0, v: 0 });
+  });
+  it('keeps only points inside the window', () => {
+    const samples = Array.from({ length: 10 }, (_, i) => ({ t: i * 1000, values: { p99: i } }));
+    expect(toSparkline(samples, 'p99', { from: 3000, to: 5000 }).map((p) => p.v)).toEqual([3, 4, 5]);
   });
 });

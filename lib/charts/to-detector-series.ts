@@ -74,10 +74,14 @@ export const toSettlingSeries = (samples: readonly SamplePointDto[] | undefined,
 export const toProgressSeries = (samples: readonly SamplePointDto[] | undefined, opts: SeriesOptions): DetectorSeries =>
   toSeriesFor('update-progress', samples, opts);
 
-/** Sparkline points of one channel over everything retained, gaps dropped, downsampled to `max` (default 60). */
-export function toSparkline(samples: readonly SamplePointDto[] | undefined, key: string, max = 60): { t: number; v: number }[] {
+/** Sparkline points of one channel between `from` and `to` (epoch ms, inclusive), gaps dropped, at most `max`. */
+export function toSparkline(
+  samples: readonly SamplePointDto[] | undefined,
+  key: string,
+  { from = -Infinity, to = Infinity, max = 60 }: { from?: number; to?: number; max?: number } = {},
+): { t: number; v: number }[] {
   const pts = (samples ?? [])
-    .filter((p) => typeof p.values[key] === 'number' && Number.isFinite(p.values[key]))
+    .filter((p) => p.t >= from && p.t <= to && typeof p.values[key] === 'number' && Number.isFinite(p.values[key]))
     .map((p) => ({ t: p.t, v: p.values[key] as number }))
     .sort((a, b) => a.t - b.t);
   return downsample(pts, max);

@@ -51,6 +51,31 @@ describe('applyStreamMessage: summary (the fleet page\'s stream)', () => {
   });
 });
 
+describe('applyStreamMessage: summary-patch (the fleet page\'s deltas)', () => {
+  it('changes only the fields and sources it names, keeping other rows, health and series by identity', () => {
+    const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
+    const row = { ...summary('a'), sources: [source, { ...source, resource: 'nodes' }] };
+    const before = slice({ list: { clusters: [row, summary('b')] } });
+    const after = applyStreamMessage(before, {
+      type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'critical' },
+      sources: [{ ...source, status: 'stale' }],
+    });
+    expect(after.list?.clusters[0]).toMatchObject({ id: 'a', worstSeverity: 'critical', version: '4.16.3' });
+    const sources = after.list?.clusters[0].sources.map((s) => `${s.resource}=${s.status}`);
+    expect(sources).toEqual(['pods=stale', 'nodes=synced']);
+    expect(after.list?.clusters[1]).toBe(before.list?.clusters[1]);
+    expect(after.health).toBe(before.health);
+    expect(after.series).toBe(before.series);
+  });
+
+  it('drops a patch for a row the cached list does not have, and leaves an uncached list uncached', () => {
+    const before = slice();
+    const patch: StreamMessage = { type: 'summary-patch', clusterId: 'c', set: { worstSeverity: 'critical' } };
+    expect(applyStreamMessage(before, patch).list).toBe(before.list);
+    expect(applyStreamMessage(slice({ list: undefined }), patch).list).toBeUndefined();
+  });
+});
+
 describe('forView', () => {
   it('turns health into its row for the summary view and drops chart messages; the detail view passes everything', () => {
     const msg: StreamMessage = { type: 'health', clusterId: 'a', health: health('a'), summary: summary('a') };

@@ -1,6 +1,7 @@
 import type {
-  ClusterHealthDto, ClusterListDto, ClusterSeriesDto, SamplePointDto, StreamMessage, TransitionDto,
+  ClusterHealthDto, ClusterListDto, ClusterSeriesDto, SamplePointDto, StreamMessage, SummaryPatchMessage, TransitionDto,
 } from '@/lib/api/dto';
+import { applySummaryPatch } from './summary-patch';
 import { downsampleSamples, MAX_POINTS } from '@/lib/charts/downsample';
 
 /** The cached data one stream message may touch: the fleet list and one cluster's health and series. */
@@ -25,7 +26,8 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = { maxPoints: MAX_POINTS, maxTrans
  * Applies one SSE message to the cached data of its cluster. Pure: returns a new slice and keeps the identity of
  * every part it did not change, so callers write back only what changed (and React keeps unchanged subtrees).
  * - `health` replaces the cluster's health and its row of the fleet list (appending the row if it is new);
- * - `summary` (the fleet page's stream) replaces the row only;
+ * - `summary` (the fleet page's stream) replaces the row only, and `summary-patch` changes the fields it names in the
+ *   row (a patch for a row not in the list is dropped: the list's next fetch has it);
  * - `samples` appends points newer than the last cached one (a resumed stream may repeat some), then bounds;
  * - `transitions` appends transitions not already cached, then keeps the newest `maxTransitions`.
  * Series messages for a cluster whose series is not cached yet are dropped: the pending fetch returns them.
@@ -36,6 +38,8 @@ export function applyStreamMessage(slice: LiveCacheSlice, msg: StreamMessage, li
       return { ...slice, health: msg.health, list: slice.list && upsertRow(slice.list, msg.summary) };
     case 'summary':
       return { ...slice, list: slice.list && upsertRow(slice.list, msg.summary) };
+    case 'summary-patch':
+      return { ...slice, list: slice.list && patchRow(slice.list, msg) };
     case 'samples':
       if (!slice.series || msg.points.length === 0) return slice;
       return { ...slice, series: appendSamples(slice.series, msg.detector, msg.points, limits.maxPoints) };
@@ -49,6 +53,12 @@ function upsertRow(list: ClusterListDto, row: ClusterListDto['clusters'][number]
   const i = list.clusters.findIndex((c) => c.id === row.id);
   const clusters = i < 0 ? [...list.clusters, row] : list.clusters.map((c, j) => (j === i ? row : c));
   return { ...list, clusters };
+}
+
+function patchRow(list: ClusterListDto, patch: SummaryPatchMessage): ClusterListDto {
+  const i = list.clusters.findIndex((c) => c.id === patch.clusterId);
+  if (i < 0) return list;
+  return { ...list, clusters: list.clusters.map((c, j) => (j === i ? applySummaryPatch(c, patch) : c)) };
 }
 
 /** Appends `points` to one detector's samples of `series`, bounded to `max` points. */

@@ -1,4 +1,5 @@
-import type { StreamMessage } from '@/lib/api/dto';
+import type { ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import { summaryPatch } from './summary-patch';
 
 /** What the live stream sends: everything about the clusters on a cluster page, or only their fleet rows. */
 export type StreamView = 'detail' | 'summary';
@@ -22,4 +23,21 @@ export function forView(message: StreamMessage, view: StreamView): StreamMessage
     return row;
   }
   return message.type === 'summary' ? message : undefined;
+}
+
+/**
+ * The in-order step of one stream that sends fleet rows as deltas: the first row of a cluster goes out whole, every
+ * later one as a `summary-patch` of what changed since the row this stream last sent (nothing when nothing did).
+ * Other messages pass unchanged. Its state is per stream, so a new connection (a resume with `Last-Event-ID`
+ * included) starts with whole rows: the client's state is correct from the snapshot on. Patches carry new values,
+ * never increments, so a message repeated after the snapshot cannot corrupt a row.
+ */
+export function summaryPatcher(): (message: StreamMessage) => StreamMessage | undefined {
+  const sent = new Map<string, ClusterSummaryDto>();
+  return (message) => {
+    if (message.type !== 'summary') return message;
+    const prev = sent.get(message.clusterId);
+    sent.set(message.clusterId, message.summary);
+    return prev ? summaryPatch(prev, message.summary) : message;
+  };
 }

@@ -90,7 +90,8 @@ async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: 
     return health ? { ...message, health, summary: summaryOf(health) } : undefined;
   }
   // Sources publish health, samples and transitions; a summary is derived after this filter, never before it.
-  if (message.type === 'summary' || !(await visible(message.clusterId))) return undefined;
+  if (message.type === 'summary' || message.type === 'summary-patch') return undefined;
+  if (!(await visible(message.clusterId))) return undefined;
   if (message.type === 'samples') {
     const detector = DETECTORS.find((candidate) => candidate.id === message.detector);
     if (!detector) return undefined;

@@ -5,7 +5,8 @@
  * its latency is the time until every client saw a health message with that marker. Then 20 clusters are
  * black-holed (TCP open, no byte in either direction) while the healthy ones keep changing (R13), and finally every
  * API server restarts with watch rate limiting (429 + Retry-After) and each cluster's recovery is the time until a
- * change made after the restart reaches the clients (R12).
+ * change made after the restart reaches the clients (R12). The bytes an open fleet tab receives per second are
+ * measured with no change from the bench and during the steady changes.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,6 +24,8 @@ import { streamClient, type StreamClient } from './stream-client';
 import { relay } from './tcp-relay';
 
 const BLACKHOLED = 20;
+/** How long the open tabs' stream is measured with no change from the bench. */
+const QUIET_SECONDS = 30;
 
 /** What the bench writes (`--json FILE`) and prints. */
 export interface FleetBenchResult {
@@ -42,6 +45,12 @@ export interface FleetBenchResult {
   eventLoopDelayP99Ms: { dashboard: number; simulators: number };
   /** The dashboard during the steady changes: CPU cores used, health evaluations per second and their mean time, major GCs. */
   dashboardWork: { cpuCores: number; evaluationsPerSecond: number; evaluationMeanMs: number; majorGcs: number; majorGcMeanMs: number };
+  /**
+   * Bytes per second one open fleet tab (`/api/stream?view=summary`) receives, averaged over the clients: while the
+   * fleet runs its scenarios with no change from the bench (`quiet`, the steady cost of an open tab) and during the
+   * bench's steady changes.
+   */
+  streamBytesPerSecond: { quiet: number; duringChanges: number };
   /** Changes another writer replaced on the API server before the clients saw them (not timed). */
   supersededChanges: number;
   /** Streams the dashboard ended because a client fell behind, and the clients' reconnections (all phases). */
@@ -214,6 +223,13 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     // Browser-like: the fleet page's stream, a row per cluster.
     for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
     await Promise.all(clients.map((client) => client.waitForSnapshot(ids.size, 120_000)));
+    const perClient = () => clients.reduce((sum, client) => sum + client.bytes, 0) / clients.length;
+    const quietBytes = perClient();
+    const quietStart = performance.now();
+    await sleep(QUIET_SECONDS * 1000);
+    const quiet = (perClient() - quietBytes) / ((performance.now() - quietStart) / 1000);
+    console.log(`fleet bench: an open fleet tab received ${Math.round(quiet)} B/s in ${QUIET_SECONDS} s, no change`);
+    const changesBytes = perClient();
     const changeStats = { superseded: 0 };
     const before = await metricsOf(base);
     const phaseStart = performance.now();
@@ -224,6 +240,9 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     let memory = await metricsOf(base);
     const eventLoopDelayP99Ms = { dashboard: memory.loopDelayP99Ms, simulators: Math.round(loop.percentile(99) / 1e6) };
     const phaseSeconds = (performance.now() - phaseStart) / 1000;
+    const streamBytesPerSecond = {
+      quiet: Math.round(quiet), duringChanges: Math.round((perClient() - changesBytes) / phaseSeconds),
+    };
     const evaluations = memory.evaluations - before.evaluations;
     const dashboardWork = {
       cpuCores: Math.round(((memory.cpuSeconds - before.cpuSeconds) / phaseSeconds) * 100) / 100,
@@ -265,6 +284,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       resync: { seconds: Math.round(Math.max(...gaps) / 100) / 10, p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)) },
       eventLoopDelayP99Ms,
       dashboardWork,
+      streamBytesPerSecond,
       supersededChanges: changeStats.superseded,
       stream: { slowClientsEnded: (await metricsOf(base)).slowClientsEnded, clientReconnects: clients.reduce((sum, client) => sum + client.reconnects, 0) },
     };

@@ -7,10 +7,12 @@
 export interface StreamClient {
   /** Resolves once the first health message of `count` distinct clusters arrived (the snapshot). */
   waitForSnapshot(count: number, timeoutMs: number): Promise<void>;
-  /** Resolves with the arrival time (performance.now) of the first health message of `clusterId` whose channel is `marker`. */
+  /** When (performance.now) the first health, row or row patch of `clusterId` with channel `marker` arrived. */
   waitForChannel(clusterId: string, marker: string, timeoutMs: number): Promise<number>;
   /** Times the server ended the stream and the client connected again. */
   readonly reconnects: number;
+  /** Bytes of stream body received so far, over every connection. */
+  readonly bytes: number;
   close(): void;
 }
 
@@ -22,7 +24,7 @@ interface Waiter {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Connects to an SSE URL and parses `event: health` and `event: summary` frames as they arrive. */
+/** Connects to an SSE URL and parses `event: health`, `summary` and `summary-patch` frames as they arrive. */
 export async function streamClient(url: string): Promise<StreamClient> {
   const controller = new AbortController();
   const seenClusters = new Set<string>();
@@ -30,12 +32,14 @@ export async function streamClient(url: string): Promise<StreamClient> {
   let waiters: Waiter[] = [];
   let snapshotWaiter: { count: number; resolve: () => void } | undefined;
   let reconnects = 0;
+  let bytes = 0;
   let retryMs = 3000;
   let lastEventId: string | undefined;
   const onRow = (data: string, at: number) => {
-    const message = JSON.parse(data) as { clusterId: string; summary: { channel?: string | null } };
+    type Channel = { channel?: string | null };
+    const message = JSON.parse(data) as { clusterId: string; summary?: Channel; set?: Channel };
     seenClusters.add(message.clusterId);
-    const channel = message.summary.channel;
+    const channel = (message.summary ?? message.set)?.channel;
     if (channel?.startsWith('bench-')) {
       const key = `${message.clusterId} ${channel}`;
       if (!seenMarkers.has(key)) seenMarkers.set(key, at);
@@ -59,6 +63,7 @@ export async function streamClient(url: string): Promise<StreamClient> {
     let buffer = '';
     for await (const chunk of body) {
       const at = performance.now();
+      bytes += chunk.byteLength;
       buffer += decoder.decode(chunk, { stream: true });
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -68,7 +73,8 @@ export async function streamClient(url: string): Promise<StreamClient> {
           if (line.startsWith('retry: ')) retryMs = Number(line.slice(7)) || retryMs;
           else if (line.startsWith('id: ')) lastEventId = line.slice(4);
         }
-        if (!lines.includes('event: health') && !lines.includes('event: summary')) continue;
+        const rows = ['event: health', 'event: summary', 'event: summary-patch'];
+        if (!rows.some((event) => lines.includes(event))) continue;
         const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
         if (data) onRow(data, at);
       }
@@ -108,6 +114,9 @@ export async function streamClient(url: string): Promise<StreamClient> {
     },
     get reconnects() {
       return reconnects;
+    },
+    get bytes() {
+      return bytes;
     },
     close: () => controller.abort(),
   };

@@ -118,4 +118,39 @@ describe('sseResponse', () => {
     stop();
     expect(seen).toEqual(['m-b']);
   });
+
+  it('sends a fleet row whole, then only what changed (nothing if unchanged); a new stream starts whole', async () => {
+    const row = (status: 'synced' | 'stale', severity: 'ok' | 'critical' = 'ok'): StreamMessage => ({
+      type: 'summary', clusterId: 'a', summary: {
+        id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: severity,
+        findingCounts: { critical: 0, warning: 0, info: 0 }, role: 'standalone',
+        sources: ['pods', 'nodes', 'clusterversions']
+          .map((resource) => ({ resource, status: resource === 'nodes' ? status : 'synced', since: 'x' })),
+      },
+    });
+    const listeners = new Set<(m: StreamMessage) => void>();
+    const src: StreamSource = {
+      snapshot: () => [row('synced')],
+      subscribe: (l) => {
+        listeners.add(l);
+        return () => listeners.delete(l);
+      },
+    };
+    const abort = new AbortController();
+    const reader = sseResponse(src, abort.signal).body!.getReader();
+    expect(await readUntil(reader, '"clusterId":"a"')).toMatch(/event: summary\ndata: .*"resource":"pods"/);
+    listeners.forEach((l) => l(row('synced')));
+    listeners.forEach((l) => l(row('stale', 'critical')));
+    const patch = await readUntil(reader, 'event: summary-patch');
+    const frame = patch.slice(patch.indexOf('event: summary-patch'));
+    expect(patch).not.toContain('event: summary\n');
+    expect(JSON.parse(frame.split('data: ')[1])).toEqual({
+      type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'critical' },
+      sources: [{ resource: 'nodes', status: 'stale', since: 'x' }],
+    });
+    abort.abort();
+    const resumed = sseResponse(src, new AbortController().signal).body!.getReader();
+    expect(await readUntil(resumed, '"clusterId":"a"')).toMatch(/event: summary\ndata: /);
+    await resumed.cancel();
+  });
 });

@@ -2,6 +2,7 @@ import 'server-only';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import { onDrainStream } from '@/server/observability/shutdown';
 import type { StreamMessage } from '@/lib/api/dto';
+import { summaryPatcher } from '@/lib/live/summary-stream';
 
 /** Subscription source for a stream: the current messages to (re)send on open, and live updates. */
 export interface StreamSource {
@@ -45,7 +46,8 @@ export const MAX_BEHIND_BYTES = 16 * 1024 * 1024;
 
 /**
  * A `text/event-stream` response: current state first (also after a resume with `Last-Event-ID`, because a fresh
- * snapshot is always correct where replaying a gap might not be), then live messages, and a heartbeat comment
+ * snapshot is always correct where replaying a gap might not be), then live messages (fleet rows only as what
+ * changed since this stream's previous row of the cluster), and a heartbeat comment
  * well inside proxy idle timeouts (OpenShift's router closes idle connections after 30 s).
  */
 export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeatMs = 15_000, maxBehindBytes = MAX_BEHIND_BYTES): Response {
@@ -72,12 +74,18 @@ export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeat
         }
       };
       send('retry: 3000\n\n');
+      // Fleet rows go out as deltas against what this stream sent before, so the step runs in sending order.
+      const patch = summaryPatcher();
+      const sendMessage = (message: StreamMessage): void => {
+        const out = patch(message);
+        if (out) send(sseFrame(out));
+      };
       // Subscribe before taking the snapshot, holding live messages until it is sent, so none falls in between.
       let held: StreamMessage[] | undefined = [];
-      const unsubscribe = source.subscribe((message) => (held ? held.push(message) : send(sseFrame(message))));
+      const unsubscribe = source.subscribe((message) => (held ? held.push(message) : sendMessage(message)));
       const flush = (snapshot: StreamMessage[]) => {
-        for (const message of snapshot) send(sseFrame(message));
-        for (const message of held ?? []) send(sseFrame(message));
+        for (const message of snapshot) sendMessage(message);
+        for (const message of held ?? []) sendMessage(message);
         held = undefined;
         queuedAfterSnapshot = Math.max(0, -(controller.desiredSize ?? 0));
       };
