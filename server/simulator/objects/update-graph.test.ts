@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import { compareVersions } from '@/lib/version';
 import { describe, expect, it } from 'vitest';
 import { GRAPH_OUTPUT_PATH, generateUpdateGraph } from '@/server/cli/generate-update-graph';
 import { createSimulatedCluster, runScenario } from '../core';
@@ -8,7 +9,7 @@ import { queryMonitoring } from '../monitoring/thanos-querier';
 import { SCENARIOS } from '../scenarios/registry';
 import { MINUTE } from './time';
 import {
-  compareVersions, evaluateConditionalUpdate, evaluateGraph, updateGraphFor, type OfferedUpdate, type PromqlAnswer,
+  evaluateConditionalUpdate, evaluateGraph, updateGraphFor, type OfferedUpdate, type PromqlAnswer,
 } from './update-graph';
 import type { GraphRisk } from './update-graph-types';
 

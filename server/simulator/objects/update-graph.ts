@@ -1,3 +1,4 @@
+import { compareVersions } from '@/lib/version';
 import { errataUrl, minorOf, releaseImage } from './releases';
 import { BLOCKED_EDGES, CHANNELS, RISKS } from './update-graph.generated';
 import type { GraphRisk } from './update-graph-types';
@@ -46,35 +47,6 @@ export type PromqlQuery = (promql: string) => PromqlAnswer;
 /** The CVO's message when no risk of a conditional update matches the cluster. */
 export const NOT_EXPOSED =
   'The update is recommended, because none of the conditional update risks apply to this cluster.';
-
-interface ParsedVersion {
-  parts: number[];
-  pre: string[];
-}
-
-function parseVersion(version: string): ParsedVersion | undefined {
-  const match = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?(?:\+.*)?$/.exec(version);
-  if (!match) return undefined;
-  return { parts: [Number(match[1]), Number(match[2]), Number(match[3])], pre: match[4]?.split('.') ?? [] };
-}
-
-/** Semantic-version order of two releases (pre-releases before their release); unparsable sort first. */
-export function compareVersions(a: string, b: string): number {
-  const x = parseVersion(a);
-  const y = parseVersion(b);
-  if (!x || !y) return (x ? 1 : 0) - (y ? 1 : 0);
-  for (let i = 0; i < 3; i++) if (x.parts[i] !== y.parts[i]) return x.parts[i] - y.parts[i];
-  if (!x.pre.length || !y.pre.length) return (x.pre.length ? -1 : 0) - (y.pre.length ? -1 : 0);
-  for (let i = 0; i < Math.min(x.pre.length, y.pre.length); i++) {
-    const [p, q] = [x.pre[i], y.pre[i]];
-    if (p === q) continue;
-    const [np, nq] = [/^\d+$/.test(p), /^\d+$/.test(q)];
-    if (np && nq) return Number(p) - Number(q);
-    if (np !== nq) return np ? -1 : 1;
-    return p < q ? -1 : 1;
-  }
-  return x.pre.length - y.pre.length;
-}
 
 const CHANNELS_OF_RELEASE = (() => {
   const byRelease = new Map<string, string[]>();
