@@ -44,4 +44,16 @@ describe('the Node.js runtime check', () => {
       });
     }
   }, 600_000);
+
+  it('stops npm test on an older Node.js with the same line, before its prerequisites or any step', () => {
+    const olderNode = "data:text/javascript,Object.defineProperty(process.versions,'node',{value:'20.20.2'})";
+    // Were the check missing, the absent browser would stop the script at its prerequisites instead of running it.
+    const result = spawnSync('bash', ['server/cli/test.sh'], {
+      encoding: 'utf8', timeout: 90_000,
+      env: { ...process.env, NODE_OPTIONS: `--import ${olderNode}`, CHROMIUM_PATH: '/nonexistent/chromium' },
+    });
+    expect({ status: result.status, stdout: result.stdout, stderr: result.stderr }).toEqual({
+      status: 2, stdout: '', stderr: `${unsupportedNodeMessage('20.20.2', requiredNodeRange())}\n`,
+    });
+  }, 120_000);
 });
