@@ -1,4 +1,5 @@
 /** `npm run bench -- <name>`: runs one benchmark by name. */
+import '@/server/cli/check-node';
 import { parseArgs } from 'node:util';
 
 const BENCHES: Record<string, () => Promise<unknown>> = {

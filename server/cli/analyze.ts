@@ -10,6 +10,7 @@
  * | --show-outdated-releases]` prints what `oc adm upgrade recommend` prints instead (its JSON with `--json`).
  * Exit 1 when oc would fail (e.g. unaccepted issues for `--version`), with oc's `error: ...` on stderr.
  */
+import './check-node';
 import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { formatRecommend, RecommendUsageError } from '@/lib/recommend/format-recommend';

@@ -3,6 +3,7 @@
  * per scenario a video and numbered screenshots in `demo-output/<scenario>/`, plus `demo-output/index.html`.
  * Then checks what it wrote (videos decode and run > 5 s, frames and screenshots are not blank).
  */
+import './check-node';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { delimiter, join, relative, resolve } from 'node:path';

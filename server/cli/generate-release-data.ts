@@ -3,6 +3,7 @@
  * (server/fixtures/openshift-api/crds/clusterversion/*.yaml) and writes lib/release/capability-enums.generated.ts.
  * Upstream branch/commit/path of each CRD come from server/fixtures/PROVENANCE.md.
  */
+import './check-node';
 import 'server-only';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

@@ -4,6 +4,7 @@
  * scenario — and points the dashboard at it through a generated kubeconfig, so the default path runs the same
  * watch layer as a real cluster. Builds the production bundle when sources changed since the last build.
  */
+import './check-node';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';

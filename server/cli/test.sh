@@ -4,6 +4,9 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 export NEXT_TELEMETRY_DISABLED=1 NO_COLOR=1
 
+# The runtime first (package.json engines, the check every CLI makes): on an older Node each step fails its own way.
+node --import tsx server/cli/check-node.ts || exit 2
+
 missing=()
 [ -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ] || missing+=("chromium (Debian package 'chromium': apt-get install -y chromium)")
 command -v ffmpeg >/dev/null || missing+=("ffmpeg (Debian package 'ffmpeg': apt-get install -y ffmpeg)")

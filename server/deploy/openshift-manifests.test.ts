@@ -6,6 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parseMinimumNode, requiredNodeRange } from '@/server/cli/node-version';
 import { accountGrants, renderOpenShiftManifests, type Manifest } from './rendered-manifests';
 
 interface Probe { httpGet?: { path: string; port: string; scheme?: string } }
@@ -194,5 +195,16 @@ describe('deploy/openshift', () => {
     expect(containerfile).toMatch(/^ARG BUILD_IMAGE$/m);
     expect(containerfile).toMatch(/^ARG RUNTIME_IMAGE$/m);
     expect(containerfile).not.toMatch(/:latest|\|\| *true/);
+  });
+
+  it('documents base images of the Node.js major package.json engines names, the same in the Containerfile and README', () => {
+    const [major] = parseMinimumNode(requiredNodeRange());
+    const images = `registry.access.redhat.com/ubi9/nodejs-${major}`;
+    const expected = [`BUILD_IMAGE=${images}`, `RUNTIME_IMAGE=${images}-minimal`];
+    const documented = (file: string) => [...readFileSync(file, 'utf8').matchAll(/--build-arg (\w+=\S+)@sha256:<digest>/g)]
+      .map((match) => match[1]);
+    expect(documented('deploy/Containerfile')).toEqual(expected);
+    expect(documented('README.md')).toEqual(expected);
+    expect(readFileSync('README.md', 'utf8')).toContain(`skopeo inspect docker://${images}:latest`);
   });
 });

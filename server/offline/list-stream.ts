@@ -71,6 +71,11 @@ export class YamlListSplitter {
       this.wholeParts.push(text);
       return;
     }
+    if (!text.includes('\n')) {
+      // Still inside one line: splitting would flatten the whole carry again for every chunk of a long line.
+      this.carry += text;
+      return;
+    }
     const lines = (this.carry + text).split('\n');
     this.carry = lines.pop()!;
     for (let i = 0; i < lines.length; i++) {

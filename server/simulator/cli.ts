@@ -1,3 +1,4 @@
+import '@/server/cli/check-node';
 import { configureProcessUsers } from './access/htpasswd';
 import { resolveScenarios, startFleet } from './fleet';
 import { dumpScenario } from './must-gather-writer';

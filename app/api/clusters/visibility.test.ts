@@ -33,7 +33,7 @@ const holder = globalThis as unknown as { __updateHealthFleet?: Fleet; __updateH
 const servers: TestServer[] = [];
 const engines: ClusterEngine[] = [];
 
-const user = (name: string): Viewer => ({ kind: 'user', user: { name, groups: ['system:authenticated'] }, via: 'bearer' });
+const user = (name: string): Extract<Viewer, { kind: 'user' }> => ({ kind: 'user', user: { name, groups: ['system:authenticated'] }, via: 'bearer' });
 const onlyClusterVersion = user('cv-viewer');
 const onlyHostedCluster = user('hc-viewer');
 const nobody = user('nobody');
