@@ -45,8 +45,14 @@ test('update-in-progress mid-drain: the header names the worker phase and no upd
   await expect(section.getByTestId('update-busy')).toContainText('Updating workers to 4.16.9');
   await expect(section.getByTestId('update-command')).toHaveCount(0);
   await expect(section.getByRole('button', { name: 'Copy command' })).toHaveCount(0);
+  // Preselected: the newest target the update service recommends, as the API reports it.
+  const health = await (await page.request.get(`${server.baseURL}/api/clusters/update-in-progress/health`)).json() as {
+    updateRecommendations: { updates: { version: string; recommended: boolean }[] } | null;
+  };
+  const newestRecommended = health.updateRecommendations?.updates.find((target) => target.recommended)?.version;
+  expect(newestRecommended).toBeDefined();
   await expect(section.getByTestId('update-target-details').getByRole('heading', { level: 4 }))
-    .toHaveText('Update to 4.16.12');
+    .toHaveText(`Update to ${newestRecommended}`);
   await expect(section.getByTestId('update-blocked')).toContainText('An update is in progress');
 });
 
