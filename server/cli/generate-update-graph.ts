@@ -3,6 +3,7 @@
  * (server/fixtures/cincinnati/, copied from openshift/cincinnati-graph-data) and writes
  * server/simulator/objects/update-graph.generated.ts, the data the simulated update service answers from.
  */
+import './check-node';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
