@@ -67,9 +67,13 @@ for (const theme of ['light', 'dark'] as const) {
       test.setTimeout(120_000);
       await page.goto('/clusters/cross-minor-rollback/rollback');
       await expect(page.getByTestId('rollback-verdict')).toBeVisible({ timeout: 60_000 });
-      const acknowledge = page.getByTestId('acknowledge-risks');
-      if (await acknowledge.isVisible()) await acknowledge.check();
+      // The cross-minor plan offers its forced command once the risk is accepted and the blocking risks acknowledged.
+      await page.getByTestId('accept-risk').click();
+      await expect(page.getByTestId('accept-risk')).toBeChecked();
       const command = page.getByTestId('rollback-command').first();
+      const acknowledge = page.getByTestId('acknowledge-risks');
+      await expect(acknowledge.or(command)).toBeVisible();
+      if (await acknowledge.isVisible()) await acknowledge.check();
       await expect(command).toBeVisible();
       // The command box scrolls horizontally: it must be reachable by keyboard and named.
       await expect(command).toHaveAttribute('tabindex', '0');

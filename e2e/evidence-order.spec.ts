@@ -32,7 +32,12 @@ test('the cross-minor-rollback drawer shows the remediation above the logs, with
   test.setTimeout(120_000);
   await page.goto(`${server!.baseURL}/clusters/${ROLLBACK}`);
   await cluster.expectLoaded();
-  const finding = await cluster.waitForFinding('status-write-rejection', ['warning', 'critical']);
+  // The observed finding (not the prediction) carries the CVO's rejection log; the clock moves until it shows.
+  const finding = cluster.findingsOf('status-write-rejection', ['critical']).filter({ hasText: 'are being rejected' });
+  await expect.poll(async () => {
+    if (await finding.count() === 0) await server!.sim(ROLLBACK, 'advance?by=1m');
+    return finding.count();
+  }, { timeout: 90_000, intervals: [1_000] }).toBe(1);
   await cluster.openEvidence(finding);
   const remediation = cluster.drawer.getByTestId('remediation');
   const log = cluster.drawer.getByTestId('evidence-log').first();
