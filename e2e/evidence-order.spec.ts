@@ -54,6 +54,8 @@ test('the hosted FeatureGate finding lists its components summarised, crash-loop
   await cluster.goto(HOSTED);
   const finding = await cluster.waitForFinding('featuregate-coverage', ['critical']);
   await cluster.openEvidence(finding);
+  // The summary names how many components, not all of them; the full text stays behind a disclosure.
+  await expect(cluster.drawer.getByTestId('evidence-summary')).toContainText(/\(\d+: [^()]+ and \d+ more\)/);
   // The crash-looping consumers' logs come before the fields that explain them.
   await expect(cluster.evidenceText().first()).toHaveAttribute('data-kind', 'log');
   const list = cluster.drawer.getByTestId('evidence-long-list').first();

@@ -38,7 +38,7 @@ function LogLines({ lines, label }: { lines: readonly string[]; label: string })
   const folded = lines.length - runs.length;
   const text = runs.map((r) => (r.count > 1
     ? `[×${r.count}${r.first ? `, ${r.first} … ${r.last}` : ''}] ${r.text}`
-    : `${r.first ? `${r.first} ` : ''}${r.text}`)).join('\n');
+    : r.line)).join('\n');
   return (
     <>
       {folded > 0 ? (

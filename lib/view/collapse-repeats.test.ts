@@ -10,9 +10,15 @@ describe('collapseRepeats', () => {
       '2026-01-01T00:01:02Z sync done',
     ]);
     expect(out).toEqual([
-      { text: 'status write rejected: 422', count: 3, first: '2026-01-01T00:00:01Z', last: '2026-01-01T00:01:01Z' },
-      { text: 'sync done', count: 1, first: '2026-01-01T00:01:02Z', last: '2026-01-01T00:01:02Z' },
+      { line: '2026-01-01T00:00:01Z status write rejected: 422', text: 'status write rejected: 422', count: 3, first: '2026-01-01T00:00:01Z', last: '2026-01-01T00:01:01Z' },
+      { line: '2026-01-01T00:01:02Z sync done', text: 'sync done', count: 1, first: '2026-01-01T00:01:02Z', last: '2026-01-01T00:01:02Z' },
     ]);
+  });
+
+  it('folds klog lines as the CVO writes them (thread id and source after the time)', () => {
+    const line = (s: number) => `I1122 09:12:0${s}.123456       1 cvo.go:668] Error handling version: is invalid`;
+    const [run] = collapseRepeats([line(1), line(2), line(3)]);
+    expect(run).toMatchObject({ line: line(1), count: 3, first: '1122 09:12:01.123456', last: '1122 09:12:03.123456' });
   });
 
   it('handles klog prefixes and keeps the severity letter apart', () => {
@@ -25,7 +31,7 @@ describe('collapseRepeats', () => {
 
   it('keeps non-adjacent repeats and untimed lines as they are', () => {
     expect(collapseRepeats(['a', 'a', 'b', 'a'])).toEqual([
-      { text: 'a', count: 2 }, { text: 'b', count: 1 }, { text: 'a', count: 1 },
+      { line: 'a', text: 'a', count: 2 }, { line: 'b', text: 'b', count: 1 }, { line: 'a', text: 'a', count: 1 },
     ]);
     expect(collapseRepeats([])).toEqual([]);
   });

@@ -1,5 +1,7 @@
 /** A run of log lines that differ only in their leading timestamp. */
 export interface CollapsedLine {
+  /** The first line of the run, as logged. */
+  line: string;
   /** The line without its leading timestamp (the whole line when it has none). */
   text: string;
   /** How many lines the run holds (1 for a line that is not repeated). */
@@ -39,7 +41,7 @@ export function collapseRepeats(lines: readonly string[]): CollapsedLine[] {
       }
       continue;
     }
-    out.push(time === undefined ? { text, count: 1 } : { text, count: 1, first: time, last: time });
+    out.push(time === undefined ? { line, text, count: 1 } : { line, text, count: 1, first: time, last: time });
   }
   return out;
 }

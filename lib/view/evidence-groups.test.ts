@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { FindingDto } from '@/lib/api/dto';
-import { failingPods, groupByFailing, orderEvidence } from './evidence-groups';
+import { failingPods, groupByFailing, orderEvidence, shortenLists } from './evidence-groups';
 
 describe('groupByFailing', () => {
   it('puts components with a failing pod first, keeping order, and does not match on a bare prefix', () => {
@@ -33,5 +33,14 @@ describe('orderEvidence', () => {
   });
   it('matches DaemonSet pods to their component', () => {
     expect(groupByFailing(['tuned', 'etcd'], ['tuned-x7k2p']).failing).toEqual(['tuned']);
+  });
+});
+
+describe('shortenLists', () => {
+  it('shortens long parenthesised lists and keeps short ones', () => {
+    const names = Array.from({ length: 33 }, (_, i) => `c${i}`);
+    expect(shortenLists(`required by 33 components (${names.join(', ')}). Other (a, b) stays.`))
+      .toBe('required by 33 components (33: c0, c1, c2 and 30 more). Other (a, b) stays.');
+    expect(shortenLists('no lists here')).toBe('no lists here');
   });
 });

@@ -33,3 +33,15 @@ export function orderEvidence(evidence: readonly Evidence[]): Evidence[] {
   const rank = (e: Evidence): number => (e.kind === 'log' ? 0 : 1);
   return evidence.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
 }
+
+/**
+ * Shortens every parenthesised comma-separated list longer than {@link LONG_LIST} items in a finding's prose to
+ * its first three items and how many more, e.g. `(33: a, b, c and 30 more)`; shorter lists are kept as written.
+ */
+export function shortenLists(text: string): string {
+  return text.replace(/\(([^()]+)\)/g, (whole, inner: string) => {
+    const items = inner.split(', ');
+    if (items.length <= LONG_LIST) return whole;
+    return `(${items.length}: ${items.slice(0, 3).join(', ')} and ${items.length - 3} more)`;
+  });
+}
