@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -9,27 +9,7 @@ import { dumpScenario } from '@/server/simulator/must-gather-writer';
 import { catalogdRolloutScenario } from '@/server/simulator/scenarios/catalogd-rollout';
 import { test, expect } from './fixtures';
 import { MustGatherPage } from './pages/must-gather-page';
-
-const FIXTURE = 'server/fixtures/must-gather/azure-4.8.11';
-
-function files(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
-}
-
-/** A .tar.gz of the real 4.8.11 must-gather, as `oc adm must-gather` leaves it (`must-gather.local.<n>/...`). */
-async function buildArchive(out: string): Promise<void> {
-  const pack = tarPack();
-  const written = pipeline(pack, createGzip(), createWriteStream(out));
-  for (const path of files(FIXTURE)) {
-    const name = `must-gather.local.5125464473519837004/${relative(FIXTURE, path).split(sep).join('/')}`;
-    await new Promise<void>((resolve, reject) => pack.entry({ name }, readFileSync(path), (error) => (error ? reject(error) : resolve())));
-  }
-  pack.finalize();
-  await written;
-}
+import { buildArchive, files } from './support/must-gather-archive';
 
 /** klog lines as operators write them, with the request ids and durations that keep real logs from compressing well. */
 function logLines(pod: string, bytes: number): Buffer {

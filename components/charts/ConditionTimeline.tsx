@@ -1,12 +1,23 @@
+'use client';
+import { useState } from 'react';
 import type { ConditionLane } from '@/lib/charts/to-condition-timeline';
 import { formatClock, formatDateTime } from '@/lib/view/format-time';
 
 /**
  * Condition history as lanes of segments (one per object and condition type), widths proportional to duration.
- * Each segment carries its status, reason and message as text for screen readers and tooltips.
+ * Each segment carries its status, reason and message as text for screen readers and tooltips. `quieter` lanes
+ * (already ordered) are hidden behind a button that shows them below the others.
  */
-export function ConditionTimeline({ lanes, from, to, testId }: { lanes: readonly ConditionLane[]; from: number; to: number; testId?: string }) {
-  if (lanes.length === 0) return <p className="muted">No condition transitions recorded in this range.</p>;
+export function ConditionTimeline({ lanes: top, quieter = [], from, to, testId }: {
+  lanes: readonly ConditionLane[];
+  quieter?: readonly ConditionLane[];
+  from: number;
+  to: number;
+  testId?: string;
+}) {
+  const [showAll, setShowAll] = useState(false);
+  if (top.length === 0) return <p className="muted">No condition transitions recorded in this range.</p>;
+  const lanes = showAll ? [...top, ...quieter] : top;
   const span = Math.max(1, to - from);
   return (
     <div className="timeline" data-testid={testId}>
@@ -37,6 +48,12 @@ export function ConditionTimeline({ lanes, from, to, testId }: { lanes: readonly
           </li>
         ))}
       </ul>
+      {quieter.length > 0 ? (
+        <button type="button" className="btn" aria-expanded={showAll} data-testid="timeline-show-all"
+          onClick={() => setShowAll((v) => !v)}>
+          {showAll ? `Hide the ${quieter.length} quieter conditions` : `Show ${quieter.length} quieter conditions`}
+        </button>
+      ) : null}
     </div>
   );
 }

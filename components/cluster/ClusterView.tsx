@@ -27,6 +27,7 @@ import { RangePicker } from './RangePicker';
 import { UpdateProgressSection } from './UpdateProgressSection';
 import { BeforeUpdateSection } from './BeforeUpdateSection';
 import { HostedControlPlaneSection } from './HostedControlPlaneSection';
+import { HostedClustersSection } from './HostedClustersSection';
 import { HiddenViewNote } from './HiddenViewNote';
 import { useClusterUrlState } from './use-cluster-url-state';
 import styles from './cluster.module.css';
@@ -162,6 +163,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
             <BeforeUpdateSection recommendations={h.updateRecommendations} state={updateState} selected={url.target} onSelect={(target) => setUrl({ target })} />
           </section>
         ) : null}
+        {live && h.cluster.role === 'management' ? <HostedClustersSection managementId={id} /> : null}
         {h.hosted ? (
           <section aria-labelledby="hosted-title" className={styles.section}>
             <h2 id="hosted-title">Hosted control plane</h2>

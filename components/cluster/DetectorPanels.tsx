@@ -56,8 +56,8 @@ export function DetectorPanels({ series, findings, range, focusedPanel, onFocusP
           {spec.id === 'install-settling' ? (
             <>
               <h4>Condition timeline</h4>
-              <ConditionTimeline lanes={lanes} from={timelineFrom} to={now} testId="condition-timeline" />
-              {timeline.hidden > 0 ? <p className="muted">{timeline.hidden} quieter conditions not shown.</p> : null}
+              <ConditionTimeline lanes={lanes} quieter={timeline.rest} from={timelineFrom} to={now}
+                testId="condition-timeline" />
             </>
           ) : null}
         </DetectorPanel>

@@ -4,6 +4,7 @@ import type { FindingDto } from '@/lib/api/dto';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import { EvidenceItem } from './EvidenceItem';
 import { RemediationList } from './RemediationList';
+import { failingPods, orderEvidence, shortenLists } from '@/lib/view/evidence-groups';
 import styles from './cluster.module.css';
 
 /**
@@ -38,18 +39,23 @@ export function EvidenceDrawer({ findingId, finding, resolved, onClose }: {
       ) : (
         <>
           {resolved ? <p className={styles.note} role="status">This finding is no longer reported; showing its last known state.</p> : null}
-          <p><SeverityBadge severity={finding.severity} /> {finding.summary}</p>
+          <p data-testid="evidence-summary"><SeverityBadge severity={finding.severity} /> {shortenLists(finding.summary)}</p>
+          {shortenLists(finding.summary) !== finding.summary ? (
+            <details><summary>Full summary</summary><p>{finding.summary}</p></details>
+          ) : null}
           <p className="muted">
             Subject: {finding.subject.kind} {finding.subject.namespace ? `${finding.subject.namespace}/` : ''}{finding.subject.name}
           </p>
+          <h3>Remediation</h3>
+          <RemediationList steps={finding.remediation} findingId={finding.id} />
           <h3>Evidence</h3>
           {finding.evidence.length === 0 ? <p className="muted">No evidence attached.</p> : (
             <ul className={styles.evidenceList}>
-              {finding.evidence.map((e, i) => <EvidenceItem key={`${e.kind}-${e.label}-${i}`} item={e} />)}
+              {orderEvidence(finding.evidence).map((e, i) => (
+                <EvidenceItem key={`${e.kind}-${e.label}-${i}`} item={e} failingPods={failingPods(finding.evidence)} />
+              ))}
             </ul>
           )}
-          <h3>Remediation</h3>
-          <RemediationList steps={finding.remediation} findingId={finding.id} />
         </>
       )}
     </aside>

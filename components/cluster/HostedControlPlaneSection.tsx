@@ -1,5 +1,6 @@
 import Link from 'next/link';
 import type { HostedDetailsDto } from '@/lib/api/dto';
+import { compareByBadness } from '@/lib/view/badness-order';
 
 /**
  * A hosted cluster's control plane as its management cluster shows it: where it is hosted, the HostedCluster
@@ -9,6 +10,9 @@ export function HostedControlPlaneSection({ hosted, managedBy }: { hosted: Hoste
   const unhealthy = hosted.conditions.filter((c) =>
     (c.type === 'Degraded' ? c.status === 'True' : ['Available', 'ClusterVersionSucceeding'].includes(c.type) && c.status === 'False'));
   const notRunning = hosted.pods.filter((pod) => pod.status !== 'Running').length;
+  // Worst first: crash-looping, not ready, unavailable or still rolling out rows head their tables.
+  const components = [...hosted.components].sort(compareByBadness);
+  const pods = [...hosted.pods].sort(compareByBadness);
   return (
     <div data-testid="hosted-control-plane">
       <p>
@@ -42,7 +46,7 @@ export function HostedControlPlaneSection({ hosted, managedBy }: { hosted: Hoste
         <table className="table" data-testid="control-plane-components">
           <thead><tr><th scope="col">Component</th><th scope="col">Version</th><th scope="col">Available</th><th scope="col">Rollout complete</th><th scope="col">Message</th></tr></thead>
           <tbody>
-            {hosted.components.map((c) => (
+            {components.map((c) => (
               <tr key={c.name} data-available={c.available ?? ''}>
                 <th scope="row">{c.name}</th><td>{c.version ?? '—'}</td><td>{c.available ?? '—'}</td><td>{c.rolloutComplete ?? '—'}</td><td>{c.message}</td>
               </tr>
@@ -55,7 +59,7 @@ export function HostedControlPlaneSection({ hosted, managedBy }: { hosted: Hoste
         <table className="table" data-testid="hcp-pods">
           <thead><tr><th scope="col">Pod</th><th scope="col">Ready</th><th scope="col">Status</th><th scope="col">Restarts</th></tr></thead>
           <tbody>
-            {hosted.pods.map((pod) => (
+            {pods.map((pod) => (
               <tr key={pod.name} data-status={pod.status}>
                 <th scope="row">{pod.name}</th><td>{pod.ready}</td><td>{pod.status}</td><td>{pod.restarts}</td>
               </tr>

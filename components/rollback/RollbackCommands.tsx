@@ -40,7 +40,8 @@ export function RollbackCommands({ commands, notes, risks = [] }: {
         <ol>
           {commands.map((command, i) => (
             <li key={command} className={styles.command}>
-              <pre className={styles.pre} id={`rollback-cmd-${i}`} data-testid="rollback-command"><code>{command}</code></pre>
+              <pre className={styles.pre} id={`rollback-cmd-${i}`} data-testid="rollback-command" tabIndex={0}
+                aria-label={`Command ${i + 1}`}><code>{command}</code></pre>
               <CopyButton text={command} label="Copy command" describedBy={`rollback-cmd-${i}`} />
             </li>
           ))}

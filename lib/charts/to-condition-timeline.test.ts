@@ -37,11 +37,21 @@ describe('toConditionTimeline', () => {
 });
 
 describe('busiestLanes', () => {
-  it('keeps the lanes with most changes, in label order, and counts the rest', () => {
+  it('keeps the lanes with most changes, busiest first, and returns the rest in the same order', () => {
     const lane = (label: string, changes: number, segments: ConditionSegment[] = []) => ({ key: label, label, segments, changes });
     const out = busiestLanes([lane('a', 1), lane('b', 5), lane('c', 3), lane('d', 0)], 2);
     expect(out.lanes.map((l) => l.key)).toEqual(['b', 'c']);
     expect(out.hidden).toBe(2);
+    expect(out.rest.map((l) => l.key)).toEqual(['a', 'd']);
+  });
+  it('puts a lane that is bad now before healthy lanes that flapped through bad states', () => {
+    const seg = (from: number, tone: ConditionSegment['tone'], to: number | null = null): ConditionSegment =>
+      ({ from, to, status: tone === 'bad' ? 'True' : 'False', tone });
+    const lane = (label: string, segments: ConditionSegment[]) => ({ key: label, label, segments, changes: segments.length });
+    const catalog = lane('ClusterCatalog a · Serving', [seg(0, 'bad', 1), seg(1, 'good', 2), seg(2, 'bad', 3), seg(3, 'good')]);
+    const tuned = lane('ClusterOperator node-tuning · Degraded', [seg(0, 'good', 5), seg(5, 'bad')]);
+    const calm = lane('ClusterOperator dns · Available', [seg(0, 'good')]);
+    expect(busiestLanes([catalog, calm, tuned], 3).lanes.map((l) => l.key)).toEqual([tuned.key, catalog.key, calm.key]);
   });
   it('puts lanes that were in a bad state first', () => {
     const seg: ConditionSegment = { from: 0, to: null, status: 'False', tone: 'bad' };

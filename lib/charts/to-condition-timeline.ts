@@ -74,12 +74,23 @@ export function toConditionTimeline(
 }
 
 /**
- * The `max` most telling lanes — most time spent in a bad state first, then most changes in the window, then by
- * label — and how many were left out, so failing or flapping objects stay visible among hundreds of conditions.
+ * Comparator for lanes, problem first: a lane whose current (last) segment is bad, then lanes with more bad
+ * segments in the window, then more changes, then by label — so a Degraded operator heads flapping healthy ones.
  */
-export function busiestLanes(lanes: readonly ConditionLane[], max: number): { lanes: ConditionLane[]; hidden: number } {
+export function compareLanes(a: ConditionLane, b: ConditionLane): number {
+  const badNow = (l: ConditionLane): number => (l.segments[l.segments.length - 1]?.tone === 'bad' ? 1 : 0);
   const bad = (l: ConditionLane): number => l.segments.filter((s) => s.tone === 'bad').length;
-  const top = [...lanes].sort((a, b) => bad(b) - bad(a) || b.changes - a.changes || a.label.localeCompare(b.label)).slice(0, max);
-  const keep = new Set(top.map((l) => l.key));
-  return { lanes: lanes.filter((l) => keep.has(l.key)), hidden: lanes.length - top.length };
+  return badNow(b) - badNow(a) || bad(b) - bad(a) || b.changes - a.changes || a.label.localeCompare(b.label);
+}
+
+/**
+ * The `max` most telling lanes in {@link compareLanes} order, how many were left out and those quieter lanes
+ * (same order), so failing or flapping objects stay visible among hundreds of conditions and the rest can be shown.
+ */
+export function busiestLanes(lanes: readonly ConditionLane[], max: number): {
+  lanes: ConditionLane[]; hidden: number; rest: ConditionLane[];
+} {
+  const ordered = [...lanes].sort(compareLanes);
+  const rest = ordered.slice(max);
+  return { lanes: ordered.slice(0, max), hidden: rest.length, rest };
 }
