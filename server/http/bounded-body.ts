@@ -1,4 +1,6 @@
 import 'server-only';
+import type { z } from 'zod';
+import { jsonError } from './responses';
 
 /** A request body over its limit (by Content-Length or as it streamed in). */
 export class BodyTooLargeError extends Error {
@@ -29,4 +31,31 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
     chunks.push(value);
   }
   return Buffer.concat(chunks).toString('utf8');
+}
+
+/**
+ * Reads a JSON body of at most `maxBytes` and validates it: the data, or a ready response (413 over the limit,
+ * 400 naming every bad field — unparseable JSON counts as a missing body), as {@link parseQuery} does for queries.
+ */
+export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number):
+  Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
+  let text: string;
+  try {
+    text = await readBodyText(request, maxBytes);
+  } catch (error) {
+    if (error instanceof Error && error.name === 'BodyTooLargeError') {
+      return { ok: false, response: jsonError(413, 'too_large', error.message) };
+    }
+    throw error;
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  const parsed = schema.safeParse(body);
+  if (parsed.success) return { ok: true, data: parsed.data };
+  const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; ');
+  return { ok: false, response: jsonError(400, 'bad_request', detail) };
 }

@@ -6,7 +6,7 @@ import { getFleet } from '@/server/engine/fleet';
 import { createIncident } from '@/server/incidents/incident-service';
 import { incidentLimitResponse } from '@/server/incidents/incident-limit-response';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
-import { readBodyText } from '@/server/http/bounded-body';
+import { parseJsonBody } from '@/server/http/bounded-body';
 import { jsonError, jsonOk } from '@/server/http/responses';
 import { rejectCrossSite } from '@/server/http/same-origin';
 import { timedRoute } from '@/server/observability/timed-route';
@@ -24,23 +24,8 @@ async function handlePost(request: NextRequest) {
   if (refused) return refused;
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
-  let text: string;
-  try {
-    text = await readBodyText(request, MAX_BODY_BYTES);
-  } catch (error) {
-    if (error instanceof Error && error.name === 'BodyTooLargeError') return jsonError(413, 'too_large', error.message);
-    throw error;
-  }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = undefined;
-  }
-  const parsed = createIncidentSchema.safeParse(body);
-  if (!parsed.success) {
-    return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => `${issue.path.join('.') || 'body'}: ${issue.message}`).join('; '));
-  }
+  const parsed = await parseJsonBody(request, createIncidentSchema, MAX_BODY_BYTES);
+  if (!parsed.ok) return parsed.response;
   const { clusterId, from, to, title, note } = parsed.data;
   const engine = getFleet().get(clusterId);
   if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
