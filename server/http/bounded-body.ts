@@ -35,7 +35,7 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
 
 /**
  * Reads a JSON body of at most `maxBytes` and validates it: the data, or a ready response (413 over the limit,
- * 400 naming every bad field — unparseable JSON counts as a missing body), as {@link parseQuery} does for queries.
+ * 400 for a body that is not JSON or names every bad field), as {@link parseQuery} does for queries.
  */
 export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number):
   Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
@@ -52,7 +52,7 @@ export async function parseJsonBody<S extends z.ZodType>(request: Request, schem
   try {
     body = JSON.parse(text);
   } catch {
-    body = undefined;
+    return { ok: false, response: jsonError(400, 'bad_request', 'body: not valid JSON') };
   }
   const parsed = schema.safeParse(body);
   if (parsed.success) return { ok: true, data: parsed.data };
