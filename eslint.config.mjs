@@ -13,8 +13,10 @@ export default defineConfig([
     // lib/ is pure and isomorphic: no server code, no UI, no Next.
     files: ['lib/**/*.{ts,tsx}'],
     ignores: ['lib/**/*.test.ts'],
-    rules: restrict(['@/server/*', '@/components/*', '@/app/*', 'next', 'next/*', 'react', 'node:*', 'fs', 'http', 'https'],
-      'lib/ is pure: it must not import server code, UI code or Node I/O.'),
+    rules: restrict(
+      ['@/server/*', '@/components/*', '@/app/*', 'next', 'next/*', 'react', 'node:*', 'fs', 'http', 'https'],
+      'lib/ is pure: it must not import server code, UI code or Node I/O.',
+    ),
   },
   {
     files: ['components/**/*.{ts,tsx}'],
@@ -27,9 +29,22 @@ export default defineConfig([
   {
     // Rooms below the engine: the connection (server/kube), the watch layer and the metric sources never reach up.
     files: ['server/kube/**/*.ts', 'server/watch/**/*.ts', 'server/metrics/**/*.ts'],
-    rules: restrict(['@/components/*', '@/app/*', '@/server/engine/*', '@/server/engine'],
-      'server/kube, server/watch and server/metrics sit below server/engine: they must not import it.'),
+    rules: restrict(
+      ['@/components/*', '@/app/*', '@/server/engine/*', '@/server/engine'],
+      'server/kube, server/watch and server/metrics sit below server/engine: they must not import it.',
+    ),
   },
-  globalIgnores(['.next/**', '.next-*/**', 'out/**', 'build/**', 'next-env.d.ts', '.pw-browsers/**', 'test-results/**',
-    'playwright-report/**', 'demo-output/**', 'data/**', 'server/fixtures/**']),
+  globalIgnores([
+    '.next/**',
+    '.next-*/**',
+    'out/**',
+    'build/**',
+    'next-env.d.ts',
+    '.pw-browsers/**',
+    'test-results/**',
+    'playwright-report/**',
+    'demo-output/**',
+    'data/**',
+    'server/fixtures/**',
+  ]),
 ]);

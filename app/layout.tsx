@@ -12,7 +12,8 @@ export const metadata: Metadata = {
 };
 
 // Applies the stored theme before first paint (a constant string, no data), so a dark choice does not flash light.
-const THEME_BOOTSTRAP = "try{var t=localStorage.getItem('update-health-theme');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t;}catch(e){}";
+const THEME_BOOTSTRAP =
+  "try{var t=localStorage.getItem('update-health-theme');if(t==='light'||t==='dark')document.documentElement.dataset.theme=t;}catch(e){}";
 
 // Every page renders per request: the proxy's script nonce exists only then (and all data is live anyway).
 export default async function RootLayout({ children }: { children: ReactNode }) {

@@ -22,7 +22,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')}`);
+    .map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help} — ${v.nodes
+          .slice(0, 3)
+          .map((n) => n.target.join(' '))
+          .join(' | ')}`,
+    );
 }
 
 for (const theme of ['light', 'dark'] as const) {
@@ -35,7 +41,10 @@ for (const theme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test('cluster page with the evidence drawer open has no serious or critical axe violations', async ({ cluster, page }) => {
+    test('cluster page with the evidence drawer open has no serious or critical axe violations', async ({
+      cluster,
+      page,
+    }) => {
       test.setTimeout(180_000);
       await cluster.goto('catalogd-rollout');
       const finding = await cluster.waitForFinding('catalog-replicas', ['warning', 'critical']);
@@ -45,7 +54,10 @@ for (const theme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test('hosted cluster page (control plane, NodePools, HCP pods) has no serious or critical axe violations', async ({ cluster, page }) => {
+    test('hosted cluster page (control plane, NodePools, HCP pods) has no serious or critical axe violations', async ({
+      cluster,
+      page,
+    }) => {
       test.setTimeout(180_000);
       await cluster.goto('hypershift-management.clusters.zstream-stalled');
       const finding = await cluster.waitForFinding('featuregate-coverage', ['critical']);
@@ -56,7 +68,10 @@ for (const theme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test('management cluster page with its hosted clusters has no serious or critical axe violations', async ({ cluster, page }) => {
+    test('management cluster page with its hosted clusters has no serious or critical axe violations', async ({
+      cluster,
+      page,
+    }) => {
       test.setTimeout(120_000);
       await cluster.goto('hypershift-management');
       await expect(page.getByTestId('hosted-cluster-link').first()).toBeVisible({ timeout: 60_000 });
@@ -88,7 +103,9 @@ for (const theme of ['light', 'dark'] as const) {
       expect(await seriousViolations(page)).toEqual([]);
     });
 
-    test('must-gather upload page, its result and an incident have no serious or critical axe violations', async ({ page }) => {
+    test('must-gather upload page, its result and an incident have no serious or critical axe violations', async ({
+      page,
+    }) => {
       test.setTimeout(180_000);
       const mustGather = new MustGatherPage(page);
       await mustGather.goto();

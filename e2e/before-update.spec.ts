@@ -17,7 +17,12 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   dataDir = mkdtempSync(join(tmpdir(), 'uh-before-update-e2e-'));
-  server = await startEmbeddedServer({ port: Number(process.env.E2E_PORT ?? 3100) + 44, scenarios: [CLUSTER], speed: 0.001, dataDir });
+  server = await startEmbeddedServer({
+    port: Number(process.env.E2E_PORT ?? 3100) + 44,
+    scenarios: [CLUSTER],
+    speed: 0.001,
+    dataDir,
+  });
   // PodDisruptionBudgetAtLimit has `for: 60m`.
   await advanceMinutes(server, CLUSTER, 61);
 });
@@ -37,7 +42,9 @@ test('shows a conditional risk, the False precheck of the firing alert, and a ta
   const precheck = section.locator('[data-testid="precheck"][data-status="False"]');
   await expect(precheck).toHaveCount(1, { timeout: 60_000 });
   await expect(precheck).toContainText('recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/0');
-  await expect(precheck).toContainText('Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.');
+  await expect(precheck).toContainText(
+    'Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.',
+  );
 
   const details = page.getByTestId('update-target-details');
   await expect(details.getByRole('heading', { name: 'Update to 4.18.29' })).toBeVisible();
@@ -51,7 +58,9 @@ test('shows a conditional risk, the False precheck of the firing alert, and a ta
 
   const drain = details.locator('[data-testid="prediction"][data-check="catalog-drain"]');
   await expect(drain).toHaveAttribute('data-status', 'block');
-  await expect(drain).toContainText('Node drains will block on openshift-operator-controller/operator-controller-controller-manager');
+  await expect(drain).toContainText(
+    'Node drains will block on openshift-operator-controller/operator-controller-controller-manager',
+  );
   await expect(details.getByTestId('update-blocked')).toBeVisible();
   await expect(details.getByTestId('update-command')).toHaveCount(0);
 

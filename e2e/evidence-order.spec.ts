@@ -18,7 +18,12 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(240_000);
   dataDir = mkdtempSync(join(tmpdir(), 'uh-evidence-e2e-'));
-  server = await startEmbeddedServer({ port: Number(process.env.E2E_PORT ?? 3100) + 61, scenarios: [ROLLBACK], speed: 0.001, dataDir });
+  server = await startEmbeddedServer({
+    port: Number(process.env.E2E_PORT ?? 3100) + 61,
+    scenarios: [ROLLBACK],
+    speed: 0.001,
+    dataDir,
+  });
   // The rollback is requested at minute 13; by 16 the CVO's status writes are rejected and logged over and over.
   await advanceMinutes(server, ROLLBACK, 16);
 });
@@ -28,16 +33,24 @@ test.afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-test('the cross-minor-rollback drawer shows the remediation above the logs, with repeats folded', async ({ cluster, page }) => {
+test('the cross-minor-rollback drawer shows the remediation above the logs, with repeats folded', async ({
+  cluster,
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.goto(`${server!.baseURL}/clusters/${ROLLBACK}`);
   await cluster.expectLoaded();
   // The observed finding (not the prediction) carries the CVO's rejection log; the clock moves until it shows.
   const finding = cluster.findingsOf('status-write-rejection', ['critical']).filter({ hasText: 'are being rejected' });
-  await expect.poll(async () => {
-    if (await finding.count() === 0) await server!.sim(ROLLBACK, 'advance?by=1m');
-    return finding.count();
-  }, { timeout: 90_000, intervals: [1_000] }).toBe(1);
+  await expect
+    .poll(
+      async () => {
+        if ((await finding.count()) === 0) await server!.sim(ROLLBACK, 'advance?by=1m');
+        return finding.count();
+      },
+      { timeout: 90_000, intervals: [1_000] },
+    )
+    .toBe(1);
   await cluster.openEvidence(finding);
   const remediation = cluster.drawer.getByTestId('remediation');
   const log = cluster.drawer.getByTestId('evidence-log').first();
@@ -49,7 +62,10 @@ test('the cross-minor-rollback drawer shows the remediation above the logs, with
   await expect(log).toContainText(/\[×\d+, \d{4} \d{2}:\d{2}:\d{2}\.\d+ … \d{4} \d{2}:\d{2}:\d{2}\.\d+\]/);
 });
 
-test('the hosted FeatureGate finding lists its components summarised, crash-looping ones first', async ({ cluster, page }) => {
+test('the hosted FeatureGate finding lists its components summarised, crash-looping ones first', async ({
+  cluster,
+  page,
+}) => {
   test.setTimeout(180_000);
   await cluster.goto(HOSTED);
   const finding = await cluster.waitForFinding('featuregate-coverage', ['critical']);
@@ -70,12 +86,17 @@ test('the hosted FeatureGate finding lists its components summarised, crash-loop
 
   // Hosted tables, worst first: the crash-looping pods head the HCP pod table.
   const pods = page.locator('[data-testid="hcp-pods"] tbody tr');
-  await expect(page.locator('[data-testid="hcp-pods"] tr[data-status="CrashLoopBackOff"]')).toHaveCount(4, { timeout: 60_000 });
+  await expect(page.locator('[data-testid="hcp-pods"] tr[data-status="CrashLoopBackOff"]')).toHaveCount(4, {
+    timeout: 60_000,
+  });
   const statuses = await pods.evaluateAll((rows) => rows.map((r) => r.getAttribute('data-status')));
   expect(statuses.slice(0, 4)).toEqual(Array(4).fill('CrashLoopBackOff'));
 });
 
-test('a management cluster links to its hosted clusters, and a hosted cluster links back', async ({ cluster, page }) => {
+test('a management cluster links to its hosted clusters, and a hosted cluster links back', async ({
+  cluster,
+  page,
+}) => {
   test.setTimeout(120_000);
   await cluster.goto(MANAGEMENT);
   const link = page.getByTestId('hosted-clusters').getByRole('link', { name: /zstream-stalled/ });

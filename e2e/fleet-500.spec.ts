@@ -19,9 +19,22 @@ test.beforeAll(async () => {
   test.setTimeout(420_000);
   dir = mkdtempSync(join(tmpdir(), 'uh-fleet500-'));
   server = await startEmbeddedServer({
-    port: PORT, scenarios: ['steady', 'update-in-progress', 'cross-minor-rollback', 'hypershift-featuregate-drop', 'catalogd-rollout',
-      'high-density-drain', 'extension-install-flap', 'hypershift-management'],
-    speed: 1, dataDir: join(dir, 'data'), args: ['--fleet', '500'], readyPath: '/readyz', readyTimeoutMs: 400_000,
+    port: PORT,
+    scenarios: [
+      'steady',
+      'update-in-progress',
+      'cross-minor-rollback',
+      'hypershift-featuregate-drop',
+      'catalogd-rollout',
+      'high-density-drain',
+      'extension-install-flap',
+      'hypershift-management',
+    ],
+    speed: 1,
+    dataDir: join(dir, 'data'),
+    args: ['--fleet', '500'],
+    readyPath: '/readyz',
+    readyTimeoutMs: 400_000,
   });
 });
 
@@ -30,7 +43,10 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('the fleet page opens 500 clusters virtualized, filters to one management cluster\'s hosted clusters and opens one', async ({ page, fleet }) => {
+test("the fleet page opens 500 clusters virtualized, filters to one management cluster's hosted clusters and opens one", async ({
+  page,
+  fleet,
+}) => {
   test.setTimeout(180_000);
   const listed = page.waitForResponse((response) => response.url().endsWith('/api/clusters') && response.ok());
   // Sorted by name: the default severity order moves rows as 500 live stories change, and focus would move with them.
@@ -68,5 +84,7 @@ test('the fleet page opens 500 clusters virtualized, filters to one management c
   // The server is busy with 500 clusters on this machine: give the page navigation time.
   await fleet.row(ids[0]).getByRole('link').click();
   await expect(page).toHaveURL(new RegExp(`/clusters/${ids[0].replaceAll('.', '\\.')}(\\?|$)`), { timeout: 60_000 });
-  await expect(page.getByRole('heading', { level: 2, name: 'HostedCluster version history' })).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByRole('heading', { level: 2, name: 'HostedCluster version history' })).toBeVisible({
+    timeout: 30_000,
+  });
 });

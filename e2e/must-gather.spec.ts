@@ -19,8 +19,9 @@ function logLines(pod: string, bytes: number): Buffer {
     const at = new Date(Date.UTC(2026, 10, 20, 10, 0, 0, i * 137)).toISOString();
     const request = randomBytes(8).toString('hex');
     const trace = randomBytes(18).toString('base64');
-    const line = `I${at.slice(5, 7)}${at.slice(8, 10)} ${at.slice(11, 23)}000       1 controller.go:${100 + (i % 400)}] `
-      + `"Reconciled" pod="${pod}" request=${request} trace=${trace} duration="${(i % 977) / 10}ms"\n`;
+    const line =
+      `I${at.slice(5, 7)}${at.slice(8, 10)} ${at.slice(11, 23)}000       1 controller.go:${100 + (i % 400)}] ` +
+      `"Reconciled" pod="${pod}" request=${request} trace=${trace} duration="${(i % 977) / 10}ms"\n`;
     lines.push(line);
     size += line.length;
   }
@@ -40,9 +41,10 @@ async function buildLargeArchive(out: string, megabytes: number): Promise<void> 
   const perPod = Math.ceil((megabytes * 1024 * 1024 * 4) / pods.length);
   const pack = tarPack();
   const written = pipeline(pack, createGzip(), createWriteStream(out));
-  const add = (name: string, body: Buffer) => new Promise<void>((resolve, reject) => {
-    pack.entry({ name: `must-gather.local.77/${name}` }, body, (error) => (error ? reject(error) : resolve()));
-  });
+  const add = (name: string, body: Buffer) =>
+    new Promise<void>((resolve, reject) => {
+      pack.entry({ name: `must-gather.local.77/${name}` }, body, (error) => (error ? reject(error) : resolve()));
+    });
   for (const path of all) await add(relative(dumped, path).split(sep).join('/'), readFileSync(path));
   for (const pod of pods) {
     const podDir = relative(dumped, dirname(pod)).split(sep).join('/');
@@ -85,7 +87,7 @@ test('uploads a must-gather archive and opens it in the cluster view', async ({ 
   await expect(page.getByTestId('incident-link')).toHaveAttribute('href', /^\/incidents\/[A-Za-z0-9_-]+$/);
 });
 
-test('uploads a 30 MB must-gather past the proxy\'s default body limit and analyzes it', async ({ page }) => {
+test("uploads a 30 MB must-gather past the proxy's default body limit and analyzes it", async ({ page }) => {
   test.setTimeout(180_000);
   const large = join(dir, 'must-gather-catalogd-rollout.tar.gz');
   await buildLargeArchive(large, 30);
@@ -105,13 +107,17 @@ test.describe('refusals', () => {
     const mustGather = new MustGatherPage(page);
     await mustGather.goto();
     await mustGather.openPath('../../etc');
-    await expect(mustGather.error).toContainText('only paths in the server\'s must-gather directory');
+    await expect(mustGather.error).toContainText("only paths in the server's must-gather directory");
     await expect(page).toHaveURL(/\/must-gather$/);
   });
 
   test('a cross-site upload is refused with 403', async ({ request }) => {
     const response = await request.post('/api/must-gather?name=x.tar.gz', {
-      headers: { 'content-type': 'application/octet-stream', origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      headers: {
+        'content-type': 'application/octet-stream',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
       data: Buffer.from('x'),
     });
     expect(response.status()).toBe(403);

@@ -1,7 +1,9 @@
 import { expect, test } from './fixtures';
 
 test.describe('operability endpoints', () => {
-  test('/healthz answers, /readyz turns ready once the fleet synced, /metrics exposes the service', async ({ request }) => {
+  test('/healthz answers, /readyz turns ready once the fleet synced, /metrics exposes the service', async ({
+    request,
+  }) => {
     const health = await request.get('/healthz');
     expect(health.status()).toBe(200);
     expect(await health.text()).toBe('ok\n');
@@ -17,6 +19,8 @@ test.describe('operability endpoints', () => {
     expect(text).toMatch(/^update_health_watch_events_total [1-9]\d*$/m);
     expect(text).toMatch(/^process_resident_memory_bytes \d+/m);
     expect(text).toMatch(/^update_health_detector_evaluation_seconds_count [1-9]\d*$/m);
-    expect(text).toMatch(/^update_health_http_request_duration_seconds_count\{route="\/readyz",method="GET",code="200"\} [1-9]\d*$/m);
+    expect(text).toMatch(
+      /^update_health_http_request_duration_seconds_count\{route="\/readyz",method="GET",code="200"\} [1-9]\d*$/m,
+    );
   });
 });

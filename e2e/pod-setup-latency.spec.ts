@@ -20,7 +20,9 @@ interface Kubeconfig {
 
 function simAdvance(by: string): Promise<void> {
   const dataDir = process.env.UPDATE_HEALTH_DATA_DIR ?? 'data';
-  const kubeconfig = load(readFileSync(join(dataDir, `embedded-${PORT}`, 'admin-kubeconfig.yaml'), 'utf8')) as Kubeconfig;
+  const kubeconfig = load(
+    readFileSync(join(dataDir, `embedded-${PORT}`, 'admin-kubeconfig.yaml'), 'utf8'),
+  ) as Kubeconfig;
   const entry = kubeconfig.clusters.find((c) => c.name === CLUSTER);
   const token = kubeconfig.users.find((u) => u.name === CLUSTER)?.user.token;
   if (!entry || !token) throw new Error(`no ${CLUSTER} in the admin kubeconfig`);
@@ -37,7 +39,10 @@ function simAdvance(by: string): Promise<void> {
 }
 
 test.describe('pod-setup latency (failure mode D)', () => {
-  test('the D panel draws the quantiles and the p99 finding turns critical during the drain', async ({ cluster, page }) => {
+  test('the D panel draws the quantiles and the p99 finding turns critical during the drain', async ({
+    cluster,
+    page,
+  }) => {
     test.setTimeout(150_000);
     await simAdvance('10m');
     await cluster.goto(CLUSTER);
@@ -65,7 +70,9 @@ test.describe('pod-setup latency (failure mode D)', () => {
 
   test('the latency API validates its parameters and names unknown clusters', async ({ page }) => {
     expect((await page.request.get(`/api/clusters/${CLUSTER}/metrics/pod-setup-latency?step=0`)).status()).toBe(400);
-    expect((await page.request.get(`/api/clusters/${CLUSTER}/metrics/pod-setup-latency?from=20&to=10`)).status()).toBe(400);
+    expect((await page.request.get(`/api/clusters/${CLUSTER}/metrics/pod-setup-latency?from=20&to=10`)).status()).toBe(
+      400,
+    );
     expect((await page.request.get(`/api/clusters/${CLUSTER}/metrics/pod-setup-latency?bogus=1`)).status()).toBe(400);
     expect((await page.request.get('/api/clusters/no-such-cluster/metrics/pod-setup-latency')).status()).toBe(404);
   });

@@ -22,11 +22,23 @@ const children: ChildProcess[] = [];
 test.describe.configure({ mode: 'serial' });
 test.use({ ignoreHTTPSErrors: true });
 
-function spawnLogged(command: string, args: string[], env: Record<string, string>): { child: ChildProcess; output: () => string } {
-  const child = spawn(command, args, { env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+function spawnLogged(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): { child: ChildProcess; output: () => string } {
+  const child = spawn(command, args, {
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   children.push(child);
   return { child, output: () => output };
 }
@@ -46,8 +58,22 @@ test.beforeAll(async () => {
   const htpasswd = join(dir, 'users.htpasswd');
   writeFileSync(htpasswd, execFileSync('htpasswd', ['-nbB', 'sre', PASSWORD], { encoding: 'utf8' }));
   const kubeconfig = join(dir, 'kubeconfig.yaml');
-  const sim = spawnLogged(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'server/simulator/cli.ts',
-    '--scenario', 'steady,catalogd-rollout', '--kubeconfig', kubeconfig, '--htpasswd', htpasswd], {});
+  const sim = spawnLogged(
+    process.execPath,
+    [
+      '--conditions=react-server',
+      '--import',
+      'tsx',
+      'server/simulator/cli.ts',
+      '--scenario',
+      'steady,catalogd-rollout',
+      '--kubeconfig',
+      kubeconfig,
+      '--htpasswd',
+      htpasswd,
+    ],
+    {},
+  );
   await waitFor('simulator', async () => sim.output().includes('simulator ready'), sim.output);
   // The embedded OAuth client is the clusters' reader service account; its token is the client secret.
   const config = load(readFileSync(kubeconfig, 'utf8')) as { users: { user: { token: string } }[] };
@@ -57,12 +83,20 @@ test.beforeAll(async () => {
   const sessionKey = join(dir, 'session.key');
   writeFileSync(sessionKey, randomBytes(32).toString('base64'), { mode: 0o600 });
   for (const port of PORTS) {
-    const replica = spawnLogged(join('node_modules', '.bin', 'next'), ['start', '-H', '127.0.0.1', '-p', String(port)], {
-      UPDATE_HEALTH_KUBECONFIG: kubeconfig, UPDATE_HEALTH_EMBEDDED: '1', UPDATE_HEALTH_DATA_DIR: join(dir, `data-${port}`),
-      UPDATE_HEALTH_DATABASE_URL: postgres.url, UPDATE_HEALTH_AUTH: 'openshift',
-      UPDATE_HEALTH_OAUTH_CLIENT_ID: 'system:serviceaccount:openshift-update-health:reader', UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: secret,
-      UPDATE_HEALTH_SESSION_KEY_FILE: sessionKey,
-    });
+    const replica = spawnLogged(
+      join('node_modules', '.bin', 'next'),
+      ['start', '-H', '127.0.0.1', '-p', String(port)],
+      {
+        UPDATE_HEALTH_KUBECONFIG: kubeconfig,
+        UPDATE_HEALTH_EMBEDDED: '1',
+        UPDATE_HEALTH_DATA_DIR: join(dir, `data-${port}`),
+        UPDATE_HEALTH_DATABASE_URL: postgres.url,
+        UPDATE_HEALTH_AUTH: 'openshift',
+        UPDATE_HEALTH_OAUTH_CLIENT_ID: 'system:serviceaccount:openshift-update-health:reader',
+        UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: secret,
+        UPDATE_HEALTH_SESSION_KEY_FILE: sessionKey,
+      },
+    );
     await waitFor(`replica ${port}`, async () => (await fetch(`http://127.0.0.1:${port}/readyz`)).ok, replica.output);
   }
 });
@@ -79,7 +113,9 @@ test.afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-test('a session and an incident made on one replica work on the other; logout ends the session on both', async ({ page }) => {
+test('a session and an incident made on one replica work on the other; logout ends the session on both', async ({
+  page,
+}) => {
   const [one, other] = PORTS.map((port) => `http://127.0.0.1:${port}`);
   await page.goto(`${one}/clusters/catalogd-rollout`);
   await page.getByLabel('Username').fill('sre');
@@ -93,9 +129,14 @@ test('a session and an incident made on one replica work on the other; logout en
   await expect(page).toHaveURL(`${other}/`);
   await expect(page.getByTestId('user-menu')).toContainText('sre');
   expect((await page.request.get(`${other}/api/auth`)).ok()).toBe(true);
-  expect(((await (await page.request.get(`${other}/api/auth`)).json()) as { user?: { name: string } }).user?.name).toBe('sre');
+  expect(((await (await page.request.get(`${other}/api/auth`)).json()) as { user?: { name: string } }).user?.name).toBe(
+    'sre',
+  );
 
-  const created = await page.request.post(`${one}/api/incidents`, { data: { clusterId: 'catalogd-rollout' }, headers: { Origin: one } });
+  const created = await page.request.post(`${one}/api/incidents`, {
+    data: { clusterId: 'catalogd-rollout' },
+    headers: { Origin: one },
+  });
   expect(created.status()).toBe(201);
   const { id } = (await created.json()) as { id: string };
   const opened = await page.request.get(`${other}/api/incidents/${id}`);
@@ -109,6 +150,8 @@ test('a session and an incident made on one replica work on the other; logout en
   // The cookie is gone from this browser; the session is gone from the database too, so a copy of it fails on both.
   for (const base of [one, other]) {
     expect((await page.request.get(`${base}/api/clusters`)).status()).toBe(401);
-    expect((await fetch(`${base}/api/clusters`, { headers: { Cookie: `uh_session=${session!.value}` } })).status).toBe(401);
+    expect((await fetch(`${base}/api/clusters`, { headers: { Cookie: `uh_session=${session!.value}` } })).status).toBe(
+      401,
+    );
   }
 });

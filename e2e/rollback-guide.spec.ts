@@ -16,7 +16,12 @@ let dataDir: string;
 test.beforeAll(async () => {
   test.setTimeout(180_000);
   dataDir = mkdtempSync(join(tmpdir(), 'uh-rollback-e2e-'));
-  server = await startEmbeddedServer({ port: Number(process.env.E2E_PORT ?? 3100) + 37, scenarios: [CLUSTER], speed: 0.001, dataDir });
+  server = await startEmbeddedServer({
+    port: Number(process.env.E2E_PORT ?? 3100) + 37,
+    scenarios: [CLUSTER],
+    speed: 0.001,
+    dataDir,
+  });
   // The 4.13 → 4.14 update completes by minute 10; the rollback is requested at minute 13.
   await advanceMinutes(server, CLUSTER, 11);
 });
@@ -39,7 +44,8 @@ test('walks the rollback guide and follows the rollback live', async ({ page }) 
   await expect(page.getByTestId('rollback-verdict')).toHaveAttribute('data-allowed', 'false', { timeout: 30_000 });
   const capabilities = page.locator('[data-testid="rollback-check"][data-check-id="capabilities"]');
   await expect(capabilities).toHaveAttribute('data-status', 'block');
-  for (const name of ['MachineAPI', 'Build', 'DeploymentConfig', 'ImageRegistry']) await expect(capabilities).toContainText(name);
+  for (const name of ['MachineAPI', 'Build', 'DeploymentConfig', 'ImageRegistry'])
+    await expect(capabilities).toContainText(name);
   await expect(capabilities).toContainText('the CVO will be unable to write status');
   await expect(page.locator('[data-check-id="cvo-rules"]')).toHaveAttribute('data-status', 'block');
   await expect(page.getByTestId('rollback-commands')).toContainText('No command');
@@ -52,7 +58,9 @@ test('walks the rollback guide and follows the rollback live', async ({ page }) 
   await expect(page.getByTestId('rollback-command')).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Copy command' })).toHaveCount(0);
   await page.getByTestId('acknowledge-risks').check();
-  await expect(page.getByTestId('rollback-command').first()).toHaveText(/^oc adm upgrade --to-image=quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64} --allow-explicit-upgrade --force$/);
+  await expect(page.getByTestId('rollback-command').first()).toHaveText(
+    /^oc adm upgrade --to-image=quay\.io\/openshift-release-dev\/ocp-release@sha256:[0-9a-f]{64} --allow-explicit-upgrade --force$/,
+  );
   await expect(page.locator('[data-check-id="cvo-rules"]')).toHaveAttribute('data-status', 'warn');
   await expect(page.getByTestId('rollback-verdict')).toHaveAttribute('data-allowed', 'false');
 
@@ -82,8 +90,9 @@ test('walks the rollback guide and follows the rollback live', async ({ page }) 
   await page.getByTestId('stop-tracking').click();
   await page.getByRole('radio', { name: '4.14.27' }).click();
   await expect(page.getByTestId('rollback-verdict')).toContainText('Roll-forward to 4.14.27', { timeout: 30_000 });
-  await expect(page.getByTestId('roll-forward-note'))
-    .toContainText('this is a roll-forward (an update), not a rollback');
+  await expect(page.getByTestId('roll-forward-note')).toContainText(
+    'this is a roll-forward (an update), not a rollback',
+  );
   await expect(page.locator('[data-check-id="cvo-rules"]')).toContainText('an update, not a rollback');
   await expect(page.locator('[data-check-id="cvo-rules"]')).not.toHaveAttribute('data-status', 'block');
   await expect(page.locator('[data-check-id="operators"]')).toContainText('cannot be verified');

@@ -14,13 +14,39 @@ const SCENARIOS: {
   /** What the drawer must say in that case. */
   noDataText?: RegExp;
 }[] = [
-  { id: 'cross-minor-rollback', detector: 'status-write-rejection', severities: ['critical'], evidence: /MachineAPI|Build|DeploymentConfig|ImageRegistry/ },
-  { id: 'hypershift-featuregate-drop', detector: 'featuregate-coverage', severities: ['critical'], evidence: /4\.14\.38/ },
+  {
+    id: 'cross-minor-rollback',
+    detector: 'status-write-rejection',
+    severities: ['critical'],
+    evidence: /MachineAPI|Build|DeploymentConfig|ImageRegistry/,
+  },
+  {
+    id: 'hypershift-featuregate-drop',
+    detector: 'featuregate-coverage',
+    severities: ['critical'],
+    evidence: /4\.14\.38/,
+  },
   { id: 'catalogd-rollout', detector: 'catalog-replicas', severities: ['warning', 'critical'], evidence: /catalogd/ },
-  { id: 'extension-install-flap', detector: 'install-settling', severities: ['warning', 'critical'], evidence: /ClusterExtension|namespace|failed/i },
-  { id: 'high-density-drain', detector: 'pod-setup-latency', severities: ['critical', 'warning', 'info'], evidence: /p99|ovnkube_controller_pod_creation_latency_seconds/,
-    noDataFor: ['info'], noDataText: /no metrics source/i },
-  { id: 'update-in-progress', detector: 'update-progress', severities: ['critical', 'warning', 'info', 'ok'], evidence: /status\.(conditions|history|versions)|oc adm upgrade status/ },
+  {
+    id: 'extension-install-flap',
+    detector: 'install-settling',
+    severities: ['warning', 'critical'],
+    evidence: /ClusterExtension|namespace|failed/i,
+  },
+  {
+    id: 'high-density-drain',
+    detector: 'pod-setup-latency',
+    severities: ['critical', 'warning', 'info'],
+    evidence: /p99|ovnkube_controller_pod_creation_latency_seconds/,
+    noDataFor: ['info'],
+    noDataText: /no metrics source/i,
+  },
+  {
+    id: 'update-in-progress',
+    detector: 'update-progress',
+    severities: ['critical', 'warning', 'info', 'ok'],
+    evidence: /status\.(conditions|history|versions)|oc adm upgrade status/,
+  },
 ];
 
 test.describe('scenario walkthroughs', () => {
@@ -58,10 +84,17 @@ test.describe('scenario walkthroughs', () => {
 
   test('steady: nothing red', async ({ fleet, cluster, page }) => {
     await fleet.goto();
-    await expect(fleet.row('steady').getByTestId('severity-badge')).not.toHaveAttribute('data-severity', /critical|warning/);
+    await expect(fleet.row('steady').getByTestId('severity-badge')).not.toHaveAttribute(
+      'data-severity',
+      /critical|warning/,
+    );
     await fleet.openCluster('steady');
     await cluster.expectLoaded();
     await expect(page.getByTestId('findings').or(page.getByTestId('no-findings'))).toBeVisible();
-    await expect(page.locator('[data-testid="finding"][data-severity="critical"], [data-testid="finding"][data-severity="warning"]')).toHaveCount(0);
+    await expect(
+      page.locator(
+        '[data-testid="finding"][data-severity="critical"], [data-testid="finding"][data-severity="warning"]',
+      ),
+    ).toHaveCount(0);
   });
 });

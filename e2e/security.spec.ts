@@ -30,23 +30,34 @@ test.describe('security', () => {
     const favicon = await request.get('/favicon.ico');
     expect(favicon.status(), 'GET /favicon.ico').toBe(200);
     expect(favicon.headers()['content-type']).toBe('image/x-icon');
-    for (const response of [first, second, await request.get('/api/clusters'), await request.get('/healthz'), favicon]) {
+    for (const response of [
+      first,
+      second,
+      await request.get('/api/clusters'),
+      await request.get('/healthz'),
+      favicon,
+    ]) {
       const headers = response.headers();
       const csp = headers['content-security-policy'] ?? '';
       const script = csp.split('; ').find((d) => d.startsWith('script-src')) ?? '';
       expect(script).toMatch(/'nonce-[A-Za-z0-9+/=]+'/);
       expect(script).not.toContain('unsafe-inline');
-      for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"]) expect(csp).toContain(directive);
+      for (const directive of ["object-src 'none'", "base-uri 'none'", "frame-ancestors 'none'"])
+        expect(csp).toContain(directive);
       expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'referrer-policy': 'no-referrer' });
       expect(headers['permissions-policy']).toContain('camera=()');
       expect(headers['strict-transport-security']).toBeUndefined();
     }
-    expect(nonce(first.headers()['content-security-policy'])).not.toBe(nonce(second.headers()['content-security-policy']));
+    expect(nonce(first.headers()['content-security-policy'])).not.toBe(
+      nonce(second.headers()['content-security-policy']),
+    );
     const html = await first.text();
     const scripts = [...html.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
     expect(scripts.length).toBeGreaterThan(0);
     for (const tag of scripts) expect(tag).toContain(`nonce="${nonce(first.headers()['content-security-policy'])}"`);
-    expect((await request.get('/', { headers: { 'x-forwarded-proto': 'https' } })).headers()['strict-transport-security']).toMatch(/max-age=/);
+    expect(
+      (await request.get('/', { headers: { 'x-forwarded-proto': 'https' } })).headers()['strict-transport-security'],
+    ).toMatch(/max-age=/);
   });
 
   test('malformed, overlong or control-character URLs get 400 on every route, never 5xx', async ({ request }) => {
@@ -77,7 +88,6 @@ test.describe('security', () => {
       }
     }
   });
-
 });
 
 test.describe('the bad-request page', () => {

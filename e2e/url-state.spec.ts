@@ -4,7 +4,12 @@ const ID = 'cross-minor-rollback';
 const DETECTOR = 'status-write-rejection';
 
 test.describe('URL state', () => {
-  test('selecting a finding puts finding and panel in the URL, and the copied URL reopens the same view', async ({ cluster, page, context, browser }) => {
+  test('selecting a finding puts finding and panel in the URL, and the copied URL reopens the same view', async ({
+    cluster,
+    page,
+    context,
+    browser,
+  }) => {
     test.setTimeout(180_000);
     await context.grantPermissions(['clipboard-read', 'clipboard-write']);
     await cluster.goto(ID, '?range=6h');
@@ -24,7 +29,9 @@ test.describe('URL state', () => {
     const other = await browser.newContext();
     const page2 = await other.newPage();
     const errors: string[] = [];
-    page2.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+    page2.on('console', (m) => {
+      if (m.type() === 'error') errors.push(m.text());
+    });
     await page2.goto(copied);
     const drawer = page2.getByTestId('evidence-drawer');
     await expect(drawer).toBeVisible({ timeout: 30_000 });
@@ -82,7 +89,6 @@ test.describe('URL state', () => {
     await expect.poll(() => new URL(page.url()).searchParams.get('finding')).toBeNull();
     await expect(finding.getByRole('button', { name: /Evidence/ })).toBeFocused();
   });
-
 });
 
 test.describe('unknown cluster', () => {
@@ -91,7 +97,9 @@ test.describe('unknown cluster', () => {
 
   test('shows a not-found message and opens no stream', async ({ page }) => {
     const streams: string[] = [];
-    page.on('request', (r) => { if (r.url().includes('/api/stream')) streams.push(r.url()); });
+    page.on('request', (r) => {
+      if (r.url().includes('/api/stream')) streams.push(r.url());
+    });
     await page.goto('/clusters/no-such-cluster');
     await expect(page.getByRole('heading', { name: 'Cluster not found' })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole('link', { name: 'Back to the fleet' })).toBeVisible();

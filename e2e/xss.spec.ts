@@ -18,7 +18,8 @@ test('hostile resource text is rendered as text and never executes', async ({ cl
     void dialog.dismiss();
   });
   page.on('request', (request) => {
-    if (request.url().startsWith(new URL(XSS_BEACON_URL).origin) || request.url().startsWith('javascript:')) beacons.push(request.url());
+    if (request.url().startsWith(new URL(XSS_BEACON_URL).origin) || request.url().startsWith('javascript:'))
+      beacons.push(request.url());
   });
 
   await cluster.goto('extension-install-flap');
@@ -31,7 +32,8 @@ test('hostile resource text is rendered as text and never executes', async ({ cl
   // Condition messages, log lines and the object excerpt (labels, annotations) all show the corpus as text; the
   // right-to-left override shows as a visible marker instead of reversing what follows it.
   const evidence = cluster.evidenceText();
-  for (const attack of XSS_CORPUS) await expect(evidence.filter({ hasText: revealControls(attack) }).first()).toBeVisible();
+  for (const attack of XSS_CORPUS)
+    await expect(evidence.filter({ hasText: revealControls(attack) }).first()).toBeVisible();
   expect(await page.evaluate(() => document.body.innerText.includes('\u202E'))).toBe(false);
   // Log lines arrive with the next log poll (every 10 s) and the open drawer updates live.
   await expect(cluster.drawer.getByText('Reconciler error', { exact: false }).first()).toBeVisible({ timeout: 30_000 });

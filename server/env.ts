@@ -34,8 +34,10 @@ export function serverEnv(): ServerEnv {
   const parsed = envSchema.safeParse(process.env);
   if (!parsed.success) {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
-    throw new EnvError(`Update Health server configuration is invalid:\n  ${problems.join('\n  ')}\n` +
-      'Start it with `npm start` (embedded fleet) or `npm start -- --kubeconfig PATH [--context NAME]`.');
+    throw new EnvError(
+      `Update Health server configuration is invalid:\n  ${problems.join('\n  ')}\n` +
+        'Start it with `npm start` (embedded fleet) or `npm start -- --kubeconfig PATH [--context NAME]`.',
+    );
   }
   cached = parsed.data;
   return cached;
@@ -92,7 +94,9 @@ export type AuthEnv = z.infer<typeof authEnvSchema>;
 export function authEnv(): AuthEnv {
   const parsed = authEnvSchema.safeParse(process.env);
   if (!parsed.success) {
-    throw new EnvError(`Update Health authentication settings are invalid:\n  ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n  ')}`);
+    throw new EnvError(
+      `Update Health authentication settings are invalid:\n  ${parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`).join('\n  ')}`,
+    );
   }
   return parsed.data;
 }

@@ -56,7 +56,9 @@ async function healthOf(id: string): Promise<ClusterHealthDto> {
 
 async function planOf(id: string, to: string): Promise<RollbackPlanDto | undefined> {
   const response = await getRollbackPlan(
-    request(`/api/clusters/${encodeURIComponent(id)}/rollback-plan?to=${to}`), ctx(id));
+    request(`/api/clusters/${encodeURIComponent(id)}/rollback-plan?to=${to}`),
+    ctx(id),
+  );
   return response.status === 200 ? rollbackPlanSchema.parse(await response.json()) : undefined;
 }
 
@@ -85,15 +87,18 @@ async function brokenInvariants(fleet: Fleet, row: ClusterSummaryDto, clusterNow
   for (const target of recommendations?.updates ?? []) {
     const command = updateCommand(target, predictionsFor(recommendations!, target), { state, acknowledged: true });
     if (command && state.phase !== 'idle') fail(2, `"${command}" offered while ${state.label}`);
-    if (command && target.risks.some((r) => r.name === UPGRADEABLE_FALSE_RISK)) fail(2, `"${command}" offered while Upgradeable=False`);
+    if (command && target.risks.some((r) => r.name === UPGRADEABLE_FALSE_RISK))
+      fail(2, `"${command}" offered while Upgradeable=False`);
   }
   const preselected = recommendations && defaultTarget(recommendations.updates);
   if (preselected && !preselected.recommended) fail(2, `preselects ${preselected.version}, which is not recommended`);
 
   // 3. A frozen status is announced.
-  const rejected = health.findings.some((f) => f.detector === 'status-write-rejection' && f.severity === 'critical'
-    && f.basis !== 'predicted');
-  if (rejected && (state.phase !== 'status-frozen' || !state.frozen)) fail(3, `writes rejected, but the state is ${state.phase}`);
+  const rejected = health.findings.some(
+    (f) => f.detector === 'status-write-rejection' && f.severity === 'critical' && f.basis !== 'predicted',
+  );
+  if (rejected && (state.phase !== 'status-frozen' || !state.frozen))
+    fail(3, `writes rejected, but the state is ${state.phase}`);
 
   // 4. The rollback guide agrees with the findings.
   const desired = health.cluster.desiredVersion;
@@ -102,9 +107,11 @@ async function brokenInvariants(fleet: Fleet, row: ClusterSummaryDto, clusterNow
       const plan = await planOf(row.id, version);
       if (!plan) continue;
       const newer = compareVersions(version, desired) > 0;
-      if (newer !== (plan.direction === 'roll-forward')) fail(4, `${version} from ${desired} is called a ${plan.direction}`);
+      if (newer !== (plan.direction === 'roll-forward'))
+        fail(4, `${version} from ${desired} is called a ${plan.direction}`);
       const operators = plan.checks.find((check) => check.id === 'operators');
-      if (state.phase === 'status-frozen' && operators?.status === 'pass') fail(4, `control plane passes while frozen (${version})`);
+      if (state.phase === 'status-frozen' && operators?.status === 'pass')
+        fail(4, `control plane passes while frozen (${version})`);
     }
   }
 
@@ -112,7 +119,8 @@ async function brokenInvariants(fleet: Fleet, row: ClusterSummaryDto, clusterNow
     // 5. Since is the onset: never after the earliest time its evidence shows, never in the future.
     const since = timeOf(finding.since);
     const times = finding.evidence.flatMap((e) => (timeOf(e.at) !== undefined ? [timeOf(e.at)!] : []));
-    if (since !== undefined && times.some((t) => t < since)) fail(5, `${finding.id} since ${finding.since} after its evidence`);
+    if (since !== undefined && times.some((t) => t < since))
+      fail(5, `${finding.id} since ${finding.since} after its evidence`);
     if (since !== undefined && since > clusterNow) fail(5, `${finding.id} since ${finding.since} in the future`);
     // 6. Root causes stay: never a transient cleanup message.
     const rootCause = finding.evidence.find((e) => e.label.startsWith('Root cause'));
@@ -122,7 +130,9 @@ async function brokenInvariants(fleet: Fleet, row: ClusterSummaryDto, clusterNow
 
   // 7. Findings about what exists: no OLMv1 finding on a release without OLMv1.
   if (!runsOlmv1(member.snapshot())) {
-    const olm = health.findings.filter((f) => f.detector === 'catalog-replicas' && f.subject.namespace !== UPSTREAM_OLMV1_NAMESPACE);
+    const olm = health.findings.filter(
+      (f) => f.detector === 'catalog-replicas' && f.subject.namespace !== UPSTREAM_OLMV1_NAMESPACE,
+    );
     for (const finding of olm) fail(7, `${finding.id} on ${health.cluster.version}, which runs no OLMv1`);
   }
 
@@ -148,29 +158,44 @@ async function settle(engine: ClusterEngine, check: () => boolean, timeoutMs = 3
 const STORIES = Object.keys(SCENARIOS) as ScenarioName[];
 
 describe('truth invariants over every story', () => {
-  it.each(STORIES)('%s: every invariant holds at every moment, for every cluster it shows', async (name) => {
-    server = await startTestServer({ seed: 7 });
-    runScenario(server.cluster, SCENARIOS[name]!);
-    const engine = new ClusterEngine({ id: name, name, connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim') });
-    const fleet = new Fleet([engine]);
-    holder.__updateHealthFleet = fleet;
-    engine.start();
-    await settle(engine, () => engine.health().sources.length > 0
-      && engine.health().sources.every((source) => source.status === 'synced'));
-    const problems: string[] = [];
-    let looked = 0;
-    for (let at = 2 * MINUTE; at <= STORY_MS; at += LOOK_EVERY_MS) {
-      while (server.cluster.clock.now() - DEFAULT_START_TIME < at) {
-        server.cluster.clock.advance(30_000);
-        await new Promise((resolve) => setTimeout(resolve, 10));
+  it.each(STORIES)(
+    '%s: every invariant holds at every moment, for every cluster it shows',
+    async (name) => {
+      server = await startTestServer({ seed: 7 });
+      runScenario(server.cluster, SCENARIOS[name]!);
+      const engine = new ClusterEngine({
+        id: name,
+        name,
+        connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim'),
+      });
+      const fleet = new Fleet([engine]);
+      holder.__updateHealthFleet = fleet;
+      engine.start();
+      await settle(
+        engine,
+        () =>
+          engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced'),
+      );
+      const problems: string[] = [];
+      let looked = 0;
+      for (let at = 2 * MINUTE; at <= STORY_MS; at += LOOK_EVERY_MS) {
+        while (server.cluster.clock.now() - DEFAULT_START_TIME < at) {
+          server.cluster.clock.advance(30_000);
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        }
+        engine.evaluateNow();
+        for (const row of await rows()) {
+          looked++;
+          problems.push(
+            ...(await brokenInvariants(fleet, row, server.cluster.clock.now())).map(
+              (p) => `at ${at / MINUTE} min: ${p}`,
+            ),
+          );
+        }
       }
-      engine.evaluateNow();
-      for (const row of await rows()) {
-        looked++;
-        problems.push(...(await brokenInvariants(fleet, row, server.cluster.clock.now())).map((p) => `at ${at / MINUTE} min: ${p}`));
-      }
-    }
-    expect(looked).toBeGreaterThanOrEqual(15);
-    expect([...new Set(problems)]).toStrictEqual([]);
-  }, 240_000);
+      expect(looked).toBeGreaterThanOrEqual(15);
+      expect([...new Set(problems)]).toStrictEqual([]);
+    },
+    240_000,
+  );
 });

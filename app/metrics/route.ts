@@ -12,7 +12,11 @@ async function handleGet(request: Request) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   if (!(await getAuthService().mayGetPath(viewer, '/metrics'))) {
-    return jsonError(403, 'forbidden', `User "${viewer.kind === 'user' ? viewer.user.name : ''}" may not get the non-resource URL /metrics`);
+    return jsonError(
+      403,
+      'forbidden',
+      `User "${viewer.kind === 'user' ? viewer.user.name : ''}" may not get the non-resource URL /metrics`,
+    );
   }
   try {
     getFleet();
@@ -20,7 +24,9 @@ async function handleGet(request: Request) {
     // a misconfigured fleet still exposes process metrics; /readyz says what is wrong
   }
   const { registry } = serviceMetrics();
-  return new Response(await registry.metrics(), { headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' } });
+  return new Response(await registry.metrics(), {
+    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
+  });
 }
 
 export const GET = timedRoute('/metrics', handleGet);

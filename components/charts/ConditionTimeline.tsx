@@ -8,7 +8,13 @@ import { formatClock, formatDateTime } from '@/lib/view/format-time';
  * Each segment carries its status, reason and message as text for screen readers and tooltips. `quieter` lanes
  * (already ordered) are hidden behind a button that shows them below the others.
  */
-export function ConditionTimeline({ lanes: top, quieter = [], from, to, testId }: {
+export function ConditionTimeline({
+  lanes: top,
+  quieter = [],
+  from,
+  to,
+  testId,
+}: {
   lanes: readonly ConditionLane[];
   quieter?: readonly ConditionLane[];
   from: number;
@@ -22,16 +28,19 @@ export function ConditionTimeline({ lanes: top, quieter = [], from, to, testId }
   return (
     <div className="timeline" data-testid={testId}>
       <p className="timeline-legend muted" aria-hidden="true">
-        <span className="swatch seg-good" /> healthy <span className="swatch seg-bad" /> problem <span className="swatch seg-neutral" /> progressing or unknown
-        · hover a segment for status, reason and message
+        <span className="swatch seg-good" /> healthy <span className="swatch seg-bad" /> problem{' '}
+        <span className="swatch seg-neutral" /> progressing or unknown · hover a segment for status, reason and message
       </p>
       <div className="timeline-axis muted" aria-hidden="true">
-        <span>{formatDateTime(from)}</span><span>{formatClock(to)} UTC</span>
+        <span>{formatDateTime(from)}</span>
+        <span>{formatClock(to)} UTC</span>
       </div>
       <ul>
         {lanes.map((lane) => (
           <li key={lane.key} className="timeline-lane">
-            <span className="timeline-label">{lane.label} <span className="muted">({lane.changes} changes)</span></span>
+            <span className="timeline-label">
+              {lane.label} <span className="muted">({lane.changes} changes)</span>
+            </span>
             <ol className="timeline-track">
               {lane.segments.map((s, i) => {
                 const end = s.to ?? to;
@@ -39,7 +48,12 @@ export function ConditionTimeline({ lanes: top, quieter = [], from, to, testId }
                 const width = Math.max(0.4, ((end - Math.max(s.from, from)) / span) * 100);
                 const text = `${s.status}${s.reason ? ` (${s.reason})` : ''} from ${formatDateTime(s.from)}${s.message ? `: ${s.message}` : ''}`;
                 return (
-                  <li key={`${s.from}-${i}`} className={`seg seg-${s.tone}`} style={{ left: `${left}%`, width: `${width}%` }} title={text}>
+                  <li
+                    key={`${s.from}-${i}`}
+                    className={`seg seg-${s.tone}`}
+                    style={{ left: `${left}%`, width: `${width}%` }}
+                    title={text}
+                  >
                     <span className="visually-hidden">{text}</span>
                   </li>
                 );
@@ -49,8 +63,13 @@ export function ConditionTimeline({ lanes: top, quieter = [], from, to, testId }
         ))}
       </ul>
       {quieter.length > 0 ? (
-        <button type="button" className="btn" aria-expanded={showAll} data-testid="timeline-show-all"
-          onClick={() => setShowAll((v) => !v)}>
+        <button
+          type="button"
+          className="btn"
+          aria-expanded={showAll}
+          data-testid="timeline-show-all"
+          onClick={() => setShowAll((v) => !v)}
+        >
           {showAll ? `Hide the ${quieter.length} quieter conditions` : `Show ${quieter.length} quieter conditions`}
         </button>
       ) : null}

@@ -23,8 +23,9 @@ function partsLine(state: UpdateStateDto): string {
   if (state.frozen) {
     const operators = (state.operatorVersions ?? []).map((v) => `${v.version} (${v.operators})`).join(', ');
     const nodes = (state.nodeVersions ?? []).map((v) => `${v.version} (${v.nodes})`).join(', ');
-    const observed = [operators ? `ClusterOperators at ${operators}` : '', nodes ? `nodes at ${nodes}` : '']
-      .filter(Boolean);
+    const observed = [operators ? `ClusterOperators at ${operators}` : '', nodes ? `nodes at ${nodes}` : ''].filter(
+      Boolean,
+    );
     return observed.length ? `observed: ${observed.join(' · ')}` : '';
   }
   const cp = state.controlPlane?.percent;
@@ -38,21 +39,29 @@ function partsLine(state: UpdateStateDto): string {
 /** The update state in a line: the phase, its parts, and an estimate only when there is an honest one. */
 function UpdateStateLine({ state }: { state: UpdateStateDto }) {
   const part = partProgress(state);
-  const estimate = state.estimate.remainingSeconds !== null
-    ? `about ${formatDuration(state.estimate.remainingSeconds)} left`
-    : state.estimate.note ? `estimate ${state.estimate.note}` : '';
+  const estimate =
+    state.estimate.remainingSeconds !== null
+      ? `about ${formatDuration(state.estimate.remainingSeconds)} left`
+      : state.estimate.note
+        ? `estimate ${state.estimate.note}`
+        : '';
   return (
     <span className={styles.progress} data-testid="update-state" data-phase={state.phase}>
       <strong data-testid="update-state-label">{state.label}</strong>
       {part ? (
         <>
           <progress max={100} value={part.percent} aria-label={`${part.label} progress`} />
-          <span data-testid="update-percent">{part.label} {part.percent} %</span>
+          <span data-testid="update-percent">
+            {part.label} {part.percent} %
+          </span>
         </>
       ) : null}
-      {state.phase !== 'unknown' && state.phase !== 'idle'
-        ? <span className="muted">{partsLine(state)}{estimate ? ` · ${estimate}` : ''}</span>
-        : null}
+      {state.phase !== 'unknown' && state.phase !== 'idle' ? (
+        <span className="muted">
+          {partsLine(state)}
+          {estimate ? ` · ${estimate}` : ''}
+        </span>
+      ) : null}
     </span>
   );
 }
@@ -64,15 +73,16 @@ export function FrozenStatusBanner({ state }: { state: UpdateStateDto }) {
   return (
     <div role="alert" className={styles.note} data-testid="status-frozen">
       <strong>
-        ClusterVersion status frozen{state.frozen.since ? ` since ${formatDateTime(state.frozen.since)}` : ''} — values below are
-        stale.
+        ClusterVersion status frozen{state.frozen.since ? ` since ${formatDateTime(state.frozen.since)}` : ''} — values
+        below are stale.
       </strong>{' '}
       {state.frozen.reason}.
       {state.rollingBack && state.targetVersion ? ` The cluster was asked to roll back to ${state.targetVersion}.` : ''}
       {versions.length ? (
         <>
-          {' '}Observed instead: ClusterOperators at {versions.map((v) => `${v.version} (${v.operators})`).join(', ')};
-          nodes in the update progress below.
+          {' '}
+          Observed instead: ClusterOperators at {versions.map((v) => `${v.version} (${v.operators})`).join(', ')}; nodes
+          in the update progress below.
         </>
       ) : null}
     </div>
@@ -80,7 +90,14 @@ export function FrozenStatusBanner({ state }: { state: UpdateStateDto }) {
 }
 
 /** Cluster identity, versions, channel, the update state, link copy, and the per-source live/stale state. */
-export function ClusterHeader({ cluster, state, sources, now, asOf, actions }: {
+export function ClusterHeader({
+  cluster,
+  state,
+  sources,
+  now,
+  asOf,
+  actions,
+}: {
   cluster: ClusterInfoDto;
   state: UpdateStateDto;
   sources: readonly SourceStateDto[];
@@ -99,27 +116,46 @@ export function ClusterHeader({ cluster, state, sources, now, asOf, actions }: {
       </div>
       <FrozenStatusBanner state={state} />
       <dl className={styles.facts}>
-        <div><dt>Current version</dt><dd data-testid="current-version">{cluster.version ?? 'unknown'}</dd></div>
+        <div>
+          <dt>Current version</dt>
+          <dd data-testid="current-version">{cluster.version ?? 'unknown'}</dd>
+        </div>
         <div>
           <dt>Desired version</dt>
           <dd data-testid="desired-version">
-            {state.frozen && state.targetVersion ? `${state.targetVersion} (requested)` : cluster.desiredVersion ?? 'unknown'}
+            {state.frozen && state.targetVersion
+              ? `${state.targetVersion} (requested)`
+              : (cluster.desiredVersion ?? 'unknown')}
           </dd>
         </div>
-        <div><dt>Channel</dt><dd>{cluster.channel ?? 'none'}</dd></div>
+        <div>
+          <dt>Channel</dt>
+          <dd>{cluster.channel ?? 'none'}</dd>
+        </div>
         {cluster.role && cluster.role !== 'standalone' ? (
           <div>
             <dt>Role</dt>
-            <dd data-testid="cluster-role">{cluster.role === 'management' ? 'HyperShift management cluster' : 'Hosted cluster'}
-              {cluster.managedBy ? <> on <Link href={`/clusters/${encodeURIComponent(cluster.managedBy)}`}>{cluster.managedBy}</Link></> : null}</dd>
+            <dd data-testid="cluster-role">
+              {cluster.role === 'management' ? 'HyperShift management cluster' : 'Hosted cluster'}
+              {cluster.managedBy ? (
+                <>
+                  {' '}
+                  on <Link href={`/clusters/${encodeURIComponent(cluster.managedBy)}`}>{cluster.managedBy}</Link>
+                </>
+              ) : null}
+            </dd>
           </div>
         ) : null}
         <div>
           <dt>Update</dt>
           <dd>
             <UpdateStateLine state={state} />
-            {asOf !== undefined
-              ? <span className="muted" data-testid="update-as-of"> · {formatAsOf(asOf)}</span> : null}
+            {asOf !== undefined ? (
+              <span className="muted" data-testid="update-as-of">
+                {' '}
+                · {formatAsOf(asOf)}
+              </span>
+            ) : null}
           </dd>
         </div>
       </dl>

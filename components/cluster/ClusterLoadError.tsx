@@ -9,8 +9,14 @@ export function ClusterLoadError({ id, error, onRetry }: { id: string; error: Er
       <h1>{notFound ? 'Cluster not found' : 'Cannot load cluster'}</h1>
       {/* A cluster the viewer may not see answers 404 like one that does not exist: say what is true of both. */}
       <p>{notFound ? `No cluster with id “${id}” is watched, or you may not see it.` : error.message}</p>
-      <p><Link href="/">Back to the fleet</Link></p>
-      {!notFound ? <button type="button" className="btn" onClick={onRetry}>Retry</button> : null}
+      <p>
+        <Link href="/">Back to the fleet</Link>
+      </p>
+      {!notFound ? (
+        <button type="button" className="btn" onClick={onRetry}>
+          Retry
+        </button>
+      ) : null}
     </div>
   );
 }

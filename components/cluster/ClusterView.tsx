@@ -79,9 +79,12 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   if (current && current !== remembered) setRemembered(current);
   const drawerFinding = current ?? (remembered?.id === url.finding ? remembered : undefined);
 
-  const selectFinding = useCallback((f: FindingDto) => {
-    setUrl({ finding: f.id, ...(detectorSpec(f.detector) ? { panel: f.detector } : {}) });
-  }, [setUrl]);
+  const selectFinding = useCallback(
+    (f: FindingDto) => {
+      setUrl({ finding: f.id, ...(detectorSpec(f.detector) ? { panel: f.detector } : {}) });
+    },
+    [setUrl],
+  );
   const closeDrawer = useCallback(() => {
     const closing = url.finding;
     setUrl({ finding: null });
@@ -108,25 +111,52 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
     const h = healthData!;
     const hidden = h.access?.hiddenViews;
     const updateState = updateStateOfHealth(h);
-    const asOf = data?.asOf === undefined
-      ? null : <span className="muted" data-testid="as-of"> {formatAsOf(data.asOf)}</span>;
+    const asOf =
+      data?.asOf === undefined ? null : (
+        <span className="muted" data-testid="as-of">
+          {' '}
+          {formatAsOf(data.asOf)}
+        </span>
+      );
     body = (
       <>
         {data?.banner}
-        <ClusterHeader cluster={h.cluster} state={updateState} sources={h.sources} now={now} asOf={data?.asOf}
-          actions={live ? (
-          <>
-            <Link href={`/clusters/${encodeURIComponent(id)}/rollback`} className="btn" data-testid="rollback-guide-link">Rollback guide</Link>
-            <CreateIncidentButton clusterId={id} defaultTitle={defaultIncidentTitle(findings, h.cluster.name).title}
-              timeWindow={() => {
-              const to = series.data?.now;
-              const from = to === undefined ? undefined : rangeStart(to, url.range);
-              return to === undefined ? {} : { to, ...(Number.isFinite(from) ? { from } : {}) };
-            }} />
-          </>
-        ) : data?.headerActions} />
+        <ClusterHeader
+          cluster={h.cluster}
+          state={updateState}
+          sources={h.sources}
+          now={now}
+          asOf={data?.asOf}
+          actions={
+            live ? (
+              <>
+                <Link
+                  href={`/clusters/${encodeURIComponent(id)}/rollback`}
+                  className="btn"
+                  data-testid="rollback-guide-link"
+                >
+                  Rollback guide
+                </Link>
+                <CreateIncidentButton
+                  clusterId={id}
+                  defaultTitle={defaultIncidentTitle(findings, h.cluster.name).title}
+                  timeWindow={() => {
+                    const to = series.data?.now;
+                    const from = to === undefined ? undefined : rangeStart(to, url.range);
+                    return to === undefined ? {} : { to, ...(Number.isFinite(from) ? { from } : {}) };
+                  }}
+                />
+              </>
+            ) : (
+              data?.headerActions
+            )
+          }
+        />
         <section aria-labelledby="findings-title" className={styles.section}>
-          <h2 id="findings-title">Findings <span className="muted">({findings.length})</span>{asOf}</h2>
+          <h2 id="findings-title">
+            Findings <span className="muted">({findings.length})</span>
+            {asOf}
+          </h2>
           <HiddenFindingsNote access={h.access} />
           <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
         </section>
@@ -136,14 +166,21 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
             <RangePicker value={url.range} onChange={(range) => setUrl({ range })} />
           </div>
           {live && series.isError ? <p role="alert">Cannot load chart series: {series.error.message}</p> : null}
-          <DetectorPanels series={seriesData} findings={findings} range={url.range} focusedPanel={url.panel}
-            onFocusPanel={(panel) => setUrl({ panel })} />
+          <DetectorPanels
+            series={seriesData}
+            findings={findings}
+            range={url.range}
+            focusedPanel={url.panel}
+            onFocusPanel={(panel) => setUrl({ panel })}
+          />
         </section>
         <section aria-labelledby="progress-title" className={styles.section}>
           <h2 id="progress-title">Update progress{asOf}</h2>
-          {hidden?.updateProgress
-            ? <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
-            : <UpdateProgressSection progress={h.updateProgress} state={updateState} />}
+          {hidden?.updateProgress ? (
+            <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
+          ) : (
+            <UpdateProgressSection progress={h.updateProgress} state={updateState} />
+          )}
         </section>
         {hidden?.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
@@ -160,7 +197,12 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
         {h.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
             <h2 id="before-update-title">Before you update</h2>
-            <BeforeUpdateSection recommendations={h.updateRecommendations} state={updateState} selected={url.target} onSelect={(target) => setUrl({ target })} />
+            <BeforeUpdateSection
+              recommendations={h.updateRecommendations}
+              state={updateState}
+              selected={url.target}
+              onSelect={(target) => setUrl({ target })}
+            />
           </section>
         ) : null}
         {live && h.cluster.role === 'management' ? <HostedClustersSection managementId={id} /> : null}
@@ -171,7 +213,11 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           </section>
         ) : null}
         <section aria-labelledby="history-title" className={styles.section}>
-          <h2 id="history-title">{h.cluster.role === 'hosted' && h.hosted && !h.cluster.channel ? 'HostedCluster version history' : 'ClusterVersion history'}</h2>
+          <h2 id="history-title">
+            {h.cluster.role === 'hosted' && h.hosted && !h.cluster.channel
+              ? 'HostedCluster version history'
+              : 'ClusterVersion history'}
+          </h2>
           <HistoryTimeline entries={history} />
         </section>
         {data?.appendix}
@@ -181,10 +227,26 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
 
   return (
     <>
-      <AppHeader>{data ? <>{data.source}{data.actions}</> : <StreamStatusBadge status={stream} />}</AppHeader>
-      <main id="main" className={styles.main} data-drawer-open={url.finding ? true : undefined}>{body}</main>
+      <AppHeader>
+        {data ? (
+          <>
+            {data.source}
+            {data.actions}
+          </>
+        ) : (
+          <StreamStatusBadge status={stream} />
+        )}
+      </AppHeader>
+      <main id="main" className={styles.main} data-drawer-open={url.finding ? true : undefined}>
+        {body}
+      </main>
       {loaded && url.finding ? (
-        <EvidenceDrawer findingId={url.finding} finding={drawerFinding} resolved={!current && !!drawerFinding} onClose={closeDrawer} />
+        <EvidenceDrawer
+          findingId={url.finding}
+          finding={drawerFinding}
+          resolved={!current && !!drawerFinding}
+          onClose={closeDrawer}
+        />
       ) : null}
     </>
   );

@@ -13,15 +13,24 @@ import styles from './cluster.module.css';
 
 const MAX_LANES = 12;
 const BATCH_CHART: ChartSpec = {
-  unit: 'count', axisLabel: 'pods', channels: [{ key: 'batchSize', label: 'Batch size', unit: 'count' }],
+  unit: 'count',
+  axisLabel: 'pods',
+  channels: [{ key: 'batchSize', label: 'Batch size', unit: 'count' }],
 };
 
 const EMPTY: Record<string, string> = {
-  'pod-setup-latency': 'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither has reported yet.',
+  'pod-setup-latency':
+    'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither has reported yet.',
 };
 
 /** One panel per detector, with series shaped for the chosen range. */
-export function DetectorPanels({ series, findings, range, focusedPanel, onFocusPanel }: {
+export function DetectorPanels({
+  series,
+  findings,
+  range,
+  focusedPanel,
+  onFocusPanel,
+}: {
   series: ClusterSeriesDto | undefined;
   findings: readonly FindingDto[];
   range: TimeRange;
@@ -30,34 +39,60 @@ export function DetectorPanels({ series, findings, range, focusedPanel, onFocusP
 }) {
   const now = series?.now ?? 0;
   const shaped = useMemo(
-    () => Object.fromEntries(DETECTOR_SPECS.map((d) => [d.id, toSeriesFor(d.id, series?.samples[d.id], { now, range })])),
+    () =>
+      Object.fromEntries(DETECTOR_SPECS.map((d) => [d.id, toSeriesFor(d.id, series?.samples[d.id], { now, range })])),
     [series, now, range],
   );
   // Batching metrics are not released upstream: chart the batch size only when the cluster reports it.
-  const batch = useMemo(() => toDetectorSeries(series?.samples['pod-setup-latency'], ['batchSize'], { now, range }), [series, now, range]);
-  const timeline = useMemo(() => busiestLanes(toConditionTimeline(series?.transitions ?? [], { now, range }), MAX_LANES), [series, now, range]);
+  const batch = useMemo(
+    () => toDetectorSeries(series?.samples['pod-setup-latency'], ['batchSize'], { now, range }),
+    [series, now, range],
+  );
+  const timeline = useMemo(
+    () => busiestLanes(toConditionTimeline(series?.transitions ?? [], { now, range }), MAX_LANES),
+    [series, now, range],
+  );
   const lanes = timeline.lanes;
   const severities = useMemo(() => worstByDetector(findings), [findings]);
-  const timelineFrom = Math.max(rangeStart(now, range), Math.min(now, ...lanes.flatMap((l) => l.segments.map((s) => s.from))));
+  const timelineFrom = Math.max(
+    rangeStart(now, range),
+    Math.min(now, ...lanes.flatMap((l) => l.segments.map((s) => s.from))),
+  );
 
   return (
     <div className={styles.panels}>
       {DETECTOR_SPECS.map((spec) => (
-        <DetectorPanel key={spec.id} spec={spec} series={shaped[spec.id]} severity={severities[spec.id]}
-          focused={focusedPanel === spec.id} onFocus={() => onFocusPanel(focusedPanel === spec.id ? null : spec.id)}
-          emptyText={series ? EMPTY[spec.id] ?? 'No samples in this range yet.' : 'Loading series…'}>
+        <DetectorPanel
+          key={spec.id}
+          spec={spec}
+          series={shaped[spec.id]}
+          severity={severities[spec.id]}
+          focused={focusedPanel === spec.id}
+          onFocus={() => onFocusPanel(focusedPanel === spec.id ? null : spec.id)}
+          emptyText={series ? (EMPTY[spec.id] ?? 'No samples in this range yet.') : 'Loading series…'}
+        >
           {spec.id === 'pod-setup-latency' && batch.keys.length > 0 ? (
             <>
               <h4>Pod batch size</h4>
-              <TimeSeriesChart rows={batch.rows} chart={BATCH_CHART} kind="step" height={140}
-                testId="chart-pod-setup-latency-batch" />
+              <TimeSeriesChart
+                rows={batch.rows}
+                chart={BATCH_CHART}
+                kind="step"
+                height={140}
+                testId="chart-pod-setup-latency-batch"
+              />
             </>
           ) : null}
           {spec.id === 'install-settling' ? (
             <>
               <h4>Condition timeline</h4>
-              <ConditionTimeline lanes={lanes} quieter={timeline.rest} from={timelineFrom} to={now}
-                testId="condition-timeline" />
+              <ConditionTimeline
+                lanes={lanes}
+                quieter={timeline.rest}
+                from={timelineFrom}
+                to={now}
+                testId="condition-timeline"
+              />
             </>
           ) : null}
         </DetectorPanel>

@@ -15,8 +15,18 @@ const finding: FindingDto = {
   title: `Status writes rejected ${XSS}`,
   summary: 'the next status write will be rejected',
   evidence: [
-    { kind: 'field', label: 'Enabled capabilities', path: 'status.capabilities.enabledCapabilities[3]', value: ['MachineAPI', XSS] },
-    { kind: 'log', label: 'CVO log', container: 'cluster-version-operator', lines: [`E0101 cvo.go:123] Error handling openshift-cluster-version/version: ${XSS}`] },
+    {
+      kind: 'field',
+      label: 'Enabled capabilities',
+      path: 'status.capabilities.enabledCapabilities[3]',
+      value: ['MachineAPI', XSS],
+    },
+    {
+      kind: 'log',
+      label: 'CVO log',
+      container: 'cluster-version-operator',
+      lines: [`E0101 cvo.go:123] Error handling openshift-cluster-version/version: ${XSS}`],
+    },
     { kind: 'metric', label: 'p99', value: 3.4, unit: 's' },
     { kind: 'object', label: 'CRD excerpt', excerpt: { enum: ['openshift-samples', XSS] } },
   ],
@@ -33,7 +43,9 @@ afterEach(() => {
 
 describe('EvidenceDrawer', () => {
   it('renders resource text as text, never as markup', () => {
-    const { container } = render(<EvidenceDrawer findingId={finding.id} finding={finding} resolved={false} onClose={() => {}} />);
+    const { container } = render(
+      <EvidenceDrawer findingId={finding.id} finding={finding} resolved={false} onClose={() => {}} />,
+    );
     expect(container.querySelector('img')).toBeNull();
     expect(screen.getByTestId('evidence-log').textContent).toContain(XSS);
     expect(screen.getByTestId('evidence-value').textContent).toBe(`MachineAPI, ${XSS}`);
@@ -53,7 +65,9 @@ describe('EvidenceDrawer', () => {
     const writeText = vi.fn(async () => {});
     vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
     render(<EvidenceDrawer findingId={finding.id} finding={finding} resolved={false} onClose={() => {}} />);
-    await act(async () => { fireEvent.click(screen.getByRole('button', { name: /Copy command/ })); });
+    await act(async () => {
+      fireEvent.click(screen.getByRole('button', { name: /Copy command/ }));
+    });
     expect(writeText).toHaveBeenCalledWith('oc get clusterversion version -o yaml');
     expect(screen.getByText('Copied')).toBeTruthy();
   });

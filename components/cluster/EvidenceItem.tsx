@@ -22,10 +22,17 @@ function LongList({ values, failingPods }: { values: readonly string[]; failingP
     <div data-testid="evidence-long-list">
       <p>
         <strong>{values.length} items</strong>
-        {failing.length > 0 ? <>; with a crash-looping or failing pod: <code data-testid="evidence-failing">{failing.join(', ')}</code></> : null}
+        {failing.length > 0 ? (
+          <>
+            ; with a crash-looping or failing pod: <code data-testid="evidence-failing">{failing.join(', ')}</code>
+          </>
+        ) : null}
       </p>
       <details>
-        <summary>All {values.length}{failing.length > 0 ? ' (failing first)' : ''}</summary>
+        <summary>
+          All {values.length}
+          {failing.length > 0 ? ' (failing first)' : ''}
+        </summary>
         <code data-testid="evidence-value">{[...failing, ...rest].join(', ')}</code>
       </details>
     </div>
@@ -36,9 +43,9 @@ function LongList({ values, failingPods }: { values: readonly string[]; failingP
 function LogLines({ lines, label }: { lines: readonly string[]; label: string }) {
   const runs = collapseRepeats(lines);
   const folded = lines.length - runs.length;
-  const text = runs.map((r) => (r.count > 1
-    ? `[×${r.count}${r.first ? `, ${r.first} … ${r.last}` : ''}] ${r.text}`
-    : r.line)).join('\n');
+  const text = runs
+    .map((r) => (r.count > 1 ? `[×${r.count}${r.first ? `, ${r.first} … ${r.last}` : ''}] ${r.text}` : r.line))
+    .join('\n');
   return (
     <>
       {folded > 0 ? (
@@ -46,7 +53,9 @@ function LogLines({ lines, label }: { lines: readonly string[]; label: string })
           {lines.length} lines, {runs.length} distinct: repeated lines are shown once with their count.
         </p>
       ) : null}
-      <pre className={styles.pre} data-testid="evidence-log" tabIndex={0} aria-label={`${label} log lines`}>{text}</pre>
+      <pre className={styles.pre} data-testid="evidence-log" tabIndex={0} aria-label={`${label} log lines`}>
+        {text}
+      </pre>
     </>
   );
 }
@@ -59,26 +68,53 @@ export function EvidenceItem({ item, failingPods = [] }: { item: Evidence; faili
       <h4 className={styles.evidenceLabel}>{item.label}</h4>
       {item.ref || item.at ? (
         <p className="muted">
-          {refText(item.ref)}{item.container ? ` · container ${item.container}` : ''}{item.at ? ` · ${formatDateTime(item.at)}` : ''}
+          {refText(item.ref)}
+          {item.container ? ` · container ${item.container}` : ''}
+          {item.at ? ` · ${formatDateTime(item.at)}` : ''}
         </p>
       ) : null}
       {item.path !== undefined || (item.value !== undefined && item.kind !== 'metric') ? (
         <dl className={styles.fieldValue}>
-          {item.path !== undefined ? <><dt>Field</dt><dd><code data-testid="evidence-path">{item.path}</code></dd></> : null}
-          {long ? <><dt>Value</dt><dd><LongList values={item.value as string[]} failingPods={failingPods} /></dd></> : null}
+          {item.path !== undefined ? (
+            <>
+              <dt>Field</dt>
+              <dd>
+                <code data-testid="evidence-path">{item.path}</code>
+              </dd>
+            </>
+          ) : null}
+          {long ? (
+            <>
+              <dt>Value</dt>
+              <dd>
+                <LongList values={item.value as string[]} failingPods={failingPods} />
+              </dd>
+            </>
+          ) : null}
           {!long && item.value !== undefined && item.kind !== 'metric' ? (
-            <><dt>Value</dt><dd><code data-testid="evidence-value">{valueText(item.value)}</code></dd></>
+            <>
+              <dt>Value</dt>
+              <dd>
+                <code data-testid="evidence-value">{valueText(item.value)}</code>
+              </dd>
+            </>
           ) : null}
         </dl>
       ) : null}
       {item.kind === 'metric' ? (
-        <p data-testid="evidence-metric"><strong>{valueText(item.value)}</strong>{item.unit ? ` ${item.unit}` : ''}</p>
+        <p data-testid="evidence-metric">
+          <strong>{valueText(item.value)}</strong>
+          {item.unit ? ` ${item.unit}` : ''}
+        </p>
       ) : null}
-      {item.lines && item.lines.length > 0 ? (
-        <LogLines lines={item.lines} label={item.label} />
-      ) : null}
+      {item.lines && item.lines.length > 0 ? <LogLines lines={item.lines} label={item.label} /> : null}
       {item.excerpt !== undefined ? (
-        <pre className={styles.pre} data-testid="evidence-excerpt" tabIndex={0} aria-label={`${item.label} object excerpt`}>
+        <pre
+          className={styles.pre}
+          data-testid="evidence-excerpt"
+          tabIndex={0}
+          aria-label={`${item.label} object excerpt`}
+        >
           {JSON.stringify(item.excerpt, null, 2)}
         </pre>
       ) : null}

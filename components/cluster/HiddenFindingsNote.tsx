@@ -4,7 +4,9 @@ import type { ClusterHealthDto } from '@/lib/api/dto';
 export function HiddenFindingsNote({ access }: { access: ClusterHealthDto['access'] }) {
   if (!access || (access.hiddenFindings === 0 && access.clusterVersion)) return null;
   const parts = [
-    access.hiddenFindings > 0 ? `${access.hiddenFindings} finding${access.hiddenFindings === 1 ? ' is' : 's are'} hidden by your access` : null,
+    access.hiddenFindings > 0
+      ? `${access.hiddenFindings} finding${access.hiddenFindings === 1 ? ' is' : 's are'} hidden by your access`
+      : null,
     access.clusterVersion ? null : 'the version and history need read access to the ClusterVersion',
   ].filter(Boolean);
   return (
@@ -14,7 +16,10 @@ export function HiddenFindingsNote({ access }: { access: ClusterHealthDto['acces
         <p>
           Access that would show them:{' '}
           {access.missing.map((missing, i) => (
-            <span key={missing}>{i > 0 ? ', ' : ''}<code>{missing}</code></span>
+            <span key={missing}>
+              {i > 0 ? ', ' : ''}
+              <code>{missing}</code>
+            </span>
           ))}
         </p>
       ) : null}

@@ -7,7 +7,13 @@ export function HiddenViewNote({ what, missing }: { what: string; missing: reado
   return (
     <p className="note" role="note" data-testid="hidden-view">
       {what} not shown: your access does not let you read everything it is built from. Access that would show it:{' '}
-      {missing.map((access, i) => <span key={access}>{i > 0 ? ', ' : ''}<code>{access}</code></span>)}.
+      {missing.map((access, i) => (
+        <span key={access}>
+          {i > 0 ? ', ' : ''}
+          <code>{access}</code>
+        </span>
+      ))}
+      .
     </p>
   );
 }

@@ -8,7 +8,12 @@ export function HistoryTimeline({ entries }: { entries: readonly HistoryTimeline
   return (
     <ol className={styles.history} data-testid="history">
       {entries.map((e, i) => (
-        <li key={`${e.version}-${e.startedTime ?? i}`} className={styles.historyEntry} data-rollback={e.rollback || undefined} data-testid="history-entry">
+        <li
+          key={`${e.version}-${e.startedTime ?? i}`}
+          className={styles.historyEntry}
+          data-rollback={e.rollback || undefined}
+          data-testid="history-entry"
+        >
           <span className={styles.historyVersion}>{e.version}</span>
           {e.rollback ? (
             <span className={styles.rollback} data-testid="rollback-marker">
@@ -17,7 +22,9 @@ export function HistoryTimeline({ entries }: { entries: readonly HistoryTimeline
           ) : null}
           {e.current ? <span className={styles.current}>current</span> : null}
           <span>{e.state}</span>
-          <span className="muted">started {formatDateTime(e.startedTime)} · completed {formatDateTime(e.completionTime)}</span>
+          <span className="muted">
+            started {formatDateTime(e.startedTime)} · completed {formatDateTime(e.completionTime)}
+          </span>
           <code className={styles.image}>{e.image}</code>
         </li>
       ))}

@@ -11,7 +11,9 @@ export function HostedClustersSection({ managementId }: { managementId: string }
   const hosted = (list.data?.clusters ?? []).filter((c) => c.managedBy === managementId);
   return (
     <section aria-labelledby="hosted-clusters-title" className={styles.section} data-testid="hosted-clusters">
-      <h2 id="hosted-clusters-title">Hosted clusters <span className="muted">({hosted.length})</span></h2>
+      <h2 id="hosted-clusters-title">
+        Hosted clusters <span className="muted">({hosted.length})</span>
+      </h2>
       {list.isPending ? <p role="status">Loading hosted clusters…</p> : null}
       {list.isError ? <p role="alert">Cannot load the fleet: {list.error.message}</p> : null}
       {list.isSuccess && hosted.length === 0 ? <p className="muted">No hosted clusters visible to you.</p> : null}
@@ -19,8 +21,15 @@ export function HostedClustersSection({ managementId }: { managementId: string }
         <ul>
           {hosted.map((c) => (
             <li key={c.id}>
-              <Link href={`/clusters/${encodeURIComponent(c.id)}`} data-testid="hosted-cluster-link">{c.name}</Link>
-              {c.worstFinding ? <> <SeverityBadge severity={c.worstFinding.severity} /></> : null}
+              <Link href={`/clusters/${encodeURIComponent(c.id)}`} data-testid="hosted-cluster-link">
+                {c.name}
+              </Link>
+              {c.worstFinding ? (
+                <>
+                  {' '}
+                  <SeverityBadge severity={c.worstFinding.severity} />
+                </>
+              ) : null}
             </li>
           ))}
         </ul>

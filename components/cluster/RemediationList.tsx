@@ -16,11 +16,19 @@ export function RemediationList({ steps, findingId }: { steps: FindingDto['remed
             <p>{step.title}</p>
             {step.command ? (
               <div className={styles.command}>
-                <pre className={styles.pre} id={cmdId} tabIndex={0} aria-label={`Command for ${step.title}`}><code>{step.command}</code></pre>
+                <pre className={styles.pre} id={cmdId} tabIndex={0} aria-label={`Command for ${step.title}`}>
+                  <code>{step.command}</code>
+                </pre>
                 <CopyButton text={step.command} label="Copy command" describedBy={cmdId} />
               </div>
             ) : null}
-            {href ? <p><a href={href} target="_blank" rel="noreferrer noopener">Documentation<span className="visually-hidden"> for {step.title}</span></a></p> : null}
+            {href ? (
+              <p>
+                <a href={href} target="_blank" rel="noreferrer noopener">
+                  Documentation<span className="visually-hidden"> for {step.title}</span>
+                </a>
+              </p>
+            ) : null}
           </li>
         );
       })}

@@ -13,22 +13,31 @@ function nodeAssessment(node: NodeRow): string {
  * Update progress as `oc adm upgrade status` reports it (control plane, operators, pools, nodes, insights), read
  * through the update state: stale values say so, unknown ones say why, the estimate is the state's.
  */
-export function UpdateProgressSection({ progress, state }: {
-  progress: UpdateProgressDto | null; state: UpdateStateDto;
+export function UpdateProgressSection({
+  progress,
+  state,
+}: {
+  progress: UpdateProgressDto | null;
+  state: UpdateStateDto;
 }) {
   if (!progress || state.phase === 'unknown') {
     return (
       <p className="muted" data-testid="update-progress" data-phase={state.phase}>
-        {state.unknownReason ? `Update state unknown: ${state.unknownReason}.` : 'No update progress reported for this cluster.'}
+        {state.unknownReason
+          ? `Update state unknown: ${state.unknownReason}.`
+          : 'No update progress reported for this cluster.'}
       </p>
     );
   }
   const cp = progress.controlPlane;
   const stale = state.frozen ? ' (stale: ClusterVersion status frozen)' : '';
   const counts = new Map(state.pools.map((pool) => [pool.name, pool]));
-  const estimate = state.estimate.remainingSeconds !== null
-    ? ` · est. ${formatDuration(state.estimate.remainingSeconds)} left`
-    : state.estimate.note ? ` · estimate ${state.estimate.note}` : '';
+  const estimate =
+    state.estimate.remainingSeconds !== null
+      ? ` · est. ${formatDuration(state.estimate.remainingSeconds)} left`
+      : state.estimate.note
+        ? ` · estimate ${state.estimate.note}`
+        : '';
   const nodes: NodeRow[] = [
     ...(cp.nodes ?? []).map((n) => ({ ...n, pool: 'control plane' })),
     ...progress.workerPools.flatMap((p) => (p.nodes ?? []).map((n) => ({ ...n, pool: p.name }))),
@@ -38,20 +47,69 @@ export function UpdateProgressSection({ progress, state }: {
       <section aria-labelledby="cp-title">
         <h3 id="cp-title">Control plane</h3>
         <dl className={styles.facts}>
-          <div><dt>Assessment</dt><dd data-testid="cp-assessment">{cp.assessment}{stale}</dd></div>
-          <div><dt>Target</dt><dd>{cp.targetVersion ?? '—'}{cp.multiArchMigration ? ' to multi-architecture (same version, new release image)' : cp.previousVersion ? ` (from ${cp.previousVersion})` : ''}</dd></div>
-          <div><dt>Completion</dt><dd>{Math.round(cp.completionPercent)} %{stale}</dd></div>
-          <div><dt>Duration</dt><dd data-testid="cp-duration">{cp.durationSeconds !== null ? formatDuration(cp.durationSeconds) : '—'}{estimate}</dd></div>
-          <div><dt>Operators</dt><dd data-testid="operator-counts">{cp.operators.updated} of {cp.operators.total} updated · {cp.operators.updating} updating · {cp.operators.waiting} waiting</dd></div>
-          <div><dt>Operator health</dt><dd>{cp.health.healthy} healthy · {cp.health.unavailable} unavailable · {cp.health.degraded} degraded</dd></div>
+          <div>
+            <dt>Assessment</dt>
+            <dd data-testid="cp-assessment">
+              {cp.assessment}
+              {stale}
+            </dd>
+          </div>
+          <div>
+            <dt>Target</dt>
+            <dd>
+              {cp.targetVersion ?? '—'}
+              {cp.multiArchMigration
+                ? ' to multi-architecture (same version, new release image)'
+                : cp.previousVersion
+                  ? ` (from ${cp.previousVersion})`
+                  : ''}
+            </dd>
+          </div>
+          <div>
+            <dt>Completion</dt>
+            <dd>
+              {Math.round(cp.completionPercent)} %{stale}
+            </dd>
+          </div>
+          <div>
+            <dt>Duration</dt>
+            <dd data-testid="cp-duration">
+              {cp.durationSeconds !== null ? formatDuration(cp.durationSeconds) : '—'}
+              {estimate}
+            </dd>
+          </div>
+          <div>
+            <dt>Operators</dt>
+            <dd data-testid="operator-counts">
+              {cp.operators.updated} of {cp.operators.total} updated · {cp.operators.updating} updating ·{' '}
+              {cp.operators.waiting} waiting
+            </dd>
+          </div>
+          <div>
+            <dt>Operator health</dt>
+            <dd>
+              {cp.health.healthy} healthy · {cp.health.unavailable} unavailable · {cp.health.degraded} degraded
+            </dd>
+          </div>
         </dl>
-        {cp.updatingOperators && cp.updatingOperators.length > 0 ? <p>Updating: {cp.updatingOperators.join(', ')}</p> : null}
+        {cp.updatingOperators && cp.updatingOperators.length > 0 ? (
+          <p>Updating: {cp.updatingOperators.join(', ')}</p>
+        ) : null}
       </section>
       <section aria-labelledby="pools-title">
         <h3 id="pools-title">Worker pools</h3>
-        {progress.workerPools.length === 0 ? <p className="muted">No worker pools reported.</p> : (
+        {progress.workerPools.length === 0 ? (
+          <p className="muted">No worker pools reported.</p>
+        ) : (
           <table className="table">
-            <thead><tr><th scope="col">Pool</th><th scope="col">Assessment</th><th scope="col">Completion</th><th scope="col">Nodes updated</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Pool</th>
+                <th scope="col">Assessment</th>
+                <th scope="col">Completion</th>
+                <th scope="col">Nodes updated</th>
+              </tr>
+            </thead>
             <tbody>
               {progress.workerPools.map((p) => {
                 const known = counts.get(p.name);
@@ -61,8 +119,8 @@ export function UpdateProgressSection({ progress, state }: {
                     <th scope="row">{p.name}</th>
                     <td>{allUnknown ? 'Unknown (node versions not known)' : p.assessment}</td>
                     <td>
-                      <progress max={100} value={p.completionPercent} aria-label={`Pool ${p.name} completion`} />
-                      {' '}{allUnknown ? '?' : `${Math.round(p.completionPercent)} %`}
+                      <progress max={100} value={p.completionPercent} aria-label={`Pool ${p.name} completion`} />{' '}
+                      {allUnknown ? '?' : `${Math.round(p.completionPercent)} %`}
                     </td>
                     <td>
                       {known
@@ -78,13 +136,31 @@ export function UpdateProgressSection({ progress, state }: {
       </section>
       <section aria-labelledby="nodes-title" className={styles.wide}>
         <h3 id="nodes-title">Nodes</h3>
-        {nodes.length === 0 ? <p className="muted">No node details reported.</p> : (
+        {nodes.length === 0 ? (
+          <p className="muted">No node details reported.</p>
+        ) : (
           <table className="table" data-testid="nodes-table">
-            <thead><tr><th scope="col">Node</th><th scope="col">Pool</th><th scope="col">Assessment</th><th scope="col">Phase</th><th scope="col">Version</th><th scope="col">Estimate</th><th scope="col">Message</th></tr></thead>
+            <thead>
+              <tr>
+                <th scope="col">Node</th>
+                <th scope="col">Pool</th>
+                <th scope="col">Assessment</th>
+                <th scope="col">Phase</th>
+                <th scope="col">Version</th>
+                <th scope="col">Estimate</th>
+                <th scope="col">Message</th>
+              </tr>
+            </thead>
             <tbody>
               {nodes.map((n) => (
                 <tr key={`${n.pool}/${n.name}`}>
-                  <th scope="row">{n.name}</th><td>{n.pool}</td><td>{nodeAssessment(n)}</td><td>{n.phase}</td><td>{n.version || 'unknown'}</td><td>{n.estimate ?? '—'}</td><td>{n.message}</td>
+                  <th scope="row">{n.name}</th>
+                  <td>{n.pool}</td>
+                  <td>{nodeAssessment(n)}</td>
+                  <td>{n.phase}</td>
+                  <td>{n.version || 'unknown'}</td>
+                  <td>{n.estimate ?? '—'}</td>
+                  <td>{n.message}</td>
                 </tr>
               ))}
             </tbody>
@@ -93,11 +169,17 @@ export function UpdateProgressSection({ progress, state }: {
       </section>
       <section aria-labelledby="insights-title" className={styles.wide}>
         <h3 id="insights-title">Update health insights</h3>
-        {progress.insights.length === 0 ? <p className="muted">No insights: the update looks healthy.</p> : (
+        {progress.insights.length === 0 ? (
+          <p className="muted">No insights: the update looks healthy.</p>
+        ) : (
           <ul className={styles.insights} data-testid="insights">
             {progress.insights.map((ins, i) => (
               <li key={`${ins.level}-${i}`}>
-                <strong>{ins.level}</strong> <span className="muted">{ins.impact}{ins.since ? ` · since ${formatDateTime(ins.since)}` : ''}</span>
+                <strong>{ins.level}</strong>{' '}
+                <span className="muted">
+                  {ins.impact}
+                  {ins.since ? ` · since ${formatDateTime(ins.since)}` : ''}
+                </span>
                 <p>{ins.message}</p>
               </li>
             ))}

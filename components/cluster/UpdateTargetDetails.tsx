@@ -27,12 +27,22 @@ const LOOK: Record<TargetPredictionDto['status'], { icon: string; text: string; 
 /** A prediction status as a word plus a shape (never colour alone). */
 export function VerdictBadge({ verdict }: { verdict: TargetPredictionDto['status'] }) {
   const look = LOOK[verdict];
-  return <span className={`badge badge-${look.tone}`} data-testid="verdict" data-status={verdict}><span aria-hidden="true">{look.icon}</span> {look.text}</span>;
+  return (
+    <span className={`badge badge-${look.tone}`} data-testid="verdict" data-status={verdict}>
+      <span aria-hidden="true">{look.icon}</span> {look.text}
+    </span>
+  );
 }
 
 function ExternalLink({ url, children }: { url: string; children: string }) {
   const safe = safeHttpUrl(url);
-  return safe ? <a href={safe} target="_blank" rel="noreferrer noopener">{children}</a> : <span>{children}</span>;
+  return safe ? (
+    <a href={safe} target="_blank" rel="noreferrer noopener">
+      {children}
+    </a>
+  ) : (
+    <span>{children}</span>
+  );
 }
 
 /**
@@ -41,8 +51,14 @@ function ExternalLink({ url, children }: { url: string; children: string }) {
  * only after its risks are acknowledged by name. Mount it with `key={target.version}` so an acknowledgement does not
  * carry over to another target.
  */
-export function UpdateTargetDetails({ target, predictions, state = null }: {
-  target: UpdateTargetDto; predictions: TargetPredictionDto[]; state?: UpdateStateDto | null;
+export function UpdateTargetDetails({
+  target,
+  predictions,
+  state = null,
+}: {
+  target: UpdateTargetDto;
+  predictions: TargetPredictionDto[];
+  state?: UpdateStateDto | null;
 }) {
   const [acknowledged, setAcknowledged] = useState(false);
   const withheld = commandWithheld(target, predictions, state);
@@ -51,11 +67,23 @@ export function UpdateTargetDetails({ target, predictions, state = null }: {
   return (
     <article className={styles.details} data-testid="update-target-details" aria-labelledby="target-details-title">
       <h4 id="target-details-title">Update to {target.version}</h4>
-      <p className={styles.image}><code>{target.image}</code>{target.releaseUrl ? <> · <ExternalLink url={target.releaseUrl}>Release notes</ExternalLink></> : null}</p>
+      <p className={styles.image}>
+        <code>{target.image}</code>
+        {target.releaseUrl ? (
+          <>
+            {' '}
+            · <ExternalLink url={target.releaseUrl}>Release notes</ExternalLink>
+          </>
+        ) : null}
+      </p>
       <p data-testid="oc-verdict">
-        {target.recommended
-          ? 'oc: no known issues relevant to this cluster.'
-          : <>oc: <strong>Recommended={target.recommendedStatus}</strong> ({target.reason})</>}
+        {target.recommended ? (
+          'oc: no known issues relevant to this cluster.'
+        ) : (
+          <>
+            oc: <strong>Recommended={target.recommendedStatus}</strong> ({target.reason})
+          </>
+        )}
       </p>
       {target.risks.length > 0 ? (
         <>
@@ -63,7 +91,8 @@ export function UpdateTargetDetails({ target, predictions, state = null }: {
           <ul className={styles.risks}>
             {target.risks.map((risk) => (
               <li key={risk.name} data-testid="update-risk">
-                <strong>{risk.name}</strong> <span className="muted">({risk.matchingRules.join(', ') || 'no rules'})</span>
+                <strong>{risk.name}</strong>{' '}
+                <span className="muted">({risk.matchingRules.join(', ') || 'no rules'})</span>
                 <p className={styles.message}>{risk.message}</p>
                 {risk.url ? <ExternalLink url={risk.url}>{risk.url}</ExternalLink> : null}
               </li>
@@ -72,7 +101,11 @@ export function UpdateTargetDetails({ target, predictions, state = null }: {
         </>
       ) : null}
       {/* With risks, oc's message only repeats their texts and links. */}
-      {!target.recommended && target.message && target.risks.length === 0 ? <p className={styles.message} data-testid="oc-message">{target.message}</p> : null}
+      {!target.recommended && target.message && target.risks.length === 0 ? (
+        <p className={styles.message} data-testid="oc-message">
+          {target.message}
+        </p>
+      ) : null}
       <h5>Our predictions</h5>
       <ul className={styles.predictions}>
         {predictions.map((p) => (
@@ -84,15 +117,15 @@ export function UpdateTargetDetails({ target, predictions, state = null }: {
       </ul>
       {withheld.length === 0 && risk ? (
         <label className={styles.acknowledge} data-testid="acknowledge-risk">
-          <input type="checkbox" checked={acknowledged}
-            onChange={(event) => setAcknowledged(event.target.checked)} />{' '}
-          I accept the risk of {risk}: oc does not recommend {target.version} for this cluster
-          (the command then carries <code>--allow-not-recommended</code>).
+          <input type="checkbox" checked={acknowledged} onChange={(event) => setAcknowledged(event.target.checked)} /> I
+          accept the risk of {risk}: oc does not recommend {target.version} for this cluster (the command then carries{' '}
+          <code>--allow-not-recommended</code>).
         </label>
       ) : null}
       {command ? (
         <div className={styles.command} data-testid="update-command">
-          <code id="update-command-text">{command}</code> <CopyButton text={command} label="Copy command" describedBy="update-command-text" />
+          <code id="update-command-text">{command}</code>{' '}
+          <CopyButton text={command} label="Copy command" describedBy="update-command-text" />
         </div>
       ) : withheld.length > 0 ? (
         <p className={styles.note} data-testid="update-blocked">

@@ -5,7 +5,11 @@ import { useEffect, useRef, useState } from 'react';
  * Copies `text` with the async Clipboard API and shows "Copied" (or "Copy failed") for a few seconds, announced
  * to screen readers through a live region.
  */
-export function CopyButton({ text, label = 'Copy', describedBy }: {
+export function CopyButton({
+  text,
+  label = 'Copy',
+  describedBy,
+}: {
   /** The text, or a function reading it at click time (e.g. the current URL). */
   text: string | (() => string);
   label?: string;
@@ -28,7 +32,13 @@ export function CopyButton({ text, label = 'Copy', describedBy }: {
 
   return (
     <span className="copy">
-      <button type="button" className="btn btn-small" onClick={() => void copy()} aria-describedby={describedBy} data-testid="copy-button">
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => void copy()}
+        aria-describedby={describedBy}
+        data-testid="copy-button"
+      >
         {label}
       </button>
       <span role="status" className="copy-status" data-state={state}>

@@ -16,7 +16,9 @@ const COUNTED = ['critical', 'warning', 'info'] as const;
 
 /** "3 hosted: 1 critical, 2 ok" for a management row. */
 function hostedCounts(total: number, bySeverity: Record<SeverityDto, number>): string {
-  const parts = SEVERITIES.filter((severity) => bySeverity[severity] > 0).map((severity) => `${bySeverity[severity]} ${severity}`);
+  const parts = SEVERITIES.filter((severity) => bySeverity[severity] > 0).map(
+    (severity) => `${bySeverity[severity]} ${severity}`,
+  );
   return `${total} hosted${parts.length ? `: ${parts.join(', ')}` : ''}`;
 }
 
@@ -24,16 +26,27 @@ function hostedCounts(total: number, bySeverity: Record<SeverityDto, number>): s
 function WorstFindingCell({ row }: { row: ClusterSummaryDto }) {
   const { worstFinding, findingCounts } = row;
   const letter = worstFinding ? failureModeOf(worstFinding.detector) : undefined;
-  const counts = COUNTED.filter((severity) => findingCounts[severity] > 0).map((severity) => `${findingCounts[severity]} ${severity}`);
+  const counts = COUNTED.filter((severity) => findingCounts[severity] > 0).map(
+    (severity) => `${findingCounts[severity]} ${severity}`,
+  );
   return (
     <div className={styles.worst}>
       <SeverityBadge severity={row.worstSeverity} />
       {worstFinding ? (
         <span className={styles.worstTitle} title={worstFinding.title}>
-          {letter ? <abbr className={styles.mode} title={`Failure mode ${letter}`}>{letter}</abbr> : null}{worstFinding.title}
+          {letter ? (
+            <abbr className={styles.mode} title={`Failure mode ${letter}`}>
+              {letter}
+            </abbr>
+          ) : null}
+          {worstFinding.title}
         </span>
       ) : null}
-      {counts.length ? <span className={`muted ${styles.counts}`} data-testid="row-counts">{counts.join(' · ')}</span> : null}
+      {counts.length ? (
+        <span className={`muted ${styles.counts}`} data-testid="row-counts">
+          {counts.join(' · ')}
+        </span>
+      ) : null}
     </div>
   );
 }
@@ -51,7 +64,13 @@ function TrendCell({ row }: { row: ClusterSummaryDto }) {
 }
 
 /** One line of the fleet table; `index` is its position among all lines (for virtual scrolling and aria-rowindex). */
-export function FleetRow({ entry, index, open, onToggle, measure }: {
+export function FleetRow({
+  entry,
+  index,
+  open,
+  onToggle,
+  measure,
+}: {
   entry: FleetEntry;
   index: number;
   open: boolean;
@@ -61,29 +80,66 @@ export function FleetRow({ entry, index, open, onToggle, measure }: {
   const { row: c, depth, hosted } = entry;
   const bad = unhealthySources(c);
   return (
-    <tr ref={measure} data-index={index} aria-rowindex={index + 2} data-testid="cluster-row" data-cluster-id={c.id} data-cluster-name={c.name}
-      data-role={c.role} data-depth={depth} className={depth ? styles.hostedRow : undefined}>
+    <tr
+      ref={measure}
+      data-index={index}
+      aria-rowindex={index + 2}
+      data-testid="cluster-row"
+      data-cluster-id={c.id}
+      data-cluster-name={c.name}
+      data-role={c.role}
+      data-depth={depth}
+      className={depth ? styles.hostedRow : undefined}
+    >
       <th scope="row">
-        {depth ? <span className={styles.branch} aria-hidden="true">└ </span> : null}
-        <Link href={`/clusters/${encodeURIComponent(c.id)}`} data-row-link>{c.name}</Link>
+        {depth ? (
+          <span className={styles.branch} aria-hidden="true">
+            └{' '}
+          </span>
+        ) : null}
+        <Link href={`/clusters/${encodeURIComponent(c.id)}`} data-row-link>
+          {c.name}
+        </Link>
         {depth && c.managedBy ? <span className="visually-hidden"> (hosted on {c.managedBy})</span> : null}
         {hosted ? (
-          <button type="button" className={styles.groupToggle} aria-expanded={open} data-testid="hosted-toggle"
-            onClick={() => onToggle(c.id)} aria-label={`${open ? 'Collapse' : 'Expand'} ${hostedCounts(hosted.total, hosted.bySeverity)} clusters of ${c.name}`}>
-            <span aria-hidden="true">{open ? '▾' : '▸'} </span>{hostedCounts(hosted.total, hosted.bySeverity)}
+          <button
+            type="button"
+            className={styles.groupToggle}
+            aria-expanded={open}
+            data-testid="hosted-toggle"
+            onClick={() => onToggle(c.id)}
+            aria-label={`${open ? 'Collapse' : 'Expand'} ${hostedCounts(hosted.total, hosted.bySeverity)} clusters of ${c.name}`}
+          >
+            <span aria-hidden="true">{open ? '▾' : '▸'} </span>
+            {hostedCounts(hosted.total, hosted.bySeverity)}
           </button>
         ) : null}
       </th>
       <td>{c.version ?? 'unknown'}</td>
       <td>{c.desiredVersion ?? 'unknown'}</td>
-      <td data-testid="row-update" data-phase={c.updatePhase}>{updateStateLabel(c)}</td>
-      <td data-testid="row-worst"><WorstFindingCell row={c} /></td>
-      <td data-testid="row-sources">
-        {c.sources.length === 0 ? <span className="muted">—</span>
-          : bad.length === 0 ? <span><span aria-hidden="true">● </span>all synced</span>
-            : <span className={styles.stale}><span aria-hidden="true">▲ </span>{bad.length} not synced ({[...new Set(bad.map((s) => s.status))].join(', ')})</span>}
+      <td data-testid="row-update" data-phase={c.updatePhase}>
+        {updateStateLabel(c)}
       </td>
-      <td className={styles.trend}><TrendCell row={c} /></td>
+      <td data-testid="row-worst">
+        <WorstFindingCell row={c} />
+      </td>
+      <td data-testid="row-sources">
+        {c.sources.length === 0 ? (
+          <span className="muted">—</span>
+        ) : bad.length === 0 ? (
+          <span>
+            <span aria-hidden="true">● </span>all synced
+          </span>
+        ) : (
+          <span className={styles.stale}>
+            <span aria-hidden="true">▲ </span>
+            {bad.length} not synced ({[...new Set(bad.map((s) => s.status))].join(', ')})
+          </span>
+        )}
+      </td>
+      <td className={styles.trend}>
+        <TrendCell row={c} />
+      </td>
     </tr>
   );
 }

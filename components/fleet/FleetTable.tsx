@@ -26,24 +26,33 @@ const NAVIGATION_KEYS = new Set(['ArrowDown', 'ArrowUp', 'Home', 'End', 'PageDow
  * virtualized (rows outside the scroll window are not rendered; `aria-rowcount`/`aria-rowindex` keep the count for
  * assistive technology), and the arrow, Page and Home/End keys move between rows' links, scrolling as they go.
  */
-export function FleetTable({ rows, view, onSort }: {
+export function FleetTable({
+  rows,
+  view,
+  onSort,
+}: {
   rows: readonly ClusterSummaryDto[];
   view: FleetView;
   onSort: (key: FleetSortKey) => void;
 }) {
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
-  const toggle = (id: string): void => setCollapsed((previous) => {
-    const next = new Set(previous);
-    if (!next.delete(id)) next.add(id);
-    return next;
-  });
+  const toggle = (id: string): void =>
+    setCollapsed((previous) => {
+      const next = new Set(previous);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
   const entries = groupFleetRows(rows, collapsed);
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = entries.length > VIRTUALIZE_ABOVE;
   // TanStack Virtual hands back fresh functions each render; nothing here is compiled by React Compiler.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
-    count: entries.length, getScrollElement: () => scroller.current, estimateSize: () => ROW_ESTIMATE_PX, overscan: 12, enabled: virtual,
+    count: entries.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE_PX,
+    overscan: 12,
+    enabled: virtual,
     getItemKey: (index) => entries[index].row.id,
   });
   const items = virtual ? virtualizer.getVirtualItems() : entries.map((_, index) => ({ index, start: 0, end: 0 }));
@@ -67,7 +76,14 @@ export function FleetTable({ rows, view, onSort }: {
     if (current === null || current === undefined) return;
     const at = Number(current);
     const page = Math.max(1, Math.floor((scroller.current?.clientHeight ?? 600) / ROW_ESTIMATE_PX) - 1);
-    const next = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: entries.length - 1, PageDown: at + page, PageUp: at - page }[event.key]!;
+    const next = {
+      ArrowDown: at + 1,
+      ArrowUp: at - 1,
+      Home: 0,
+      End: entries.length - 1,
+      PageDown: at + page,
+      PageUp: at - page,
+    }[event.key]!;
     event.preventDefault();
     focusRow(next);
   };
@@ -83,9 +99,14 @@ export function FleetTable({ rows, view, onSort }: {
             {COLUMNS.map((c) => {
               const sorted = view.sort === c.key;
               return (
-                <th key={c.key} scope="col" aria-sort={sorted ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}>
+                <th
+                  key={c.key}
+                  scope="col"
+                  aria-sort={sorted ? (view.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
                   <button type="button" className={styles.sortButton} onClick={() => onSort(c.key)}>
-                    {c.label}<span aria-hidden="true">{sorted ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
+                    {c.label}
+                    <span aria-hidden="true">{sorted ? (view.dir === 'asc' ? ' ▲' : ' ▼') : ' ↕'}</span>
                   </button>
                 </th>
               );
@@ -97,8 +118,14 @@ export function FleetTable({ rows, view, onSort }: {
         <tbody onKeyDown={onKeyDown}>
           {paddingTop > 0 ? <tr aria-hidden="true" style={{ height: paddingTop }} /> : null}
           {items.map(({ index }) => (
-            <FleetRow key={entries[index].row.id} entry={entries[index]} index={index} open={!collapsed.has(entries[index].row.id)}
-              onToggle={toggle} measure={virtual ? virtualizer.measureElement : undefined} />
+            <FleetRow
+              key={entries[index].row.id}
+              entry={entries[index]}
+              index={index}
+              open={!collapsed.has(entries[index].row.id)}
+              onToggle={toggle}
+              measure={virtual ? virtualizer.measureElement : undefined}
+            />
           ))}
           {paddingBottom > 0 ? <tr aria-hidden="true" style={{ height: paddingBottom }} /> : null}
         </tbody>

@@ -18,11 +18,14 @@ export function useFleetUrlState(): [FleetView, (patch: Partial<FleetView>) => v
   const [written, setWritten] = useState<{ over: string; view: FleetView } | undefined>(undefined);
   const fromUrl = useMemo(() => parseFleetView(new URLSearchParams(query)), [query]);
   const view = written && written.over === query ? written.view : fromUrl;
-  const update = useCallback((patch: Partial<FleetView>) => {
-    const next = { ...parseFleetView(new URLSearchParams(window.location.search)), ...patch };
-    const s = fleetViewQuery(next);
-    setWritten({ over: query, view: next });
-    window.history.replaceState(null, '', s ? `${pathname}?${s}` : pathname);
-  }, [pathname, query]);
+  const update = useCallback(
+    (patch: Partial<FleetView>) => {
+      const next = { ...parseFleetView(new URLSearchParams(window.location.search)), ...patch };
+      const s = fleetViewQuery(next);
+      setWritten({ over: query, view: next });
+      window.history.replaceState(null, '', s ? `${pathname}?${s}` : pathname);
+    },
+    [pathname, query],
+  );
   return [view, update];
 }

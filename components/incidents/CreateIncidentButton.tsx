@@ -2,7 +2,10 @@
 import Link from 'next/link';
 import { useId, useState, type FormEvent } from 'react';
 import {
-  createdIncidentSchema, INCIDENT_NOTE_MAX, INCIDENT_TITLE_MAX, type CreatedIncidentDto,
+  createdIncidentSchema,
+  INCIDENT_NOTE_MAX,
+  INCIDENT_TITLE_MAX,
+  type CreatedIncidentDto,
 } from '@/lib/api/incident-dto';
 import { postJson } from '@/lib/queries/post-json';
 import { CopyButton } from '@/components/common/CopyButton';
@@ -17,7 +20,11 @@ type State =
  * "Create incident": asks for a title (the worst finding's, editable) and a note, then freezes the cluster's view on
  * the server and shows the shareable link.
  */
-export function CreateIncidentButton({ clusterId, defaultTitle, timeWindow }: {
+export function CreateIncidentButton({
+  clusterId,
+  defaultTitle,
+  timeWindow,
+}: {
   clusterId: string;
   /** What the title field starts with; sent only when edited, so the server keeps its own default. */
   defaultTitle: string;
@@ -50,29 +57,54 @@ export function CreateIncidentButton({ clusterId, defaultTitle, timeWindow }: {
   const editing = state.status === 'editing' || state.status === 'creating' || state.status === 'failed';
   return (
     <span className="copy" data-testid="create-incident">
-      <button type="button" className="btn" onClick={open} disabled={editing} aria-expanded={editing}
-        aria-controls={editing ? formId : undefined}>
+      <button
+        type="button"
+        className="btn"
+        onClick={open}
+        disabled={editing}
+        aria-expanded={editing}
+        aria-controls={editing ? formId : undefined}
+      >
         Create incident
       </button>
       {editing ? (
-        <form id={formId} className={styles.form} aria-label="New incident" onSubmit={(e) => void create(e)}
-          data-testid="create-incident-form">
+        <form
+          id={formId}
+          className={styles.form}
+          aria-label="New incident"
+          onSubmit={(e) => void create(e)}
+          data-testid="create-incident-form"
+        >
           <label>
             Title
-            <input name="title" value={title} maxLength={INCIDENT_TITLE_MAX} onChange={(e) => setTitle(e.target.value)}
-              placeholder={defaultTitle} />
+            <input
+              name="title"
+              value={title}
+              maxLength={INCIDENT_TITLE_MAX}
+              onChange={(e) => setTitle(e.target.value)}
+              placeholder={defaultTitle}
+            />
           </label>
           <label>
             Note <span className="muted">(what you saw, who is on it; plain text, redacted like the rest)</span>
-            <textarea name="note" rows={4} value={note} maxLength={INCIDENT_NOTE_MAX}
-              onChange={(e) => setNote(e.target.value)} />
+            <textarea
+              name="note"
+              rows={4}
+              value={note}
+              maxLength={INCIDENT_NOTE_MAX}
+              onChange={(e) => setNote(e.target.value)}
+            />
           </label>
           <div className={styles.formActions}>
             <button type="submit" className="btn" disabled={state.status === 'creating'}>
               {state.status === 'creating' ? 'Creating incident…' : 'Freeze incident'}
             </button>
-            <button type="button" className="btn" onClick={() => setState({ status: 'idle' })}
-              disabled={state.status === 'creating'}>
+            <button
+              type="button"
+              className="btn"
+              onClick={() => setState({ status: 'idle' })}
+              disabled={state.status === 'creating'}
+            >
               Cancel
             </button>
           </div>
@@ -81,10 +113,17 @@ export function CreateIncidentButton({ clusterId, defaultTitle, timeWindow }: {
       <span role="status">
         {state.status === 'created' ? (
           <>
-            <Link href={state.incident.url} data-testid="incident-link">Incident {state.incident.id}</Link>{' '}
-            <CopyButton text={() => new URL(state.incident.url, window.location.href).href} label="Copy incident link" />
+            <Link href={state.incident.url} data-testid="incident-link">
+              Incident {state.incident.id}
+            </Link>{' '}
+            <CopyButton
+              text={() => new URL(state.incident.url, window.location.href).href}
+              label="Copy incident link"
+            />
           </>
-        ) : state.status === 'failed' ? <span className="badge badge-critical">Cannot create incident: {state.message}</span> : null}
+        ) : state.status === 'failed' ? (
+          <span className="badge badge-critical">Cannot create incident: {state.message}</span>
+        ) : null}
       </span>
     </span>
   );

@@ -20,36 +20,57 @@ const NOTE = 'Paged at 10:20 <b>CVO</b> restarting.\n<img src=x onerror="window.
 
 const CAPTURED = Date.parse('2026-11-22T11:14:00Z');
 const CLUSTER = {
-  id: 'cross-minor-rollback', name: 'cross-minor-rollback', version: '4.13.40', desiredVersion: '4.13.40',
+  id: 'cross-minor-rollback',
+  name: 'cross-minor-rollback',
+  version: '4.13.40',
+  desiredVersion: '4.13.40',
 };
 const WORST_TITLE = 'The next ClusterVersion status write will be rejected';
 const SOURCES = ['clusterversions', 'clusteroperators', 'nodes'].map((resource) => ({
-  resource, status: 'synced' as const, since: '2026-11-22T09:00:10Z', lastSyncAt: '2026-11-22T11:13:50Z',
+  resource,
+  status: 'synced' as const,
+  since: '2026-11-22T09:00:10Z',
+  lastSyncAt: '2026-11-22T11:13:50Z',
 }));
 
 /** What the server stores for the cross-minor-rollback story frozen two hours after the rejected write began. */
 function frozenIncident(title?: string): IncidentDto {
   return incidentSchema.parse({
-    id: 'AAAAAAAAAAAAAAAAAAAAAA', createdAt: '2026-11-22T11:14:05.000Z', createdBy: null, author: { kind: 'local' },
-    ...(title ? { title, titleFindingId: null } : {}), note: NOTE,
+    id: 'AAAAAAAAAAAAAAAAAAAAAA',
+    createdAt: '2026-11-22T11:14:05.000Z',
+    createdBy: null,
+    author: { kind: 'local' },
+    ...(title ? { title, titleFindingId: null } : {}),
+    note: NOTE,
     cluster: { ...CLUSTER, clusterID: null },
     capturedAt: CAPTURED,
     window: { from: Date.parse('2026-11-22T09:03:00Z'), to: CAPTURED },
     health: {
       cluster: { ...CLUSTER, channel: null, history: [] },
-      findings: [{
-        id: 'status-write-rejection:ClusterVersion//version:enum', detector: 'status-write-rejection',
-        severity: 'critical', subject: { kind: 'ClusterVersion', name: 'version' }, title: WORST_TITLE,
-        summary: 'capability enum', evidence: [], remediation: [], since: '2026-11-22T09:13:00Z',
-      }],
+      findings: [
+        {
+          id: 'status-write-rejection:ClusterVersion//version:enum',
+          detector: 'status-write-rejection',
+          severity: 'critical',
+          subject: { kind: 'ClusterVersion', name: 'version' },
+          title: WORST_TITLE,
+          summary: 'capability enum',
+          evidence: [],
+          remediation: [],
+          since: '2026-11-22T09:13:00Z',
+        },
+      ],
       updateProgress: null,
       sources: SOURCES,
     },
     series: {
-      clusterId: 'cross-minor-rollback', now: CAPTURED, transitions: [],
+      clusterId: 'cross-minor-rollback',
+      now: CAPTURED,
+      transitions: [],
       samples: {
         'status-write-rejection': [0, 1, 2, 3].map((h) => ({
-          t: CAPTURED - h * 3_600_000, values: { rejectedValues: h < 3 ? 4 : 0 },
+          t: CAPTURED - h * 3_600_000,
+          values: { rejectedValues: h < 3 ? 4 : 0 },
         })),
       },
     },
@@ -63,7 +84,11 @@ function renderIncident(incident: IncidentDto) {
   client.setQueryData(rollbackQueries.incident(incident.id).queryKey, incident);
   // A dashboard without login, as the server would answer it.
   client.setQueryData(authQueries.info().queryKey, { mode: 'none', issuer: null });
-  return render(<QueryClientProvider client={client}><IncidentView id={incident.id} /></QueryClientProvider>);
+  return render(
+    <QueryClientProvider client={client}>
+      <IncidentView id={incident.id} />
+    </QueryClientProvider>,
+  );
 }
 
 describe('IncidentView', () => {
@@ -80,7 +105,7 @@ describe('IncidentView', () => {
     expect(screen.getByTestId('incident-frozen').textContent).toContain('as of 2026-11-22 11:14:00 UTC');
   });
 
-  it('shows title, note and author as text, the note\'s markup inert', () => {
+  it("shows title, note and author as text, the note's markup inert", () => {
     const incident = frozenIncident('Rollback <i>stuck</i> at 4.13');
     renderIncident(incident);
     expect(screen.getByTestId('incident-title').textContent).toBe('Rollback <i>stuck</i> at 4.13');
@@ -100,7 +125,7 @@ describe('IncidentView', () => {
     expect(screen.getByTestId('incident-banner').textContent).toContain('from 2026-11-22 09:03:00 UTC');
   });
 
-  it('an incident without a title shows the worst finding\'s', () => {
+  it("an incident without a title shows the worst finding's", () => {
     renderIncident(frozenIncident());
     expect(screen.getByTestId('incident-title').textContent).toBe(WORST_TITLE);
   });

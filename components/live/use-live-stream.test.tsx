@@ -8,30 +8,58 @@ import { clusterQueries } from '@/lib/queries/cluster-queries';
 import { useLiveStream } from './use-live-stream';
 
 class FakeEventSource {
-  static CONNECTING = 0; static OPEN = 1; static CLOSED = 2;
+  static CONNECTING = 0;
+  static OPEN = 1;
+  static CLOSED = 2;
   static instances: FakeEventSource[] = [];
   readyState = FakeEventSource.CONNECTING;
   onopen: (() => void) | null = null;
   onerror: (() => void) | null = null;
   listeners = new Map<string, ((ev: MessageEvent) => void)[]>();
   closed = false;
-  constructor(readonly url: string) { FakeEventSource.instances.push(this); }
+  constructor(readonly url: string) {
+    FakeEventSource.instances.push(this);
+  }
   addEventListener(type: string, fn: (ev: MessageEvent) => void): void {
     this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
   }
-  close(): void { this.closed = true; this.readyState = FakeEventSource.CLOSED; }
-  open(): void { this.readyState = FakeEventSource.OPEN; this.onopen?.(); }
+  close(): void {
+    this.closed = true;
+    this.readyState = FakeEventSource.CLOSED;
+  }
+  open(): void {
+    this.readyState = FakeEventSource.OPEN;
+    this.onopen?.();
+  }
   emit(msg: StreamMessage | string, type = typeof msg === 'string' ? 'health' : msg.type): void {
     const data = typeof msg === 'string' ? msg : JSON.stringify(msg);
     for (const fn of this.listeners.get(type) ?? []) fn(new MessageEvent(type, { data }));
   }
 }
 
-const summary = { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok' as const, findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone' as const };
-const health = { cluster: { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', channel: null, history: [] }, findings: [], updateProgress: null, updateRecommendations: null, sources: [] };
+const summary = {
+  id: 'a',
+  name: 'a',
+  version: '4.16.3',
+  desiredVersion: '4.16.3',
+  updating: false,
+  worstSeverity: 'ok' as const,
+  findingCounts: { critical: 0, warning: 0, info: 0 },
+  sources: [],
+  role: 'standalone' as const,
+};
+const health = {
+  cluster: { id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', channel: null, history: [] },
+  findings: [],
+  updateProgress: null,
+  updateRecommendations: null,
+  sources: [],
+};
 
 let client: QueryClient;
-const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>;
+const wrapper = ({ children }: { children: ReactNode }) => (
+  <QueryClientProvider client={client}>{children}</QueryClientProvider>
+);
 
 beforeEach(() => {
   vi.useFakeTimers();
@@ -57,22 +85,38 @@ describe('useLiveStream', () => {
 
   it('applies messages to the cache in a batch, ignoring malformed ones', () => {
     client.setQueryData(clusterQueries.list().queryKey, { clusters: [summary] } satisfies ClusterListDto);
-    client.setQueryData(clusterQueries.series('a').queryKey, { clusterId: 'a', now: 0, samples: {}, transitions: [] } satisfies ClusterSeriesDto);
+    client.setQueryData(clusterQueries.series('a').queryKey, {
+      clusterId: 'a',
+      now: 0,
+      samples: {},
+      transitions: [],
+    } satisfies ClusterSeriesDto);
     renderHook(() => useLiveStream(['a']), { wrapper });
     const es = FakeEventSource.instances[0];
     act(() => {
       es.emit('not json');
       es.emit({ type: 'health', clusterId: 'a', health, summary: { ...summary, worstSeverity: 'critical' } });
-      es.emit({ type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points: [{ t: 5, values: { ready: 0 } }] });
+      es.emit({
+        type: 'samples',
+        clusterId: 'a',
+        detector: 'catalog-replicas',
+        points: [{ t: 5, values: { ready: 0 } }],
+      });
     });
     expect(client.getQueryData(clusterQueries.health('a').queryKey)).toBeUndefined();
-    act(() => { vi.advanceTimersByTime(600); });
+    act(() => {
+      vi.advanceTimersByTime(600);
+    });
     expect(client.getQueryData(clusterQueries.health('a').queryKey)).toEqual(health);
-    expect(client.getQueryData<ClusterListDto>(clusterQueries.list().queryKey)?.clusters[0].worstSeverity).toBe('critical');
-    expect(client.getQueryData<ClusterSeriesDto>(clusterQueries.series('a').queryKey)?.samples['catalog-replicas']).toHaveLength(1);
+    expect(client.getQueryData<ClusterListDto>(clusterQueries.list().queryKey)?.clusters[0].worstSeverity).toBe(
+      'critical',
+    );
+    expect(
+      client.getQueryData<ClusterSeriesDto>(clusterQueries.series('a').queryKey)?.samples['catalog-replicas'],
+    ).toHaveLength(1);
   });
 
-  it('on the fleet page\'s stream, applies a whole row and then a patch of what changed in it', () => {
+  it("on the fleet page's stream, applies a whole row and then a patch of what changed in it", () => {
     client.setQueryData(clusterQueries.list().queryKey, { clusters: [summary] } satisfies ClusterListDto);
     renderHook(() => useLiveStream('all', 'summary'), { wrapper });
     const es = FakeEventSource.instances[0];
@@ -91,9 +135,14 @@ describe('useLiveStream', () => {
   it('reopens a stream the server closed, and closes it on unmount', () => {
     const { result, unmount } = renderHook(() => useLiveStream(['a']), { wrapper });
     const first = FakeEventSource.instances[0];
-    act(() => { first.readyState = FakeEventSource.CLOSED; first.onerror?.(); });
+    act(() => {
+      first.readyState = FakeEventSource.CLOSED;
+      first.onerror?.();
+    });
     expect(result.current).toBe('closed');
-    act(() => { vi.advanceTimersByTime(10_000); });
+    act(() => {
+      vi.advanceTimersByTime(10_000);
+    });
     expect(FakeEventSource.instances).toHaveLength(2);
     unmount();
     expect(FakeEventSource.instances[1].closed).toBe(true);

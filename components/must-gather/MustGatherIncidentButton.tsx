@@ -4,10 +4,16 @@ import { useState } from 'react';
 import { apiErrorSchema } from '@/lib/api/dto';
 import { createdIncidentSchema, type CreatedIncidentDto } from '@/lib/api/incident-dto';
 
-type State = { status: 'idle' | 'creating' } | { status: 'created'; incident: CreatedIncidentDto } | { status: 'failed'; message: string };
+type State =
+  | { status: 'idle' | 'creating' }
+  | { status: 'created'; incident: CreatedIncidentDto }
+  | { status: 'failed'; message: string };
 
 async function create(resultId: string): Promise<CreatedIncidentDto> {
-  const response = await fetch(`/api/must-gather/${encodeURIComponent(resultId)}/incident`, { method: 'POST', headers: { accept: 'application/json' } });
+  const response = await fetch(`/api/must-gather/${encodeURIComponent(resultId)}/incident`, {
+    method: 'POST',
+    headers: { accept: 'application/json' },
+  });
   const body: unknown = await response.json().catch(() => undefined);
   if (!response.ok) {
     const error = apiErrorSchema.safeParse(body);
@@ -29,12 +35,23 @@ export function MustGatherIncidentButton({ resultId }: { resultId: string }) {
   };
   return (
     <span className="copy" data-testid="create-incident">
-      <button type="button" className="btn btn-small" onClick={() => void onClick()} disabled={state.status === 'creating'}>
+      <button
+        type="button"
+        className="btn btn-small"
+        onClick={() => void onClick()}
+        disabled={state.status === 'creating'}
+      >
         {state.status === 'creating' ? 'Creating incident…' : 'Create incident'}
       </button>
       <span role="status">
-        {state.status === 'created' ? <Link href={state.incident.url} data-testid="incident-link">Incident {state.incident.id}</Link> : null}
-        {state.status === 'failed' ? <span className="badge badge-critical">Cannot create incident: {state.message}</span> : null}
+        {state.status === 'created' ? (
+          <Link href={state.incident.url} data-testid="incident-link">
+            Incident {state.incident.id}
+          </Link>
+        ) : null}
+        {state.status === 'failed' ? (
+          <span className="badge badge-critical">Cannot create incident: {state.message}</span>
+        ) : null}
       </span>
     </span>
   );

@@ -3,7 +3,10 @@ import { mustGatherCreatedSchema, type MustGatherCreatedDto } from '@/lib/api/mu
 
 /** A failed must-gather request, with the server's message. */
 export class MustGatherRequestError extends Error {
-  constructor(message: string, readonly status: number) {
+  constructor(
+    message: string,
+    readonly status: number,
+  ) {
     super(message);
     this.name = 'MustGatherRequestError';
   }
@@ -29,7 +32,11 @@ function parseAnswer(status: number, text: string): MustGatherCreatedDto {
  * Uploads an archive as the raw request body (streamed by the browser, analyzed by the server as it arrives) and
  * reports upload progress as a fraction in [0, 1]. XMLHttpRequest, because fetch has no upload progress.
  */
-export function uploadArchive(file: File, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<MustGatherCreatedDto> {
+export function uploadArchive(
+  file: File,
+  onProgress: (fraction: number) => void,
+  signal?: AbortSignal,
+): Promise<MustGatherCreatedDto> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     xhr.open('POST', `/api/must-gather?name=${encodeURIComponent(file.name)}`);

@@ -3,8 +3,9 @@ import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RollbackCommands } from './RollbackCommands';
 
-const FORCED = `oc adm upgrade --to-image=quay.io/openshift-release-dev/ocp-release@sha256:${'a'.repeat(64)}`
-  + ' --allow-explicit-upgrade --force';
+const FORCED =
+  `oc adm upgrade --to-image=quay.io/openshift-release-dev/ocp-release@sha256:${'a'.repeat(64)}` +
+  ' --allow-explicit-upgrade --force';
 const RISKS = [
   'The 4.13 ClusterVersion CRD rejects Build, MachineAPI',
   'Control plane health cannot be verified: the CVO cannot report',

@@ -11,10 +11,18 @@ export function RollbackTracker({ planAtStart, health }: { planAtStart: Rollback
     <div data-testid="rollback-tracker" data-finished={finished}>
       <ol className={styles.steps} aria-live="polite">
         {steps.map((step) => (
-          <li key={step.id} className={styles.step} data-testid="tracker-step" data-step-id={step.id} data-status={step.status}>
+          <li
+            key={step.id}
+            className={styles.step}
+            data-testid="tracker-step"
+            data-step-id={step.id}
+            data-status={step.status}
+          >
             <CheckStatusBadge status={step.status} />
             <div>
-              <p><strong>{step.title}</strong></p>
+              <p>
+                <strong>{step.title}</strong>
+              </p>
               <p className="muted">{step.detail}</p>
             </div>
           </li>

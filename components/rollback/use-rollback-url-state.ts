@@ -19,13 +19,25 @@ export function useRollbackUrlState(): [RollbackUrlState, (patch: Partial<Rollba
     const p = new URLSearchParams(query);
     return { to: p.get('to') || null, accept: p.get('accept') === '1', tracking: p.get('tracking') === '1' };
   }, [query]);
-  const update = useCallback((patch: Partial<RollbackUrlState>) => {
-    const next = new URLSearchParams(window.location.search);
-    if ('to' in patch) { if (patch.to) next.set('to', patch.to); else next.delete('to'); }
-    if ('accept' in patch) { if (patch.accept) next.set('accept', '1'); else next.delete('accept'); }
-    if ('tracking' in patch) { if (patch.tracking) next.set('tracking', '1'); else next.delete('tracking'); }
-    const s = next.toString();
-    router.replace(`${pathname}${s ? `?${s}` : ''}`, { scroll: false });
-  }, [pathname, router]);
+  const update = useCallback(
+    (patch: Partial<RollbackUrlState>) => {
+      const next = new URLSearchParams(window.location.search);
+      if ('to' in patch) {
+        if (patch.to) next.set('to', patch.to);
+        else next.delete('to');
+      }
+      if ('accept' in patch) {
+        if (patch.accept) next.set('accept', '1');
+        else next.delete('accept');
+      }
+      if ('tracking' in patch) {
+        if (patch.tracking) next.set('tracking', '1');
+        else next.delete('tracking');
+      }
+      const s = next.toString();
+      router.replace(`${pathname}${s ? `?${s}` : ''}`, { scroll: false });
+    },
+    [pathname, router],
+  );
   return [state, update];
 }

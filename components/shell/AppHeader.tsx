@@ -7,9 +7,13 @@ import { UserMenu } from './UserMenu';
 export function AppHeader({ children }: { children?: ReactNode }) {
   return (
     <>
-      <a className="skip-link" href="#main">Skip to content</a>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
       <header className="app-header">
-        <Link href="/" className="brand">Update Health</Link>
+        <Link href="/" className="brand">
+          Update Health
+        </Link>
         <nav aria-label="Primary">
           <Link href="/">Fleet</Link>
           <Link href="/must-gather">Must-gather</Link>

@@ -20,7 +20,9 @@ export function UserMenu() {
   return (
     <div className="user-menu" data-testid="user-menu">
       <span title={data.user.groups.join(', ')}>{data.user.name}</span>
-      <button type="button" className="btn" onClick={() => void logOut()}>Log out</button>
+      <button type="button" className="btn" onClick={() => void logOut()}>
+        Log out
+      </button>
       {failed ? <span role="alert">Logout failed; try again.</span> : null}
     </div>
   );

@@ -33,7 +33,9 @@ export function useTheme(): { theme: Theme | null; toggle: () => void } {
     apply();
     const mq = window.matchMedia?.('(prefers-color-scheme: dark)');
     // Follow the system only while the user has not chosen explicitly.
-    const onChange = (): void => { if (!storedTheme()) apply(); };
+    const onChange = (): void => {
+      if (!storedTheme()) apply();
+    };
     mq?.addEventListener('change', onChange);
     return () => mq?.removeEventListener('change', onChange);
   }, []);

@@ -30,27 +30,33 @@ function scenarioOf(title: string): DemoScenario {
  * for a while, and leases then look expired.
  */
 export const test = base.extend<{ demo: DemoRecorder }, { demoServer: DemoServer }>({
-  demoServer: [async ({}, provide, workerInfo) => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'uh-demo-'));
-    const port = Number(process.env.E2E_PORT ?? 3100) + 39 + workerInfo.workerIndex;
-    const server = await startEmbeddedServer({ port, scenarios: [...SCENARIO_NAMES], speed: SPEED, dataDir });
-    const startedAt = Date.now();
-    const untilFailure = async (name: ScenarioName): Promise<void> => {
-      const due = startedAt + ((SCENARIOS[name]?.failureAtMs ?? 0) + SETTLE_MS) / SPEED;
-      if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
-    };
-    try {
-      await provide({ ...server, untilFailure });
-    } finally {
-      await server.stop();
-      rmSync(dataDir, { recursive: true, force: true });
-    }
-  }, { scope: 'worker', timeout: 180_000 }],
+  demoServer: [
+    async ({}, provide, workerInfo) => {
+      const dataDir = mkdtempSync(join(tmpdir(), 'uh-demo-'));
+      const port = Number(process.env.E2E_PORT ?? 3100) + 39 + workerInfo.workerIndex;
+      const server = await startEmbeddedServer({ port, scenarios: [...SCENARIO_NAMES], speed: SPEED, dataDir });
+      const startedAt = Date.now();
+      const untilFailure = async (name: ScenarioName): Promise<void> => {
+        const due = startedAt + ((SCENARIOS[name]?.failureAtMs ?? 0) + SETTLE_MS) / SPEED;
+        if (due > Date.now()) await new Promise((resolve) => setTimeout(resolve, due - Date.now()));
+      };
+      try {
+        await provide({ ...server, untilFailure });
+      } finally {
+        await server.stop();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    { scope: 'worker', timeout: 180_000 },
+  ],
   // The browser context (and so its video) is created after baseURL: waiting here keeps the idle time out of the video.
-  baseURL: [async ({ demoServer }, provide, testInfo) => {
-    await demoServer.untilFailure(scenarioOf(testInfo.title).name);
-    await provide(demoServer.baseURL);
-  }, { scope: 'test', timeout: 180_000 }],
+  baseURL: [
+    async ({ demoServer }, provide, testInfo) => {
+      await demoServer.untilFailure(scenarioOf(testInfo.title).name);
+      await provide(demoServer.baseURL);
+    },
+    { scope: 'test', timeout: 180_000 },
+  ],
   demo: async ({ page }, provide, testInfo) => {
     const scenario = scenarioOf(testInfo.title);
     const recorder = new DemoRecorder(page, scenario.name, scenario.title);

@@ -26,7 +26,14 @@ export function demoOutputDir(): string | undefined {
 }
 
 function slug(caption: string): string {
-  return caption.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40).replace(/-+$/, '') || 'step';
+  return (
+    caption
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 40)
+      .replace(/-+$/, '') || 'step'
+  );
 }
 
 /**
@@ -69,8 +76,12 @@ export class DemoRecorder {
   /** Writes the manifest (recording only). */
   finish(testInfo: TestInfo): void {
     if (!this.dir) return;
-    const manifest: DemoManifest = { scenario: this.scenario, title: this.title, resultsDir: testInfo.outputDir, steps: this.steps };
+    const manifest: DemoManifest = {
+      scenario: this.scenario,
+      title: this.title,
+      resultsDir: testInfo.outputDir,
+      steps: this.steps,
+    };
     writeFileSync(join(this.dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
   }
 }
-

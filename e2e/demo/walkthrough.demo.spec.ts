@@ -28,11 +28,11 @@ async function incident(cluster: ClusterPage, demo: DemoRecorder): Promise<void>
   await page.getByRole('button', { name: 'Create incident' }).click();
   const form = page.getByRole('form', { name: 'New incident' });
   await form.getByLabel(/^Note/).fill('Seen during the update window; evidence attached.');
-  await demo.step('Create incident: a title (the worst finding\'s, editable) and a note for whoever picks it up');
+  await demo.step("Create incident: a title (the worst finding's, editable) and a note for whoever picks it up");
   await form.getByRole('button', { name: 'Freeze incident' }).click();
   const link = page.getByTestId('incident-link');
   await expect(link).toBeVisible({ timeout: 30_000 });
-  await demo.step('The view is frozen on the server from the findings\' onset, behind a shareable link');
+  await demo.step("The view is frozen on the server from the findings' onset, behind a shareable link");
   await link.click();
   await expect(page).toHaveURL(/\/incidents\/[A-Za-z0-9_-]{22}$/);
   await expect(page.getByTestId('incident-banner')).toBeVisible({ timeout: 30_000 });
@@ -45,7 +45,8 @@ for (const s of DEMO_SCENARIOS) {
     test.setTimeout(180_000);
     await fleet.goto();
     // Every embedded cluster is a row (a management cluster's hosted clusters too), not only the walkthroughs.
-    const listed = ((await (await page.request.get('/api/clusters')).json()) as { clusters: unknown[] }).clusters.length;
+    const listed = ((await (await page.request.get('/api/clusters')).json()) as { clusters: unknown[] }).clusters
+      .length;
     expect(listed).toBeGreaterThanOrEqual(DEMO_SCENARIOS.length);
     await expect(fleet.rows).toHaveCount(listed);
     await demo.step(`The fleet: ${listed} clusters with version, update state and worst finding`);
@@ -59,7 +60,9 @@ for (const s of DEMO_SCENARIOS) {
     await cluster.expectLoaded();
     if (!s.detector || !s.severities) {
       await expect(page.getByTestId('findings').or(page.getByTestId('no-findings'))).toBeVisible();
-      const urgent = await cluster.findings.evaluateAll((els) => els.filter((e) => /critical|warning/.test(e.getAttribute('data-severity') ?? '')).length);
+      const urgent = await cluster.findings.evaluateAll(
+        (els) => els.filter((e) => /critical|warning/.test(e.getAttribute('data-severity') ?? '')).length,
+      );
       expect(urgent).toBe(0);
       await demo.step(`${s.name}: no critical or warning findings; every detector reports`);
       await cluster.panel('catalog-replicas').scrollIntoViewIfNeeded();

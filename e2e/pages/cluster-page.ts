@@ -26,7 +26,9 @@ export class ClusterPage {
   findingsOf(detector: string, severities?: readonly string[]): Locator {
     const base = this.page.locator(`[data-testid="finding"][data-detector="${detector}"]`);
     if (!severities) return base;
-    return this.page.locator(severities.map((s) => `[data-testid="finding"][data-detector="${detector}"][data-severity="${s}"]`).join(', '));
+    return this.page.locator(
+      severities.map((s) => `[data-testid="finding"][data-detector="${detector}"][data-severity="${s}"]`).join(', '),
+    );
   }
 
   /** Waits (the embedded scenarios evolve on a virtual clock) until a finding of `detector` with one of `severities` shows. */
@@ -48,11 +50,15 @@ export class ClusterPage {
   async expectChartDrawn(detector: string, timeout = 60_000): Promise<void> {
     const chart = this.chart(detector);
     await expect(chart).toBeVisible({ timeout });
-    await expect.poll(
-      () => chart.locator('path.recharts-line-curve, path.recharts-rectangle').evaluateAll(
-        (paths) => paths.filter((p) => (p.getAttribute('d') ?? '').trim().length > 2).length),
-      { timeout, message: `chart-${detector} has a drawn line` },
-    ).toBeGreaterThan(0);
+    await expect
+      .poll(
+        () =>
+          chart
+            .locator('path.recharts-line-curve, path.recharts-rectangle')
+            .evaluateAll((paths) => paths.filter((p) => (p.getAttribute('d') ?? '').trim().length > 2).length),
+        { timeout, message: `chart-${detector} has a drawn line` },
+      )
+      .toBeGreaterThan(0);
   }
 
   async openEvidence(finding: Locator): Promise<string> {

@@ -28,7 +28,9 @@ export class FleetPage {
 
   /** Names of the top-level rows (management clusters group their hosted clusters under them). */
   async topLevelNames(): Promise<string[]> {
-    return this.rows.evaluateAll((rows) => rows.filter((r) => r.getAttribute('data-depth') === '0').map((r) => r.getAttribute('data-cluster-name') ?? ''));
+    return this.rows.evaluateAll((rows) =>
+      rows.filter((r) => r.getAttribute('data-depth') === '0').map((r) => r.getAttribute('data-cluster-name') ?? ''),
+    );
   }
 
   sortButton(column: string): Locator {

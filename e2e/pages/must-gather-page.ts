@@ -35,7 +35,12 @@ export class MustGatherPage {
         const bar = document.querySelector('[data-testid="upload-progress"]');
         if (bar) w.__maxUploadPercent = Math.max(w.__maxUploadPercent, Number(bar.getAttribute('data-percent')));
       };
-      new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-percent'] });
+      new MutationObserver(record).observe(document.body, {
+        subtree: true,
+        childList: true,
+        attributes: true,
+        attributeFilter: ['data-percent'],
+      });
     });
   }
 

@@ -24,7 +24,10 @@ interface Kubeconfig {
  * `<dataDir>/embedded-<port>/admin-kubeconfig.yaml` for the `/__sim` control surface.
  */
 export async function startEmbeddedServer(options: {
-  port: number; scenarios: string[]; speed: number; dataDir: string;
+  port: number;
+  scenarios: string[];
+  speed: number;
+  dataDir: string;
   /** More `npm start` flags (e.g. `--auth openshift --htpasswd FILE`). */
   args?: string[];
   /** What answers 200 once the server is up (default `/api/clusters`; with login on, `/readyz`). */
@@ -33,24 +36,51 @@ export async function startEmbeddedServer(options: {
   readyTimeoutMs?: number;
 }): Promise<EmbeddedServer> {
   const { port, dataDir } = options;
-  const child: ChildProcess = spawn(process.execPath, [
-    '--conditions=react-server', '--import', 'tsx', 'server/cli/start.ts', '--no-build', '--port', String(port),
-    '--scenario', options.scenarios.join(','), '--speed', String(options.speed), ...(options.args ?? []),
-  ], { env: { ...process.env, UPDATE_HEALTH_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      '--conditions=react-server',
+      '--import',
+      'tsx',
+      'server/cli/start.ts',
+      '--no-build',
+      '--port',
+      String(port),
+      '--scenario',
+      options.scenarios.join(','),
+      '--speed',
+      String(options.speed),
+      ...(options.args ?? []),
+    ],
+    {
+      env: { ...process.env, UPDATE_HEALTH_DATA_DIR: dataDir, NEXT_TELEMETRY_DISABLED: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    },
+  );
   let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
-  child.stderr?.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const baseURL = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + (options.readyTimeoutMs ?? 120_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`embedded server exited: ${output}`);
-    const ok = await fetch(`${baseURL}${options.readyPath ?? '/api/clusters'}`).then((r) => r.ok, () => false);
+    const ok = await fetch(`${baseURL}${options.readyPath ?? '/api/clusters'}`).then(
+      (r) => r.ok,
+      () => false,
+    );
     if (ok) break;
     if (Date.now() > deadline) throw new Error(`embedded server not ready: ${output}`);
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
-  const kubeconfig = load(readFileSync(join(dataDir, `embedded-${port}`, 'admin-kubeconfig.yaml'), 'utf8')) as Kubeconfig;
+  const kubeconfig = load(
+    readFileSync(join(dataDir, `embedded-${port}`, 'admin-kubeconfig.yaml'), 'utf8'),
+  ) as Kubeconfig;
   const sim = (cluster: string, action: string): Promise<unknown> => {
     const entry = kubeconfig.clusters.find((c) => c.name === cluster);
     const token = kubeconfig.users.find((u) => u.name === cluster)?.user.token;
@@ -60,20 +90,30 @@ export async function startEmbeddedServer(options: {
     return new Promise((resolve, reject) => {
       const req = request(url, { method: 'POST', ca, headers: { authorization: `Bearer ${token}` } }, (res) => {
         let body = '';
-        res.on('data', (chunk: Buffer) => { body += chunk.toString(); });
-        res.on('end', () => (res.statusCode === 200 ? resolve(JSON.parse(body)) : reject(new Error(`${url.pathname}: HTTP ${res.statusCode} ${body}`))));
+        res.on('data', (chunk: Buffer) => {
+          body += chunk.toString();
+        });
+        res.on('end', () =>
+          res.statusCode === 200
+            ? resolve(JSON.parse(body))
+            : reject(new Error(`${url.pathname}: HTTP ${res.statusCode} ${body}`)),
+        );
       });
       req.on('error', reject);
       req.end();
     });
   };
   return {
-    baseURL, dataDir, sim,
+    baseURL,
+    dataDir,
+    sim,
     stop: async () => {
       if (child.exitCode !== null || !child.pid) return;
       process.kill(-child.pid, 'SIGTERM');
       // next start waits for open responses (a browser's event stream) before exiting; do not wait forever.
-      const timer = setTimeout(() => { if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL'); }, 10_000);
+      const timer = setTimeout(() => {
+        if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGKILL');
+      }, 10_000);
       await exited;
       clearTimeout(timer);
     },

@@ -9,10 +9,12 @@ export const MUST_GATHER_FIXTURE = 'server/fixtures/must-gather/azure-4.8.11';
 
 /** Every file under `dir`, sorted, recursively. */
 export function files(dir: string): string[] {
-  return readdirSync(dir).sort().flatMap((name) => {
-    const path = join(dir, name);
-    return statSync(path).isDirectory() ? files(path) : [path];
-  });
+  return readdirSync(dir)
+    .sort()
+    .flatMap((name) => {
+      const path = join(dir, name);
+      return statSync(path).isDirectory() ? files(path) : [path];
+    });
 }
 
 /** A .tar.gz of the real 4.8.11 must-gather, as `oc adm must-gather` leaves it (`must-gather.local.<n>/...`). */
@@ -21,7 +23,9 @@ export async function buildArchive(out: string): Promise<void> {
   const written = pipeline(pack, createGzip(), createWriteStream(out));
   for (const path of files(MUST_GATHER_FIXTURE)) {
     const name = `must-gather.local.5125464473519837004/${relative(MUST_GATHER_FIXTURE, path).split(sep).join('/')}`;
-    await new Promise<void>((resolve, reject) => pack.entry({ name }, readFileSync(path), (error) => (error ? reject(error) : resolve())));
+    await new Promise<void>((resolve, reject) =>
+      pack.entry({ name }, readFileSync(path), (error) => (error ? reject(error) : resolve())),
+    );
   }
   pack.finalize();
   await written;

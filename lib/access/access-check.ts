@@ -25,7 +25,12 @@ export const READ_EVERYTHING: readonly AccessCheck[] = [
 ];
 
 /** `get clusterversions/version`: who may read the cluster's version, history and update state. */
-export const CLUSTER_VERSION_ACCESS: AccessCheck = { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' };
+export const CLUSTER_VERSION_ACCESS: AccessCheck = {
+  verb: 'get',
+  group: 'config.openshift.io',
+  resource: 'clusterversions',
+  name: 'version',
+};
 
 /** What cluster-wide metrics (a detector without watched resources, a chart, alerts) need: listing every pod. */
 export const CLUSTER_METRICS_ACCESS: AccessCheck = { verb: 'list', group: '', resource: 'pods' };
@@ -47,13 +52,24 @@ export function accessForRef(ref: ObjectRefDto): AccessCheck | undefined {
   const resource = resourceForKind(ref.kind);
   if (!resource) return undefined;
   const info: ResourceInfo = RESOURCES[resource];
-  return { verb: 'get', group: info.group, resource, name: ref.name, ...(info.namespaced && ref.namespace ? { namespace: ref.namespace } : {}) };
+  return {
+    verb: 'get',
+    group: info.group,
+    resource,
+    name: ref.name,
+    ...(info.namespaced && ref.namespace ? { namespace: ref.namespace } : {}),
+  };
 }
 
 /** `list` on what a detector reads (a resource, optionally in one namespace). */
 export function accessForNeed(need: Pick<ResourceNeed, 'resource' | 'namespace'>): AccessCheck {
   const info: ResourceInfo = RESOURCES[need.resource as ResourceName];
-  return { verb: 'list', group: info.group, resource: need.resource, ...(info.namespaced && need.namespace ? { namespace: need.namespace } : {}) };
+  return {
+    verb: 'list',
+    group: info.group,
+    resource: need.resource,
+    ...(info.namespaced && need.namespace ? { namespace: need.namespace } : {}),
+  };
 }
 
 /** The check for one declared input: `get` on a named object, else `list` on the resource (in its namespace). */

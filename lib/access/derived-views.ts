@@ -30,8 +30,9 @@ type HostedDetails = NonNullable<ClusterHealthDto['hosted']>;
 const CLUSTER_VERSION: ResourceNeed = { resource: 'clusterversions', name: 'version' };
 const FEATURE_GATE: ResourceNeed = { resource: 'featuregates', name: 'cluster' };
 /** The OLMv1 Deployments and PodDisruptionBudgets whose drains the predictions and the catalog check judge. */
-const CATALOG_WORKLOADS: ResourceNeed[] = catalogReplicas.needs
-  .filter((need) => need.resource === 'deployments' || need.resource === 'poddisruptionbudgets');
+const CATALOG_WORKLOADS: ResourceNeed[] = catalogReplicas.needs.filter(
+  (need) => need.resource === 'deployments' || need.resource === 'poddisruptionbudgets',
+);
 
 const checksOf = (needs: readonly ResourceNeed[]): AccessCheck[] => needs.map(accessForDeclaredNeed);
 
@@ -40,7 +41,8 @@ const STANDALONE_PROGRESS: AccessCheck[] = [...checksOf(updateProgress.needs), C
 
 /** `oc adm upgrade recommend` (ClusterVersion, alert prechecks) and our predictions (catalog drains, FeatureGate). */
 const RECOMMENDATIONS: AccessCheck[] = [
-  ...checksOf([CLUSTER_VERSION, FEATURE_GATE, ...CATALOG_WORKLOADS]), CLUSTER_METRICS_ACCESS,
+  ...checksOf([CLUSTER_VERSION, FEATURE_GATE, ...CATALOG_WORKLOADS]),
+  CLUSTER_METRICS_ACCESS,
 ];
 
 /**
@@ -49,7 +51,11 @@ const RECOMMENDATIONS: AccessCheck[] = [
  */
 const ROLLBACK_PLAN: AccessCheck[] = [
   ...checksOf([
-    CLUSTER_VERSION, FEATURE_GATE, ...CATALOG_WORKLOADS, { resource: 'clusteroperators' }, ...installSettling.needs,
+    CLUSTER_VERSION,
+    FEATURE_GATE,
+    ...CATALOG_WORKLOADS,
+    { resource: 'clusteroperators' },
+    ...installSettling.needs,
   ]),
   CLUSTER_METRICS_ACCESS,
 ];

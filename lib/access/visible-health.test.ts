@@ -22,8 +22,12 @@ const items = (path: string): KubeObject[] => (yaml(path) as unknown as { items:
  */
 function realHealth(): ClusterHealthDto {
   const cv = yaml('oc-upgrade/status/4.14.1-degraded-cv.yaml');
-  const olm = loadAll(readFileSync(join(fixtures, 'olmv1/upstream/v1.8.0/deployments-and-pdbs.yaml'), 'utf8')) as KubeObject[];
-  const deployments = olm.filter((d) => d?.kind === 'Deployment').map((d) => withDeploymentStatus(d, { replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 }));
+  const olm = loadAll(
+    readFileSync(join(fixtures, 'olmv1/upstream/v1.8.0/deployments-and-pdbs.yaml'), 'utf8'),
+  ) as KubeObject[];
+  const deployments = olm
+    .filter((d) => d?.kind === 'Deployment')
+    .map((d) => withDeploymentStatus(d, { replicas: 1, readyReplicas: 1, availableReplicas: 1, updatedReplicas: 1 }));
   const snapshot = makeSnapshot({
     clusterversions: [cv],
     clusteroperators: items('oc-upgrade/status/4.14.1-degraded-co.yaml'),
@@ -35,7 +39,11 @@ function realHealth(): ClusterHealthDto {
     poddisruptionbudgets: olm.filter((d) => d?.kind === 'PodDisruptionBudget'),
   });
   const { health } = assessCluster({
-    id: 'c1', name: 'c1', snapshot, context: makeContext('2023-11-03T18:00:00Z'), alertEvidence: { kind: 'alerts', alerts: [] },
+    id: 'c1',
+    name: 'c1',
+    snapshot,
+    context: makeContext('2023-11-03T18:00:00Z'),
+    alertEvidence: { kind: 'alerts', alerts: [] },
     sources: [
       { resource: 'clusterversions', status: 'synced', since: '2023-11-03T17:00:00Z' },
       { resource: 'pods', namespace: 'olmv1-system', status: 'synced', since: '2023-11-03T17:00:00Z' },
@@ -45,26 +53,31 @@ function realHealth(): ClusterHealthDto {
 }
 
 /** RBAC as a namespace `view` binding in olmv1-system gives it: read anything in that namespace, nothing cluster-scoped. */
-const namespaceViewer = (namespace: string): AccessAnswers => (check: AccessCheck) => check.namespace === namespace && check.group !== '*';
+const namespaceViewer =
+  (namespace: string): AccessAnswers =>
+  (check: AccessCheck) =>
+    check.namespace === namespace && check.group !== '*';
 const everything: AccessAnswers = () => true;
 const nothing: AccessAnswers = () => false;
 
-describe('visibility of a real cluster\'s health by RBAC', () => {
+describe("visibility of a real cluster's health by RBAC", () => {
   const health = realHealth();
   const nodeName = items('oc-upgrade/status/4.14.1-degraded-node.yaml')[0].metadata.name;
 
   it('the real objects produce a ClusterVersion finding and namespace-scoped catalogd findings', () => {
-    expect(health.findings.map((f) => f.id)).toEqual(expect.arrayContaining([
-      'status-write-rejection:ClusterVersion//version:enum',
-      'catalog-replicas:PodDisruptionBudget/olmv1-system/catalogd-controller-manager:drain-blocked',
-    ]));
+    expect(health.findings.map((f) => f.id)).toEqual(
+      expect.arrayContaining([
+        'status-write-rejection:ClusterVersion//version:enum',
+        'catalog-replicas:PodDisruptionBudget/olmv1-system/catalogd-controller-manager:drain-blocked',
+      ]),
+    );
   });
 
   it('a cluster reader sees everything, unchanged', () => {
     expect(visibleHealth(health, everything)).toBe(health);
   });
 
-  it('a namespace viewer sees the namespace\'s findings, no ClusterVersion data, and what would show the rest', () => {
+  it("a namespace viewer sees the namespace's findings, no ClusterVersion data, and what would show the rest", () => {
     const seen = visibleHealth(health, namespaceViewer('olmv1-system'));
     expect(seen.findings.length).toBeGreaterThan(0);
     expect(seen.findings.every((f) => f.subject.namespace === 'olmv1-system')).toBe(true);
@@ -73,7 +86,10 @@ describe('visibility of a real cluster\'s health by RBAC', () => {
     expect(seen.access).toEqual({
       hiddenFindings: health.findings.length - seen.findings.length,
       clusterVersion: false,
-      missing: expect.arrayContaining(['get clusterversions.config.openshift.io', 'get customresourcedefinitions.apiextensions.k8s.io']),
+      missing: expect.arrayContaining([
+        'get clusterversions.config.openshift.io',
+        'get customresourcedefinitions.apiextensions.k8s.io',
+      ]),
       hiddenViews: {
         updateProgress: expect.arrayContaining(['list nodes']),
         updateRecommendations: expect.arrayContaining(['get clusterversions.config.openshift.io']),
@@ -105,9 +121,15 @@ describe('visibility of a real cluster\'s health by RBAC', () => {
     // name only, so it goes with the progress; the status-write rejection also cites the CRD.
     expect(seen.findings.map((f) => f.id)).toEqual([]);
     expect(health.findings.some((f) => f.id === 'update-progress/summary')).toBe(true);
-    expect(seen.access?.hiddenViews?.updateProgress).toEqual(expect.arrayContaining(['list nodes', 'list machineconfigpools.machineconfiguration.openshift.io']));
-    expect(seen.access?.hiddenViews?.updateRecommendations).toEqual(expect.arrayContaining(['list poddisruptionbudgets.policy']));
-    expect(seen.access?.hiddenViews?.rollbackPlan).toEqual(expect.arrayContaining(['get featuregates.config.openshift.io']));
+    expect(seen.access?.hiddenViews?.updateProgress).toEqual(
+      expect.arrayContaining(['list nodes', 'list machineconfigpools.machineconfiguration.openshift.io']),
+    );
+    expect(seen.access?.hiddenViews?.updateRecommendations).toEqual(
+      expect.arrayContaining(['list poddisruptionbudgets.policy']),
+    );
+    expect(seen.access?.hiddenViews?.rollbackPlan).toEqual(
+      expect.arrayContaining(['get featuregates.config.openshift.io']),
+    );
     // The update state is built from pools, nodes and operators: withheld with them, and said to be unknown, not idle.
     expect(seen.updateState).toBeUndefined();
     const state = updateStateOfHealth(seen);
@@ -115,7 +137,8 @@ describe('visibility of a real cluster\'s health by RBAC', () => {
     expect(state.unknownReason).toContain('list nodes');
     expect(visibleSummary(health, onlyVersion).updatePhase).toBe('unknown');
     const sent = JSON.stringify(seen);
-    for (const secret of [nodeName, 'catalogd-controller-manager', 'olmv1-system', 'machine-config']) expect(sent).not.toContain(secret);
+    for (const secret of [nodeName, 'catalogd-controller-manager', 'olmv1-system', 'machine-config'])
+      expect(sent).not.toContain(secret);
     expect(seen.access?.missing.join(' ')).not.toContain('"');
   });
 
@@ -128,7 +151,7 @@ describe('visibility of a real cluster\'s health by RBAC', () => {
     expect(seen.access?.hiddenViews).toBeUndefined();
   });
 
-  it('declares what each derived view reads, and asks those questions with the health\'s', () => {
+  it("declares what each derived view reads, and asks those questions with the health's", () => {
     const views = derivedViewAccess(health);
     expect(Object.keys(views)).toEqual(['updateProgress', 'updateRecommendations', 'rollbackPlan']);
     expect(views.updateProgress?.map(describeAccess)).toEqual(expect.arrayContaining(['list nodes', 'list pods']));
@@ -150,14 +173,32 @@ describe('visibility of a real cluster\'s health by RBAC', () => {
 
   it('series keep only detectors the viewer could read entirely, and transitions of readable objects', () => {
     const series: ClusterSeriesDto = {
-      clusterId: 'c1', now: 0,
-      samples: { 'catalog-replicas': [{ t: 1, values: { ready: 1 } }], 'update-progress': [{ t: 1, values: { percent: 50 } }] },
+      clusterId: 'c1',
+      now: 0,
+      samples: {
+        'catalog-replicas': [{ t: 1, values: { ready: 1 } }],
+        'update-progress': [{ t: 1, values: { percent: 50 } }],
+      },
       transitions: [
-        { ref: { kind: 'ClusterVersion', name: 'version' }, type: 'Progressing', status: 'True', at: '2023-11-03T17:00:00Z' },
-        { ref: { kind: 'Deployment', name: 'catalogd-controller-manager', namespace: 'olmv1-system' }, type: 'Available', status: 'False', at: '2023-11-03T17:00:00Z' },
+        {
+          ref: { kind: 'ClusterVersion', name: 'version' },
+          type: 'Progressing',
+          status: 'True',
+          at: '2023-11-03T17:00:00Z',
+        },
+        {
+          ref: { kind: 'Deployment', name: 'catalogd-controller-manager', namespace: 'olmv1-system' },
+          type: 'Available',
+          status: 'False',
+          at: '2023-11-03T17:00:00Z',
+        },
       ],
     };
-    const seen = visibleSeries(series, DETECTORS, (check) => check.namespace === 'olmv1-system' || check.namespace === 'openshift-catalogd');
+    const seen = visibleSeries(
+      series,
+      DETECTORS,
+      (check) => check.namespace === 'olmv1-system' || check.namespace === 'openshift-catalogd',
+    );
     expect(Object.keys(seen.samples)).toEqual([]);
     expect(seen.transitions.map((t) => t.ref.kind)).toEqual(['Deployment']);
     expect(visibleSeries(series, DETECTORS, everything)).toBe(series);

@@ -11,8 +11,16 @@ import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, FindingDto 
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import type { Detector } from '@/lib/health/types';
 import {
-  CLUSTER_METRICS_ACCESS, CLUSTER_VERSION_ACCESS, READ_EVERYTHING, accessForDeclaredNeed, accessForNeed, accessForRef,
-  describeKind, uniqueChecks, type AccessAnswers, type AccessCheck,
+  CLUSTER_METRICS_ACCESS,
+  CLUSTER_VERSION_ACCESS,
+  READ_EVERYTHING,
+  accessForDeclaredNeed,
+  accessForNeed,
+  accessForRef,
+  describeKind,
+  uniqueChecks,
+  type AccessAnswers,
+  type AccessCheck,
 } from './access-check';
 import { FINDINGS_OF_VIEW, derivedViewAccess, type DerivedViewId } from './derived-views';
 
@@ -22,7 +30,13 @@ export type DetectorNeeds = Pick<Detector, 'id' | 'needs'>;
 /** The check that guards version, history and update state: ClusterVersion, or the HostedCluster of a hosted view. */
 export function versionAccess(health: ClusterHealthDto): AccessCheck {
   if (health.hosted) {
-    return { verb: 'get', group: 'hypershift.openshift.io', resource: 'hostedclusters', namespace: health.hosted.namespace, name: health.hosted.name };
+    return {
+      verb: 'get',
+      group: 'hypershift.openshift.io',
+      resource: 'hostedclusters',
+      namespace: health.hosted.namespace,
+      name: health.hosted.name,
+    };
   }
   return CLUSTER_VERSION_ACCESS;
 }
@@ -45,7 +59,10 @@ export function detectorReadable(detector: DetectorNeeds, allowed: AccessAnswers
 }
 
 function sourceAccess(source: ClusterHealthDto['sources'][number]): AccessCheck {
-  return accessForNeed({ resource: source.resource as DetectorNeeds['needs'][number]['resource'], namespace: source.namespace });
+  return accessForNeed({
+    resource: source.resource as DetectorNeeds['needs'][number]['resource'],
+    namespace: source.namespace,
+  });
 }
 
 /** Every question whose answer the filter may need for this health (ask them all at once, then filter). */
@@ -65,8 +82,16 @@ function readsEverything(allowed: AccessAnswers): boolean {
 }
 
 /** True when the viewer may see this cluster at all. */
-export function clusterVisible(health: ClusterHealthDto, detectors: readonly DetectorNeeds[], allowed: AccessAnswers): boolean {
-  return readsEverything(allowed) || allowed(versionAccess(health)) || detectors.some((detector) => detectorAccess(detector).some(allowed));
+export function clusterVisible(
+  health: ClusterHealthDto,
+  detectors: readonly DetectorNeeds[],
+  allowed: AccessAnswers,
+): boolean {
+  return (
+    readsEverything(allowed) ||
+    allowed(versionAccess(health)) ||
+    detectors.some((detector) => detectorAccess(detector).some(allowed))
+  );
 }
 
 function findingVisible(finding: FindingDto, allowed: AccessAnswers): boolean {
@@ -75,7 +100,8 @@ function findingVisible(finding: FindingDto, allowed: AccessAnswers): boolean {
 
 /** The access each derived view of this health lacks for this viewer, worded by kind; views shown are absent. */
 export function hiddenViews(
-  health: ClusterHealthDto, allowed: AccessAnswers,
+  health: ClusterHealthDto,
+  allowed: AccessAnswers,
 ): Partial<Record<DerivedViewId, string[]>> {
   const version = versionAccess(health);
   const hidden = Object.entries(derivedViewAccess(health)).flatMap(([view, checks]) => {
@@ -99,12 +125,16 @@ export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers):
     const view = FINDINGS_OF_VIEW[finding.detector];
     return findingVisible(finding, allowed) && !(view && views[view]);
   });
-  const missing = [...new Set([
-    ...(versionOk ? [] : [describeKind(versionAccess(health))]),
-    ...health.findings.flatMap((finding) => findingAccess(finding))
-      .filter((check): check is AccessCheck => !!check && !allowed(check)).map(describeKind),
-    ...Object.values(views).flat(),
-  ])];
+  const missing = [
+    ...new Set([
+      ...(versionOk ? [] : [describeKind(versionAccess(health))]),
+      ...health.findings
+        .flatMap((finding) => findingAccess(finding))
+        .filter((check): check is AccessCheck => !!check && !allowed(check))
+        .map(describeKind),
+      ...Object.values(views).flat(),
+    ]),
+  ];
   const { cluster } = health;
   return {
     cluster: versionOk ? cluster : { ...cluster, version: null, desiredVersion: null, channel: null, history: [] },
@@ -116,7 +146,9 @@ export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers):
     sources: health.sources.filter((source) => allowed(sourceAccess(source))),
     ...(health.hosted && !views.hosted ? { hosted: health.hosted } : {}),
     access: {
-      hiddenFindings: health.findings.length - findings.length, clusterVersion: versionOk, missing,
+      hiddenFindings: health.findings.length - findings.length,
+      clusterVersion: versionOk,
+      missing,
       ...(Object.keys(views).length ? { hiddenViews: views } : {}),
     },
   };
@@ -131,9 +163,15 @@ export function visibleSummary(health: ClusterHealthDto, allowed: AccessAnswers)
  * Chart series the viewer may see: a detector's samples only when the viewer may read everything that detector
  * reads; a condition transition only when the viewer may read its object.
  */
-export function visibleSeries(series: ClusterSeriesDto, detectors: readonly DetectorNeeds[], allowed: AccessAnswers): ClusterSeriesDto {
+export function visibleSeries(
+  series: ClusterSeriesDto,
+  detectors: readonly DetectorNeeds[],
+  allowed: AccessAnswers,
+): ClusterSeriesDto {
   if (readsEverything(allowed)) return series;
-  const readable = new Set(detectors.filter((detector) => detectorReadable(detector, allowed)).map((detector) => detector.id as string));
+  const readable = new Set(
+    detectors.filter((detector) => detectorReadable(detector, allowed)).map((detector) => detector.id as string),
+  );
   return {
     ...series,
     samples: Object.fromEntries(Object.entries(series.samples).filter(([detector]) => readable.has(detector))),
@@ -149,6 +187,8 @@ export function seriesAccess(series: ClusterSeriesDto, detectors: readonly Detec
   return uniqueChecks([
     ...READ_EVERYTHING,
     ...detectors.flatMap(detectorAccess),
-    ...series.transitions.map((transition) => accessForRef(transition.ref)).filter((check): check is AccessCheck => !!check),
+    ...series.transitions
+      .map((transition) => accessForRef(transition.ref))
+      .filter((check): check is AccessCheck => !!check),
   ]);
 }

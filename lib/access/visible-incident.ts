@@ -6,12 +6,23 @@ import type { IncidentDto } from '@/lib/api/incident-dto';
 import type { ObjectRefDto } from '@/lib/api/dto';
 import { defaultIncidentTitle, type DefaultIncidentTitle } from '@/lib/incidents/incident-title';
 import { accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck } from './access-check';
-import { healthAccess, seriesAccess, versionAccess, visibleHealth, visibleSeries, type DetectorNeeds } from './visible-health';
+import {
+  healthAccess,
+  seriesAccess,
+  versionAccess,
+  visibleHealth,
+  visibleSeries,
+  type DetectorNeeds,
+} from './visible-health';
 
 function refOf(object: Record<string, unknown>): ObjectRefDto | undefined {
   const metadata = object.metadata as { name?: unknown; namespace?: unknown } | undefined;
   if (typeof object.kind !== 'string' || typeof metadata?.name !== 'string') return undefined;
-  return { kind: object.kind, name: metadata.name, ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}) };
+  return {
+    kind: object.kind,
+    name: metadata.name,
+    ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}),
+  };
 }
 
 function titleFrom(fallback: DefaultIncidentTitle): Pick<IncidentDto, 'title' | 'titleFindingId'> {
@@ -23,22 +34,31 @@ export function incidentAccess(incident: IncidentDto, detectors: readonly Detect
   return uniqueChecks([
     ...healthAccess(incident.health, detectors),
     ...seriesAccess(incident.series, detectors),
-    ...incident.objects.map(refOf).flatMap((ref) => (ref ? [accessForRef(ref)] : [])).filter((check): check is AccessCheck => !!check),
+    ...incident.objects
+      .map(refOf)
+      .flatMap((ref) => (ref ? [accessForRef(ref)] : []))
+      .filter((check): check is AccessCheck => !!check),
   ]);
 }
 
 /** The incident filtered for one reader (identity and version facts need ClusterVersion access, like live data). */
-export function visibleIncident(incident: IncidentDto, detectors: readonly DetectorNeeds[], allowed: AccessAnswers): IncidentDto {
+export function visibleIncident(
+  incident: IncidentDto,
+  detectors: readonly DetectorNeeds[],
+  allowed: AccessAnswers,
+): IncidentDto {
   const health = visibleHealth(incident.health, allowed);
   if (!health.access) return incident;
   const versionOk = allowed(versionAccess(incident.health));
   // A title taken from a finding this reader cannot see would tell them what it was.
-  const titleHidden = incident.titleFindingId !== null
-    && !health.findings.some((f) => f.id === incident.titleFindingId);
+  const titleHidden =
+    incident.titleFindingId !== null && !health.findings.some((f) => f.id === incident.titleFindingId);
   return {
     ...incident,
     ...(titleHidden ? titleFrom(defaultIncidentTitle(health.findings, incident.cluster.name)) : {}),
-    cluster: versionOk ? incident.cluster : { ...incident.cluster, clusterID: null, version: null, desiredVersion: null },
+    cluster: versionOk
+      ? incident.cluster
+      : { ...incident.cluster, clusterID: null, version: null, desiredVersion: null },
     health,
     series: visibleSeries(incident.series, detectors, allowed),
     objects: incident.objects.filter((object) => {

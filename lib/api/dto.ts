@@ -44,13 +44,24 @@ export const findingSchema = z.object({
   /** `predicted` for what an action would cause; absent (observed) in incidents stored before it existed. */
   basis: z.enum(['observed', 'predicted']).optional(),
   /** The same finding in oc's health-insight vocabulary (optional: incidents stored before it existed still load). */
-  insight: z.object({
-    level: z.enum(['Info', 'Warning', 'Error', 'Critical']),
-    impactType: z.enum(['None', 'Unknown', 'API Availability', 'Cluster Capacity', 'Application Availability', 'Application Outage',
-      'Data Loss', 'Update Speed', 'Update Stalled']),
-    scope: z.object({ type: z.enum(['ControlPlane', 'WorkerPool', 'Cluster']), resources: z.array(objectRefSchema) }),
-    referenceUrl: z.string().optional(),
-  }).optional(),
+  insight: z
+    .object({
+      level: z.enum(['Info', 'Warning', 'Error', 'Critical']),
+      impactType: z.enum([
+        'None',
+        'Unknown',
+        'API Availability',
+        'Cluster Capacity',
+        'Application Availability',
+        'Application Outage',
+        'Data Loss',
+        'Update Speed',
+        'Update Stalled',
+      ]),
+      scope: z.object({ type: z.enum(['ControlPlane', 'WorkerPool', 'Cluster']), resources: z.array(objectRefSchema) }),
+      referenceUrl: z.string().optional(),
+    })
+    .optional(),
 });
 
 /** State of one watched source: expected failures are data, shown per source in the UI. */
@@ -121,25 +132,39 @@ export const updateProgressSchema = z.object({
     updatingOperators: z.array(z.string()).optional(),
     nodes: z.array(nodeProgressSchema).optional(),
   }),
-  workerPools: z.array(z.object({
-    name: z.string(),
-    assessment: z.string(),
-    completionPercent: z.number(),
-    updatedNodes: z.number(),
-    totalNodes: z.number(),
-    nodes: z.array(nodeProgressSchema).optional(),
-  }).passthrough()),
-  insights: z.array(z.object({
-    level: z.string(),
-    impact: z.string(),
-    message: z.string(),
-    since: z.string().nullable(),
-  }).passthrough()),
+  workerPools: z.array(
+    z
+      .object({
+        name: z.string(),
+        assessment: z.string(),
+        completionPercent: z.number(),
+        updatedNodes: z.number(),
+        totalNodes: z.number(),
+        nodes: z.array(nodeProgressSchema).optional(),
+      })
+      .passthrough(),
+  ),
+  insights: z.array(
+    z
+      .object({
+        level: z.string(),
+        impact: z.string(),
+        message: z.string(),
+        since: z.string().nullable(),
+      })
+      .passthrough(),
+  ),
 });
 
 /** Where an update stands, worst first after `unknown`; see `lib/cluster/update-state`. */
 export const updatePhaseSchema = z.enum([
-  'unknown', 'status-frozen', 'stalled', 'rolling-back', 'updating-control-plane', 'updating-workers', 'idle',
+  'unknown',
+  'status-frozen',
+  'stalled',
+  'rolling-back',
+  'updating-control-plane',
+  'updating-workers',
+  'idle',
 ]);
 
 /**
@@ -180,15 +205,38 @@ export const hostedDetailsSchema = z.object({
   name: z.string(),
   hcpNamespace: z.string(),
   platform: z.string().nullable(),
-  conditions: z.array(z.object({ type: z.string(), status: z.string(), reason: z.string().optional(), message: z.string().optional() })),
-  components: z.array(z.object({
-    name: z.string(), version: z.string().nullable(), available: z.string().nullable(), rolloutComplete: z.string().nullable(), message: z.string(),
-  })),
-  pods: z.array(z.object({ name: z.string(), ready: z.string(), status: z.string(), restarts: z.number(), component: z.string().nullable() })),
-  nodePools: z.array(z.object({
-    name: z.string(), desiredNodes: z.number().nullable(), currentNodes: z.number().nullable(), version: z.string().nullable(),
-    targetVersion: z.string().nullable(), updating: z.boolean(), message: z.string(),
-  })),
+  conditions: z.array(
+    z.object({ type: z.string(), status: z.string(), reason: z.string().optional(), message: z.string().optional() }),
+  ),
+  components: z.array(
+    z.object({
+      name: z.string(),
+      version: z.string().nullable(),
+      available: z.string().nullable(),
+      rolloutComplete: z.string().nullable(),
+      message: z.string(),
+    }),
+  ),
+  pods: z.array(
+    z.object({
+      name: z.string(),
+      ready: z.string(),
+      status: z.string(),
+      restarts: z.number(),
+      component: z.string().nullable(),
+    }),
+  ),
+  nodePools: z.array(
+    z.object({
+      name: z.string(),
+      desiredNodes: z.number().nullable(),
+      currentNodes: z.number().nullable(),
+      version: z.string().nullable(),
+      targetVersion: z.string().nullable(),
+      updating: z.boolean(),
+      message: z.string(),
+    }),
+  ),
 });
 
 /** `GET /api/clusters/{id}/health`. */
@@ -204,23 +252,27 @@ export const clusterHealthSchema = z.object({
   /** Present for hosted clusters seen from their management cluster. */
   hosted: hostedDetailsSchema.optional(),
   /** Present when the viewer's RBAC hides part of the cluster: how much, and which access would show it. */
-  access: z.object({
-    hiddenFindings: z.number(),
-    /** False when the viewer may not read the ClusterVersion (version, history and update state are withheld). */
-    clusterVersion: z.boolean(),
-    /** Access that would show what is hidden, by kind only (`get clusterversions.config.openshift.io`, `list pods`). */
-    missing: z.array(z.string()),
-    /**
-     * Derived views withheld because the viewer may not read every object they are built from, each with the access
-     * (by kind) it lacks; a withheld view is null or absent above, and this says it is hidden, not missing.
-     */
-    hiddenViews: z.object({
-      updateProgress: z.array(z.string()).optional(),
-      updateRecommendations: z.array(z.string()).optional(),
-      hosted: z.array(z.string()).optional(),
-      rollbackPlan: z.array(z.string()).optional(),
-    }).optional(),
-  }).optional(),
+  access: z
+    .object({
+      hiddenFindings: z.number(),
+      /** False when the viewer may not read the ClusterVersion (version, history and update state are withheld). */
+      clusterVersion: z.boolean(),
+      /** Access that would show what is hidden, by kind only (`get clusterversions.config.openshift.io`, `list pods`). */
+      missing: z.array(z.string()),
+      /**
+       * Derived views withheld because the viewer may not read every object they are built from, each with the access
+       * (by kind) it lacks; a withheld view is null or absent above, and this says it is hidden, not missing.
+       */
+      hiddenViews: z
+        .object({
+          updateProgress: z.array(z.string()).optional(),
+          updateRecommendations: z.array(z.string()).optional(),
+          hosted: z.array(z.string()).optional(),
+          rollbackPlan: z.array(z.string()).optional(),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 /** One row of `GET /api/clusters`. */
@@ -236,7 +288,9 @@ export const clusterSummarySchema = z.object({
   updateLabel: z.string().optional(),
   worstSeverity: severitySchema,
   /** The most severe finding (ties: by id), so a row says what is wrong without opening the cluster. */
-  worstFinding: z.object({ id: z.string(), detector: z.string(), severity: severitySchema, title: z.string() }).optional(),
+  worstFinding: z
+    .object({ id: z.string(), detector: z.string(), severity: severitySchema, title: z.string() })
+    .optional(),
   /** Findings by severity. */
   findingCounts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
   sources: z.array(sourceStateSchema),
@@ -273,7 +327,12 @@ export const clusterSeriesSchema = z.object({
 
 /** Messages on the SSE stream (`event: <type>`, JSON `data`). */
 export const streamMessageSchema = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('health'), clusterId: z.string(), health: clusterHealthSchema, summary: clusterSummarySchema }),
+  z.object({
+    type: z.literal('health'),
+    clusterId: z.string(),
+    health: clusterHealthSchema,
+    summary: clusterSummarySchema,
+  }),
   /** The fleet page's lighter stream (`?view=summary`): the row only. */
   z.object({ type: z.literal('summary'), clusterId: z.string(), summary: clusterSummarySchema }),
   /**
@@ -290,7 +349,12 @@ export const streamMessageSchema = z.discriminatedUnion('type', [
     sources: z.array(sourceStateSchema).optional(),
     sourceList: z.array(sourceStateSchema).optional(),
   }),
-  z.object({ type: z.literal('samples'), clusterId: z.string(), detector: z.string(), points: z.array(samplePointSchema) }),
+  z.object({
+    type: z.literal('samples'),
+    clusterId: z.string(),
+    detector: z.string(),
+    points: z.array(samplePointSchema),
+  }),
   z.object({ type: z.literal('transitions'), clusterId: z.string(), transitions: z.array(transitionSchema) }),
 ]);
 

@@ -11,15 +11,21 @@ export const INCIDENT_TITLE_MAX = 200;
 export const INCIDENT_NOTE_MAX = 2000;
 
 /** `POST /api/incidents` body. `from`/`to` bound the frozen chart window (cluster time, epoch ms). */
-export const createIncidentSchema = z.object({
-  clusterId: z.string().min(1).max(253),
-  from: z.number().int().nonnegative().optional(),
-  to: z.number().int().nonnegative().optional(),
-  /** Blank or absent: the worst finding's title. */
-  title: z.string().max(INCIDENT_TITLE_MAX).optional(),
-  /** Free text, shown as text. */
-  note: z.string().max(INCIDENT_NOTE_MAX).optional(),
-}).strict().refine((body) => body.from === undefined || body.to === undefined || body.from <= body.to, 'from must not be after to');
+export const createIncidentSchema = z
+  .object({
+    clusterId: z.string().min(1).max(253),
+    from: z.number().int().nonnegative().optional(),
+    to: z.number().int().nonnegative().optional(),
+    /** Blank or absent: the worst finding's title. */
+    title: z.string().max(INCIDENT_TITLE_MAX).optional(),
+    /** Free text, shown as text. */
+    note: z.string().max(INCIDENT_NOTE_MAX).optional(),
+  })
+  .strict()
+  .refine(
+    (body) => body.from === undefined || body.to === undefined || body.from <= body.to,
+    'from must not be after to',
+  );
 
 /** `POST /api/incidents` answer. */
 export const createdIncidentSchema = z.object({ id: z.string(), url: z.string() });
@@ -69,14 +75,15 @@ const storedIncidentSchema = z.object({
  * before titles and authors load with both filled in (the default title, the author named by `createdBy`).
  */
 export const incidentSchema = storedIncidentSchema.transform((stored) => {
-  const fallback = stored.title === undefined
-    ? defaultIncidentTitle(stored.health.findings, stored.cluster.name) : undefined;
+  const fallback =
+    stored.title === undefined ? defaultIncidentTitle(stored.health.findings, stored.cluster.name) : undefined;
   return {
     ...stored,
     title: stored.title ?? fallback!.title,
     titleFindingId: stored.titleFindingId ?? fallback?.findingId ?? null,
-    author: stored.author
-      ?? (stored.createdBy === null ? { kind: 'local' as const } : { kind: 'user' as const, name: stored.createdBy }),
+    author:
+      stored.author ??
+      (stored.createdBy === null ? { kind: 'local' as const } : { kind: 'user' as const, name: stored.createdBy }),
   };
 });
 

@@ -31,10 +31,12 @@ export const podSetupLatencySchema = z.object({
   /** The histogram's finite bucket edges (seconds). */
   bucketEdges: z.array(z.number()),
   /** Pod batching (downstream-only metrics): mean batch size over time and the config gauge, when reported. */
-  batch: z.object({
-    size: z.array(z.object({ t: z.number(), v: z.number().nullable() })),
-    config: z.record(z.string(), z.number()),
-  }).optional(),
+  batch: z
+    .object({
+      size: z.array(z.object({ t: z.number(), v: z.number().nullable() })),
+      config: z.record(z.string(), z.number()),
+    })
+    .optional(),
   /** Why there is no (or only partial) data; errors of the source are data, not HTTP failures. */
   error: z.string().optional(),
   warnings: z.array(z.string()).optional(),

@@ -5,13 +5,25 @@ import { z } from 'zod';
 import { evidenceSchema } from './dto';
 
 /** A copyable remediation step (as in findings). */
-export const remediationStepSchema = z.object({ title: z.string(), command: z.string().optional(), docUrl: z.string().optional() });
+export const remediationStepSchema = z.object({
+  title: z.string(),
+  command: z.string().optional(),
+  docUrl: z.string().optional(),
+});
 
 /** Outcome of one rollback pre-flight check: `block` stops the plan, `warn` needs a human decision. */
 export const rollbackCheckStatusSchema = z.enum(['pass', 'warn', 'block']);
 
 /** Ids of the rollback pre-flight checks (SPEC §7), in the order the guide shows them. */
-export const rollbackCheckIdSchema = z.enum(['cvo-rules', 'capabilities', 'featuregate', 'catalog', 'installs', 'operators', 'pod-latency']);
+export const rollbackCheckIdSchema = z.enum([
+  'cvo-rules',
+  'capabilities',
+  'featuregate',
+  'catalog',
+  'installs',
+  'operators',
+  'pod-latency',
+]);
 
 /** One pre-flight check of a rollback plan. */
 export const rollbackCheckSchema = z.object({
@@ -50,7 +62,12 @@ export const rollbackPlanSchema = z.object({
    * when it is the desired version, else `rollback`.
    */
   direction: z.enum(['rollback', 'roll-forward', 'current']),
-  current: z.object({ version: z.string().nullable(), desiredVersion: z.string().nullable(), image: z.string().nullable(), progressing: z.boolean() }),
+  current: z.object({
+    version: z.string().nullable(),
+    desiredVersion: z.string().nullable(),
+    image: z.string().nullable(),
+    progressing: z.boolean(),
+  }),
   acceptCrossMinorRisk: z.boolean(),
   allowed: z.boolean(),
   checks: z.array(rollbackCheckSchema),

@@ -4,14 +4,17 @@
  * Returns < 0, 0 or > 0. Unparseable versions compare as strings, after parseable ones.
  */
 export function compareVersions(a: string, b: string): number {
-  const pa = parse(a), pb = parse(b);
+  const pa = parse(a),
+    pb = parse(b);
   if (!pa || !pb) return pa ? -1 : pb ? 1 : a.localeCompare(b);
   for (let i = 0; i < 3; i++) if (pa.core[i] !== pb.core[i]) return pa.core[i] - pb.core[i];
   if (!pa.pre.length || !pb.pre.length) return pb.pre.length - pa.pre.length;
   for (let i = 0; i < Math.max(pa.pre.length, pb.pre.length); i++) {
-    const x = pa.pre[i], y = pb.pre[i];
+    const x = pa.pre[i],
+      y = pb.pre[i];
     if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
-    const nx = /^\d+$/.test(x), ny = /^\d+$/.test(y);
+    const nx = /^\d+$/.test(x),
+      ny = /^\d+$/.test(y);
     if (nx && ny && Number(x) !== Number(y)) return Number(x) - Number(y);
     if (nx !== ny) return nx ? -1 : 1;
     if (x !== y) return x < y ? -1 : 1;

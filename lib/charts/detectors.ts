@@ -47,46 +47,73 @@ export interface DetectorSpec {
   kind: 'line' | 'step';
 }
 
-const spec = (d: Omit<DetectorSpec, 'channels'>): DetectorSpec =>
-  ({ ...d, channels: d.charts.flatMap((c) => c.channels) });
-const count = (axisLabel: string, channels: readonly [key: string, label: string][]): ChartSpec =>
-  ({ unit: 'count', axisLabel, channels: channels.map(([key, label]) => ({ key, label, unit: 'count' })) });
+const spec = (d: Omit<DetectorSpec, 'channels'>): DetectorSpec => ({
+  ...d,
+  channels: d.charts.flatMap((c) => c.channels),
+});
+const count = (axisLabel: string, channels: readonly [key: string, label: string][]): ChartSpec => ({
+  unit: 'count',
+  axisLabel,
+  channels: channels.map(([key, label]) => ({ key, label, unit: 'count' })),
+});
 const { latencyWarningSeconds, latencyCriticalSeconds, statusStaleMinutes } = DEFAULT_HEALTH_CONFIG;
 
 /** Every detector the dashboard charts, in panel order. Thresholds come from the detectors' configuration. */
 export const DETECTOR_SPECS: readonly DetectorSpec[] = [
   spec({
-    id: 'update-progress', title: 'Update completion', kind: 'line', primary: 'completionPercent',
+    id: 'update-progress',
+    title: 'Update completion',
+    kind: 'line',
+    primary: 'completionPercent',
     question: 'ClusterOperators at the target version, and operator health',
     charts: [
       {
-        unit: '%', axisLabel: 'percent', domain: [0, 100],
+        unit: '%',
+        axisLabel: 'percent',
+        domain: [0, 100],
         channels: [{ key: 'completionPercent', label: 'Completion', unit: '%' }],
       },
-      count('operators', [['updatedOperators', 'Updated operators'], ['unavailableOperators', 'Unavailable operators'],
-        ['degradedOperators', 'Degraded operators']]),
+      count('operators', [
+        ['updatedOperators', 'Updated operators'],
+        ['unavailableOperators', 'Unavailable operators'],
+        ['degradedOperators', 'Degraded operators'],
+      ]),
       count('nodes', [['updatedNodes', 'Updated nodes']]),
     ],
   }),
   spec({
-    id: 'featuregate-coverage', failureMode: 'A', title: 'FeatureGate version coverage', kind: 'step', primary: 'missing',
+    id: 'featuregate-coverage',
+    failureMode: 'A',
+    title: 'FeatureGate version coverage',
+    kind: 'step',
+    primary: 'missing',
     question: 'Release versions required by running components vs listed in the FeatureGate status',
     charts: [
       count('versions', [
-        ['required', 'Required versions'], ['present', 'Present versions'], ['missing', 'Missing versions'],
+        ['required', 'Required versions'],
+        ['present', 'Present versions'],
+        ['missing', 'Missing versions'],
       ]),
     ],
   }),
   spec({
-    id: 'status-write-rejection', failureMode: 'B', title: 'ClusterVersion status writes', kind: 'step', primary: 'rejectedValues',
+    id: 'status-write-rejection',
+    failureMode: 'B',
+    title: 'ClusterVersion status writes',
+    kind: 'step',
+    primary: 'rejectedValues',
     question: 'Capability values the installed CRD rejects, and how stale the status is',
     charts: [
       count('values', [['rejectedValues', 'Rejected values']]),
       {
-        unit: 's', axisLabel: 'seconds', channels: [{ key: 'staleSeconds', label: 'Status staleness', unit: 's' }],
+        unit: 's',
+        axisLabel: 'seconds',
+        channels: [{ key: 'staleSeconds', label: 'Status staleness', unit: 's' }],
         thresholds: [
           {
-            value: statusStaleMinutes * 60, unit: 's', label: `stale after ${statusStaleMinutes} min`,
+            value: statusStaleMinutes * 60,
+            unit: 's',
+            label: `stale after ${statusStaleMinutes} min`,
             severity: 'warning',
           },
         ],
@@ -94,33 +121,57 @@ export const DETECTOR_SPECS: readonly DetectorSpec[] = [
     ],
   }),
   spec({
-    id: 'catalog-replicas', failureMode: 'C', title: 'Catalog replicas', kind: 'step', primary: 'ready',
+    id: 'catalog-replicas',
+    failureMode: 'C',
+    title: 'Catalog replicas',
+    kind: 'step',
+    primary: 'ready',
     question: 'OLMv1 catalog Deployments: desired vs ready vs available, and PDB disruptions allowed',
     // Replicas and the disruptions a PDB allows are both counts of pods: one axis.
-    charts: [count('pods', [['desired', 'Desired'], ['ready', 'Ready'], ['available', 'Available'],
-      ['pdbDisruptionsAllowed', 'PDB disruptions allowed'], ['operatorControllerReady', 'operator-controller ready']])],
+    charts: [
+      count('pods', [
+        ['desired', 'Desired'],
+        ['ready', 'Ready'],
+        ['available', 'Available'],
+        ['pdbDisruptionsAllowed', 'PDB disruptions allowed'],
+        ['operatorControllerReady', 'operator-controller ready'],
+      ]),
+    ],
   }),
   spec({
-    id: 'pod-setup-latency', failureMode: 'D', title: 'Pod-setup latency', kind: 'line', primary: 'p99',
+    id: 'pod-setup-latency',
+    failureMode: 'D',
+    title: 'Pod-setup latency',
+    kind: 'line',
+    primary: 'p99',
     question: 'OVN-Kubernetes pod creation latency percentiles (seconds)',
-    charts: [{
-      unit: 's', axisLabel: 'seconds',
-      channels: [
-        { key: 'p50', label: 'p50', unit: 's' },
-        { key: 'p95', label: 'p95', unit: 's' },
-        { key: 'p99', label: 'p99', unit: 's' },
-      ],
-      thresholds: [
-        { value: latencyWarningSeconds, unit: 's', label: `warning ${latencyWarningSeconds} s`, severity: 'warning' },
-        {
-          value: latencyCriticalSeconds, unit: 's', label: `critical ${latencyCriticalSeconds} s`,
-          severity: 'critical',
-        },
-      ],
-    }],
+    charts: [
+      {
+        unit: 's',
+        axisLabel: 'seconds',
+        channels: [
+          { key: 'p50', label: 'p50', unit: 's' },
+          { key: 'p95', label: 'p95', unit: 's' },
+          { key: 'p99', label: 'p99', unit: 's' },
+        ],
+        thresholds: [
+          { value: latencyWarningSeconds, unit: 's', label: `warning ${latencyWarningSeconds} s`, severity: 'warning' },
+          {
+            value: latencyCriticalSeconds,
+            unit: 's',
+            label: `critical ${latencyCriticalSeconds} s`,
+            severity: 'critical',
+          },
+        ],
+      },
+    ],
   }),
   spec({
-    id: 'install-settling', failureMode: 'E', title: 'Install settling', kind: 'step', primary: 'statusChangesLastMinute',
+    id: 'install-settling',
+    failureMode: 'E',
+    title: 'Install settling',
+    kind: 'step',
+    primary: 'statusChangesLastMinute',
     question: 'Failure streak length and reconcile cadence of extensions and operators',
     charts: [
       count('failed attempts', [['streakLength', 'Failure streak']]),

@@ -49,7 +49,10 @@ describe('downsample', () => {
 
 describe('downsampleBy / downsampleSamples', () => {
   it('keeps the extremes of every channel within the cap', () => {
-    const pts = Array.from({ length: 5000 }, (_, i) => ({ t: i, values: { a: i % 10, b: (i * 7) % 11 } as Record<string, number | null> }));
+    const pts = Array.from({ length: 5000 }, (_, i) => ({
+      t: i,
+      values: { a: i % 10, b: (i * 7) % 11 } as Record<string, number | null>,
+    }));
     pts[1234].values.a = 500;
     pts[3210].values.b = -500;
     const out = downsampleSamples(pts, 300);

@@ -25,12 +25,21 @@ export function downsampleBy<T>(
     const from = 1 + Math.floor((b * inner) / buckets);
     const to = 1 + Math.floor(((b + 1) * inner) / buckets);
     for (let c = 0; c < channels; c++) {
-      let minI = -1, maxI = -1, minV = Infinity, maxV = -Infinity;
+      let minI = -1,
+        maxI = -1,
+        minV = Infinity,
+        maxV = -Infinity;
       for (let i = from; i < to; i++) {
         const v = valuesOf(points[i])[c];
         if (v == null || Number.isNaN(v)) continue;
-        if (v < minV) { minV = v; minI = i; }
-        if (v > maxV) { maxV = v; maxI = i; }
+        if (v < minV) {
+          minV = v;
+          minI = i;
+        }
+        if (v > maxV) {
+          maxV = v;
+          maxI = i;
+        }
       }
       if (minI >= 0) keep.add(minI);
       if (maxI >= 0) keep.add(maxI);

@@ -5,14 +5,19 @@ import { pickSparkline, type SparklineRow } from './pick-sparkline';
 
 const NOW = Date.parse('2026-11-25T10:00:00Z');
 const HOUR = 60 * 60_000;
-const series = (samples: ClusterSeriesDto['samples']): ClusterSeriesDto =>
-  ({ clusterId: 'c', now: NOW, samples, transitions: [] });
+const series = (samples: ClusterSeriesDto['samples']): ClusterSeriesDto => ({
+  clusterId: 'c',
+  now: NOW,
+  samples,
+  transitions: [],
+});
 /** Points every minute over the last `minutes`, valued by `value(i)`. */
 const points = (key: string, value: (i: number) => number, minutes = 10): SamplePointDto[] =>
   Array.from({ length: minutes }, (_, i) => ({ t: NOW - (minutes - 1 - i) * 60_000, values: { [key]: value(i) } }));
 const quiet: SparklineRow = { updating: false };
 const finding = (detector: string): SparklineRow => ({
-  updating: false, worstFinding: { id: 'f', detector, severity: 'critical', title: 't' },
+  updating: false,
+  worstFinding: { id: 'f', detector, severity: 'critical', title: 't' },
 });
 
 describe('pickSparkline: the choice', () => {
@@ -21,9 +26,10 @@ describe('pickSparkline: the choice', () => {
     expect(pickSparkline(quiet, series({}))).toBeNull();
   });
 
-  it('plots the worst finding\'s own signal, even when another series moves more', () => {
+  it("plots the worst finding's own signal, even when another series moves more", () => {
     const s = series({
-      'featuregate-coverage': points('missing', () => 2), 'pod-setup-latency': points('p99', (i) => i / 10),
+      'featuregate-coverage': points('missing', () => 2),
+      'pod-setup-latency': points('p99', (i) => i / 10),
     });
     expect(pickSparkline(finding('featuregate-coverage'), s)).toMatchObject({
       detector: 'featuregate-coverage',
@@ -33,14 +39,16 @@ describe('pickSparkline: the choice', () => {
     });
   });
 
-  it('plots the worst finding\'s signal during an update, and the update\'s completion when nothing warns', () => {
+  it("plots the worst finding's signal during an update, and the update's completion when nothing warns", () => {
     const s = series({
-      'update-progress': points('completionPercent', (i) => i * 5), 'featuregate-coverage': points('missing', () => 2),
+      'update-progress': points('completionPercent', (i) => i * 5),
+      'featuregate-coverage': points('missing', () => 2),
     });
     expect(pickSparkline({ ...finding('featuregate-coverage'), updating: true }, s)?.key).toBe('missing');
     expect(pickSparkline({ updating: true }, s)?.key).toBe('completionPercent');
     const info: SparklineRow = {
-      updating: true, worstFinding: { id: 'f', detector: 'featuregate-coverage', severity: 'info', title: 't' },
+      updating: true,
+      worstFinding: { id: 'f', detector: 'featuregate-coverage', severity: 'info', title: 't' },
     };
     expect(pickSparkline(info, s)?.key).toBe('completionPercent');
   });
@@ -56,10 +64,12 @@ describe('pickSparkline: the choice', () => {
 
   it('does not depend on the order samples arrived in or on which series moves', () => {
     const a = series({
-      'catalog-replicas': points('ready', (i) => i % 3), 'pod-setup-latency': points('p99', () => 0.3),
+      'catalog-replicas': points('ready', (i) => i % 3),
+      'pod-setup-latency': points('p99', () => 0.3),
     });
     const b = series({
-      'pod-setup-latency': [...points('p99', () => 0.3)].reverse(), 'catalog-replicas': points('ready', () => 1),
+      'pod-setup-latency': [...points('p99', () => 0.3)].reverse(),
+      'catalog-replicas': points('ready', () => 1),
     });
     expect(pickSparkline(quiet, a)?.detector).toBe(pickSparkline(quiet, b)?.detector);
     expect(pickSparkline(quiet, b)?.points.map((p) => p.t)).toEqual(points('p99', () => 0).map((p) => p.t));

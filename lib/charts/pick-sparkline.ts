@@ -51,7 +51,9 @@ function baseline(chart: ChartSpec | undefined): number {
  * no samples in the window, that order applies. Null without samples.
  */
 export function pickSparkline(
-  row: SparklineRow, series: ClusterSeriesDto | undefined, max = 60,
+  row: SparklineRow,
+  series: ClusterSeriesDto | undefined,
+  max = 60,
 ): FleetSparkline | null {
   if (!series) return null;
   const to = series.now;

@@ -5,8 +5,18 @@ import { rangeStart, type TimeRange } from './time-range';
 export type ConditionTone = 'good' | 'bad' | 'neutral';
 
 // Condition types whose True means trouble; for every other type True is the healthy state.
-const TRUE_IS_BAD = new Set(['Degraded', 'Failing', 'Failed', 'Retrying', 'Blocked', 'Deprecated', 'PackageDeprecated',
-  'ChannelDeprecated', 'BundleDeprecated', 'RetrievedManifests']);
+const TRUE_IS_BAD = new Set([
+  'Degraded',
+  'Failing',
+  'Failed',
+  'Retrying',
+  'Blocked',
+  'Deprecated',
+  'PackageDeprecated',
+  'ChannelDeprecated',
+  'BundleDeprecated',
+  'RetrievedManifests',
+]);
 const TRUE_IS_NEUTRAL = new Set(['Progressing']);
 
 /** Tone of a condition status by type: `Available=False` and `Degraded=True` are bad, `Progressing=True` is neutral. */
@@ -57,7 +67,10 @@ export function toConditionTimeline(
   }
   const lanes: ConditionLane[] = [];
   for (const [key, { label, items }] of byLane) {
-    const sorted = items.map((tr) => ({ tr, at: Date.parse(tr.at) })).filter((x) => !Number.isNaN(x.at)).sort((a, b) => a.at - b.at);
+    const sorted = items
+      .map((tr) => ({ tr, at: Date.parse(tr.at) }))
+      .filter((x) => !Number.isNaN(x.at))
+      .sort((a, b) => a.at - b.at);
     const segments: ConditionSegment[] = sorted.map(({ tr, at }, i) => ({
       from: at,
       to: i + 1 < sorted.length ? sorted[i + 1].at : null,
@@ -87,8 +100,13 @@ export function compareLanes(a: ConditionLane, b: ConditionLane): number {
  * The `max` most telling lanes in {@link compareLanes} order, how many were left out and those quieter lanes
  * (same order), so failing or flapping objects stay visible among hundreds of conditions and the rest can be shown.
  */
-export function busiestLanes(lanes: readonly ConditionLane[], max: number): {
-  lanes: ConditionLane[]; hidden: number; rest: ConditionLane[];
+export function busiestLanes(
+  lanes: readonly ConditionLane[],
+  max: number,
+): {
+  lanes: ConditionLane[];
+  hidden: number;
+  rest: ConditionLane[];
 } {
   const ordered = [...lanes].sort(compareLanes);
   const rest = ordered.slice(max);

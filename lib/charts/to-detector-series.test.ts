@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { SamplePointDto } from '@/lib/api/dto';
-import { toDetectorSeries, toFeatureGateSeries, toLatencySeries, toReplicaSeries, toSparkline } from './to-detector-series';
+import {
+  toDetectorSeries,
+  toFeatureGateSeries,
+  toLatencySeries,
+  toReplicaSeries,
+  toSparkline,
+} from './to-detector-series';
 
 const NOW = 10 * 60 * 60_000;
 const at = (minAgo: number, values: SamplePointDto['values']): SamplePointDto => ({ t: NOW - minAgo * 60_000, values });
@@ -8,15 +14,31 @@ const at = (minAgo: number, values: SamplePointDto['values']): SamplePointDto =>
 describe('toReplicaSeries', () => {
   it('maps samples to rows for desired/ready/available/pdb, in time order, with gaps as null', () => {
     const s = toReplicaSeries(
-      [at(1, { desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0 }), at(2, { desired: 1, ready: 1, available: 1 })],
+      [
+        at(1, { desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0 }),
+        at(2, { desired: 1, ready: 1, available: 1 }),
+      ],
       { now: NOW, range: '15m' },
     );
     expect(s.rows).toEqual([
-      { t: NOW - 120_000, desired: 1, ready: 1, available: 1, pdbDisruptionsAllowed: null, operatorControllerReady: null },
+      {
+        t: NOW - 120_000,
+        desired: 1,
+        ready: 1,
+        available: 1,
+        pdbDisruptionsAllowed: null,
+        operatorControllerReady: null,
+      },
       { t: NOW - 60_000, desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0, operatorControllerReady: null },
     ]);
     expect(s.keys).toEqual(['desired', 'ready', 'available', 'pdbDisruptionsAllowed']);
-    expect(s.latest).toEqual({ desired: 1, ready: 0, available: 0, pdbDisruptionsAllowed: 0, operatorControllerReady: null });
+    expect(s.latest).toEqual({
+      desired: 1,
+      ready: 0,
+      available: 0,
+      pdbDisruptionsAllowed: 0,
+      operatorControllerReady: null,
+    });
   });
 
   it('keeps only the chosen range, measured from cluster time', () => {
@@ -29,11 +51,18 @@ describe('toReplicaSeries', () => {
 
 describe('toLatencySeries', () => {
   it('is empty without a metrics source', () => {
-    expect(toLatencySeries(undefined, { now: NOW, range: 'all' })).toEqual({ rows: [], keys: [], latest: { p50: null, p95: null, p99: null } });
+    expect(toLatencySeries(undefined, { now: NOW, range: 'all' })).toEqual({
+      rows: [],
+      keys: [],
+      latest: { p50: null, p95: null, p99: null },
+    });
   });
 
   it('caps rows at 1,000 and keeps the worst p99', () => {
-    const samples = Array.from({ length: 3000 }, (_, i) => ({ t: NOW - (3000 - i) * 1000, values: { p50: 0.1, p95: 0.3, p99: i === 1500 ? 7.5 : 0.4 } }));
+    const samples = Array.from({ length: 3000 }, (_, i) => ({
+      t: NOW - (3000 - i) * 1000,
+      values: { p50: 0.1, p95: 0.3, p99: i === 1500 ? 7.5 : 0.4 },
+    }));
     const s = toLatencySeries(samples, { now: NOW, range: 'all' });
     expect(s.rows.length).toBeLessThanOrEqual(1000);
     expect(Math.max(...s.rows.map((r) => r.p99 ?? 0))).toBe(7.5);

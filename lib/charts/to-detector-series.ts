@@ -46,7 +46,11 @@ export function toDetectorSeries(
 }
 
 /** {@link toDetectorSeries} with the channel keys declared for `detector` in `DETECTOR_SPECS`. */
-export function toSeriesFor(detector: string, samples: readonly SamplePointDto[] | undefined, opts: SeriesOptions): DetectorSeries {
+export function toSeriesFor(
+  detector: string,
+  samples: readonly SamplePointDto[] | undefined,
+  opts: SeriesOptions,
+): DetectorSeries {
   return toDetectorSeries(samples, detectorSpec(detector)?.channels.map((c) => c.key) ?? [], opts);
 }
 
@@ -59,12 +63,16 @@ export const toLatencySeries = (samples: readonly SamplePointDto[] | undefined, 
   toSeriesFor('pod-setup-latency', samples, opts);
 
 /** FeatureGate coverage (A): required, present and missing version counts. */
-export const toFeatureGateSeries = (samples: readonly SamplePointDto[] | undefined, opts: SeriesOptions): DetectorSeries =>
-  toSeriesFor('featuregate-coverage', samples, opts);
+export const toFeatureGateSeries = (
+  samples: readonly SamplePointDto[] | undefined,
+  opts: SeriesOptions,
+): DetectorSeries => toSeriesFor('featuregate-coverage', samples, opts);
 
 /** Status-write rejection (B): rejected capability values and status staleness in seconds. */
-export const toStatusWriteSeries = (samples: readonly SamplePointDto[] | undefined, opts: SeriesOptions): DetectorSeries =>
-  toSeriesFor('status-write-rejection', samples, opts);
+export const toStatusWriteSeries = (
+  samples: readonly SamplePointDto[] | undefined,
+  opts: SeriesOptions,
+): DetectorSeries => toSeriesFor('status-write-rejection', samples, opts);
 
 /** Install settling (E): failure streak length and status changes in the last minute. */
 export const toSettlingSeries = (samples: readonly SamplePointDto[] | undefined, opts: SeriesOptions): DetectorSeries =>

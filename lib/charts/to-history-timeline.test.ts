@@ -3,7 +3,11 @@ import { compareVersions } from './compare-versions';
 import { toHistoryTimeline } from './to-history-timeline';
 
 const entry = (version: string, startedTime: string | null, state = 'Completed') => ({
-  version, state, startedTime, completionTime: null, image: `quay.io/openshift-release-dev/ocp-release@sha256:${version}`,
+  version,
+  state,
+  startedTime,
+  completionTime: null,
+  image: `quay.io/openshift-release-dev/ocp-release@sha256:${version}`,
 });
 
 describe('compareVersions', () => {

@@ -74,41 +74,69 @@ export function assessCluster(input: AssessmentInput): Assessment {
   if (hostedCluster || onlyNodePools) {
     const details = hostedDetails(snapshot);
     const updateProgress = computeHostedUpdateProgress(
-      hostedCluster, (snapshot.objects.controlplanecomponents ?? []).filter((cpc) => cpc.metadata.namespace === details?.hcpNamespace),
-      snapshot.objects.nodepools ?? [], context.now);
-    const cluster = { ...hostedClusterInfo(input.id, input.name, hostedCluster), ...(input.managedBy ? { managedBy: input.managedBy } : {}) };
+      hostedCluster,
+      (snapshot.objects.controlplanecomponents ?? []).filter((cpc) => cpc.metadata.namespace === details?.hcpNamespace),
+      snapshot.objects.nodepools ?? [],
+      context.now,
+    );
+    const cluster = {
+      ...hostedClusterInfo(input.id, input.name, hostedCluster),
+      ...(input.managedBy ? { managedBy: input.managedBy } : {}),
+    };
     const updateState = updateStateOf({
-      progress: updateProgress, history: cluster.history, requestedVersion: cluster.desiredVersion, findings,
-      origin: input.origin, versionObject: 'HostedCluster',
-      ...(hostedCluster ? {} : {
-        unknown: { kind: 'missing', what: 'HostedCluster', where: input.origin ?? 'cluster' },
-      }),
+      progress: updateProgress,
+      history: cluster.history,
+      requestedVersion: cluster.desiredVersion,
+      findings,
+      origin: input.origin,
+      versionObject: 'HostedCluster',
+      ...(hostedCluster
+        ? {}
+        : {
+            unknown: { kind: 'missing', what: 'HostedCluster', where: input.origin ?? 'cluster' },
+          }),
     });
     const health: ClusterHealthDto = {
-      cluster, findings, updateProgress, updateState, updateRecommendations: null, sources: input.sources,
+      cluster,
+      findings,
+      updateProgress,
+      updateState,
+      updateRecommendations: null,
+      sources: input.sources,
       ...(details ? { hosted: details } : {}),
     };
     return { health, samples };
   }
   // A hosted cluster seen from inside runs its control plane elsewhere: its Infrastructure says so.
   const infrastructure = snapshot.objects.infrastructures?.find((object) => object.metadata.name === 'cluster');
-  const external = (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
-  const role: ClusterRoleDto = input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
+  const external =
+    (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
+  const role: ClusterRoleDto =
+    input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
   const updateProgress = clusterVersion ? snapshotUpdateProgress(snapshot, context.now) : null;
   const info = clusterInfo(input.id, input.name, clusterVersion);
   const updateState = updateStateOf({
-    progress: updateProgress, history: info.history, findings, origin: input.origin,
+    progress: updateProgress,
+    history: info.history,
+    findings,
+    origin: input.origin,
     requestedVersion: asString(dig(clusterVersion, 'spec', 'desiredUpdate', 'version')) ?? info.desiredVersion,
     operatorVersions: operatorVersions(snapshot.objects.clusteroperators ?? []),
   });
   const updateRecommendations = clusterVersion
     ? withPredictions(
-      computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)), snapshot, updateState)
+        computeRecommendations(clusterVersion, input.alertEvidence ?? alertEvidenceOf(snapshot)),
+        snapshot,
+        updateState,
+      )
     : null;
   return {
     health: {
       cluster: { ...info, role, ...(input.managedBy ? { managedBy: input.managedBy } : {}) },
-      findings: withStaleSummary(findings, updateState), updateProgress, updateState, updateRecommendations,
+      findings: withStaleSummary(findings, updateState),
+      updateProgress,
+      updateState,
+      updateRecommendations,
       sources: input.sources,
     },
     samples,

@@ -118,5 +118,10 @@ export function seriesWindow(input: {
     const t = Date.parse(at);
     return (from === undefined || t >= from) && (to === undefined || t <= to);
   };
-  return { clusterId: input.clusterId, now: input.now, samples, transitions: input.transitions.filter((entry) => inRange(entry.at)) };
+  return {
+    clusterId: input.clusterId,
+    now: input.now,
+    samples,
+    transitions: input.transitions.filter((entry) => inRange(entry.at)),
+  };
 }

@@ -19,7 +19,14 @@ describe('clusterInfo', () => {
     const partialOnly = structuredClone(cv);
     (partialOnly.status as { history: unknown[] }).history = [{ version: '4.15.0', state: 'Partial', image: 'x' }];
     expect(clusterInfo('c', 'c', partialOnly).version).toBe('4.14.1');
-    expect(clusterInfo('c', 'c', undefined)).toEqual({ id: 'c', name: 'c', version: null, desiredVersion: null, channel: null, history: [] });
+    expect(clusterInfo('c', 'c', undefined)).toEqual({
+      id: 'c',
+      name: 'c',
+      version: null,
+      desiredVersion: null,
+      channel: null,
+      history: [],
+    });
   });
 });
 

@@ -4,21 +4,35 @@ import { conditionTransitions } from './condition-transitions';
 import { SampleColumns } from './bounded-series';
 
 const extension = (conditions: object[]): KubeObject => ({
-  apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', metadata: { name: 'argocd' }, status: { conditions },
+  apiVersion: 'olm.operatorframework.io/v1',
+  kind: 'ClusterExtension',
+  metadata: { name: 'argocd' },
+  status: { conditions },
 });
 
 describe('conditionTransitions', () => {
   it('records a message-only change, which lastTransitionTime would hide', () => {
     const before = extension([{ type: 'Progressing', status: 'True', reason: 'Retrying', message: 'root cause' }]);
-    const after = extension([{ type: 'Progressing', status: 'True', reason: 'Retrying', message: 'namespace "argocd" is being terminated' }]);
-    expect(conditionTransitions(before, after, '2026-11-22T09:00:00Z')).toEqual([{
-      ref: { apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', name: 'argocd' },
-      type: 'Progressing', status: 'True', reason: 'Retrying', message: 'namespace "argocd" is being terminated', at: '2026-11-22T09:00:00Z',
-    }]);
+    const after = extension([
+      { type: 'Progressing', status: 'True', reason: 'Retrying', message: 'namespace "argocd" is being terminated' },
+    ]);
+    expect(conditionTransitions(before, after, '2026-11-22T09:00:00Z')).toEqual([
+      {
+        ref: { apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', name: 'argocd' },
+        type: 'Progressing',
+        status: 'True',
+        reason: 'Retrying',
+        message: 'namespace "argocd" is being terminated',
+        at: '2026-11-22T09:00:00Z',
+      },
+    ]);
   });
 
   it('records every condition of a new object and nothing for an unchanged one', () => {
-    const object = extension([{ type: 'Installed', status: 'False', reason: 'Failed' }, { type: 'Progressing', status: 'True' }]);
+    const object = extension([
+      { type: 'Installed', status: 'False', reason: 'Failed' },
+      { type: 'Progressing', status: 'True' },
+    ]);
     expect(conditionTransitions(undefined, object, 't')).toHaveLength(2);
     expect(conditionTransitions(object, structuredClone(object), 't')).toEqual([]);
     expect(conditionTransitions(object, undefined, 't')).toEqual([]);

@@ -22,14 +22,19 @@ export function refOf(object: KubeObject): ObjectRef {
  * message changed, or which appeared. `at` is the observation time (RFC 3339) — not lastTransitionTime, which does not
  * move when only the message changes.
  */
-export function conditionTransitions(previous: KubeObject | undefined, next: KubeObject | undefined, at: string): ConditionTransition[] {
+export function conditionTransitions(
+  previous: KubeObject | undefined,
+  next: KubeObject | undefined,
+  at: string,
+): ConditionTransition[] {
   if (!next) return [];
   const before = new Map(conditionsOf(previous).map((condition) => [condition.type, condition]));
   const ref = refOf(next);
   const out: ConditionTransition[] = [];
   for (const condition of conditionsOf(next)) {
     const old = before.get(condition.type);
-    if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message) continue;
+    if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message)
+      continue;
     const transition: ConditionTransition = { ref, type: condition.type, status: condition.status, at };
     if (condition.reason !== undefined) transition.reason = condition.reason;
     if (condition.message !== undefined) transition.message = condition.message;

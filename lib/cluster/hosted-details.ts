@@ -41,30 +41,45 @@ export function hostedDetails(snapshot: Snapshot): HostedDetailsDto | undefined 
     name,
     hcpNamespace,
     platform: asString(dig(hc, 'spec', 'platform', 'type')) ?? null,
-    conditions: conditionsOf(hc ?? {}).map((c) => ({ type: c.type, status: c.status, reason: c.reason, message: c.message })),
-    components: objectsOf(snapshot, 'controlplanecomponents', hcpNamespace).map((cpc) => ({
-      name: cpc.metadata.name,
-      version: asString(dig(cpc, 'status', 'version')) ?? null,
-      available: conditionOf(cpc, 'Available')?.status ?? null,
-      rolloutComplete: conditionOf(cpc, 'RolloutComplete')?.status ?? null,
-      message: conditionOf(cpc, 'Available')?.status === 'True'
-        ? conditionOf(cpc, 'RolloutComplete')?.message ?? ''
-        : conditionOf(cpc, 'Available')?.message ?? '',
-    })).sort((a, b) => a.name.localeCompare(b.name)),
-    pods: objectsOf(snapshot, 'pods', hcpNamespace).map((pod) => ({
-      name: pod.metadata.name,
-      ...podStatus(pod),
-      component: pod.metadata.labels?.['hypershift.openshift.io/control-plane-component'] ?? pod.metadata.labels?.app ?? null,
-    })).sort((a, b) => a.name.localeCompare(b.name)),
-    nodePools: objectsOf(snapshot, 'nodepools').map((pool) => ({
-      name: pool.metadata.name,
-      desiredNodes: asNumber(dig(pool, 'spec', 'replicas')) ?? null,
-      currentNodes: asNumber(dig(pool, 'status', 'replicas')) ?? null,
-      version: asString(dig(pool, 'status', 'version')) ?? null,
-      targetVersion: nodePoolTarget(pool) ?? null,
-      updating: conditionOf(pool, 'UpdatingVersion')?.status === 'True' || conditionOf(pool, 'UpdatingConfig')?.status === 'True',
-      message: conditionOf(pool, 'UpdatingVersion')?.message || conditionOf(pool, 'Ready')?.message || '',
-    })).sort((a, b) => a.name.localeCompare(b.name)),
+    conditions: conditionsOf(hc ?? {}).map((c) => ({
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+      message: c.message,
+    })),
+    components: objectsOf(snapshot, 'controlplanecomponents', hcpNamespace)
+      .map((cpc) => ({
+        name: cpc.metadata.name,
+        version: asString(dig(cpc, 'status', 'version')) ?? null,
+        available: conditionOf(cpc, 'Available')?.status ?? null,
+        rolloutComplete: conditionOf(cpc, 'RolloutComplete')?.status ?? null,
+        message:
+          conditionOf(cpc, 'Available')?.status === 'True'
+            ? (conditionOf(cpc, 'RolloutComplete')?.message ?? '')
+            : (conditionOf(cpc, 'Available')?.message ?? ''),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    pods: objectsOf(snapshot, 'pods', hcpNamespace)
+      .map((pod) => ({
+        name: pod.metadata.name,
+        ...podStatus(pod),
+        component:
+          pod.metadata.labels?.['hypershift.openshift.io/control-plane-component'] ?? pod.metadata.labels?.app ?? null,
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    nodePools: objectsOf(snapshot, 'nodepools')
+      .map((pool) => ({
+        name: pool.metadata.name,
+        desiredNodes: asNumber(dig(pool, 'spec', 'replicas')) ?? null,
+        currentNodes: asNumber(dig(pool, 'status', 'replicas')) ?? null,
+        version: asString(dig(pool, 'status', 'version')) ?? null,
+        targetVersion: nodePoolTarget(pool) ?? null,
+        updating:
+          conditionOf(pool, 'UpdatingVersion')?.status === 'True' ||
+          conditionOf(pool, 'UpdatingConfig')?.status === 'True',
+        message: conditionOf(pool, 'UpdatingVersion')?.message || conditionOf(pool, 'Ready')?.message || '',
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
 
@@ -84,9 +99,12 @@ export function hostedClusterInfo(id: string, name: string, hc: KubeObject | und
       image,
     };
   });
-  const desired = asString(dig(hc, 'status', 'version', 'desired', 'version'))
-    || versionOfReleaseImage(asString(dig(hc, 'status', 'version', 'desired', 'image')) ?? asString(dig(hc, 'spec', 'release', 'image')))
-    || null;
+  const desired =
+    asString(dig(hc, 'status', 'version', 'desired', 'version')) ||
+    versionOfReleaseImage(
+      asString(dig(hc, 'status', 'version', 'desired', 'image')) ?? asString(dig(hc, 'spec', 'release', 'image')),
+    ) ||
+    null;
   const completed = history.find((entry) => entry.state === 'Completed');
   return {
     id,

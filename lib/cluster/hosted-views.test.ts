@@ -4,10 +4,18 @@ import type { ConditionTransition } from '@/lib/health/types';
 import { makeSnapshot } from '@/lib/health/testing/builders';
 import { hostedClusterId, splitSnapshot } from './hosted-views';
 
-const obj = (kind: string, name: string, namespace?: string, spec: Record<string, unknown> = {}): KubeObject =>
-  ({ apiVersion: 'v1', kind, metadata: { name, ...(namespace ? { namespace } : {}) }, spec });
-const transition = (kind: string, name: string, namespace?: string): ConditionTransition =>
-  ({ ref: { kind, name, ...(namespace ? { namespace } : {}) }, type: 'Available', status: 'False', at: '2024-06-01T12:00:00Z' });
+const obj = (kind: string, name: string, namespace?: string, spec: Record<string, unknown> = {}): KubeObject => ({
+  apiVersion: 'v1',
+  kind,
+  metadata: { name, ...(namespace ? { namespace } : {}) },
+  spec,
+});
+const transition = (kind: string, name: string, namespace?: string): ConditionTransition => ({
+  ref: { kind, name, ...(namespace ? { namespace } : {}) },
+  type: 'Available',
+  status: 'False',
+  at: '2024-06-01T12:00:00Z',
+});
 
 describe('splitSnapshot', () => {
   it('leaves a cluster without HyperShift objects whole', () => {
@@ -17,15 +25,25 @@ describe('splitSnapshot', () => {
 
   it('gives each HostedCluster its NodePools and control-plane namespace, and the rest to the management cluster', () => {
     const hc = obj('HostedCluster', 'a', 'clusters', { clusterID: 'uuid-a' });
-    const snapshot = makeSnapshot({
-      hostedclusters: [hc],
-      nodepools: [obj('NodePool', 'a-1', 'clusters', { clusterName: 'a' }), obj('NodePool', 'b-1', 'clusters', { clusterName: 'b' })],
-      pods: [obj('Pod', 'cno', 'clusters-a'), obj('Pod', 'dns', 'openshift-dns'), obj('Pod', 'orphan', 'clusters-b')],
-      configmaps: [obj('ConfigMap', 'feature-gate', 'clusters-a')],
-      clusterversions: [obj('ClusterVersion', 'version')],
-    }, {
-      transitions: [transition('HostedCluster', 'a', 'clusters'), transition('Pod', 'cno', 'clusters-a'), transition('ClusterOperator', 'dns')],
-    });
+    const snapshot = makeSnapshot(
+      {
+        hostedclusters: [hc],
+        nodepools: [
+          obj('NodePool', 'a-1', 'clusters', { clusterName: 'a' }),
+          obj('NodePool', 'b-1', 'clusters', { clusterName: 'b' }),
+        ],
+        pods: [obj('Pod', 'cno', 'clusters-a'), obj('Pod', 'dns', 'openshift-dns'), obj('Pod', 'orphan', 'clusters-b')],
+        configmaps: [obj('ConfigMap', 'feature-gate', 'clusters-a')],
+        clusterversions: [obj('ClusterVersion', 'version')],
+      },
+      {
+        transitions: [
+          transition('HostedCluster', 'a', 'clusters'),
+          transition('Pod', 'cno', 'clusters-a'),
+          transition('ClusterOperator', 'dns'),
+        ],
+      },
+    );
     const { own, hosted } = splitSnapshot(snapshot);
     expect(own.objects.hostedclusters).toBeUndefined();
     expect(own.objects.nodepools).toBeUndefined();
@@ -35,7 +53,8 @@ describe('splitSnapshot', () => {
     expect(own.transitions.map((t) => t.ref.name)).toEqual(['dns']);
 
     expect(hosted.map((part) => [part.key, part.hcpNamespace, part.clusterID])).toEqual([
-      ['clusters/a', 'clusters-a', 'uuid-a'], ['clusters/b', 'clusters-b', undefined],
+      ['clusters/a', 'clusters-a', 'uuid-a'],
+      ['clusters/b', 'clusters-b', undefined],
     ]);
     const [a, b] = hosted;
     expect(a.snapshot.objects.hostedclusters).toEqual([hc]);

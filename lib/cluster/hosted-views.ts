@@ -10,7 +10,12 @@ import type { Snapshot } from '@/lib/health/types';
 import { asString, dig } from '@/lib/health/objects';
 
 /** Resources that describe hosted clusters, never the management cluster itself. */
-const HOSTED_ONLY: readonly ResourceName[] = ['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents'];
+const HOSTED_ONLY: readonly ResourceName[] = [
+  'hostedclusters',
+  'nodepools',
+  'hostedcontrolplanes',
+  'controlplanecomponents',
+];
 
 /** One HostedCluster found on a management cluster, with the part of the snapshot that is its control plane. */
 export interface HostedPart {
@@ -67,17 +72,25 @@ export function splitSnapshot(snapshot: Snapshot): SplitSnapshot {
   const orphans = new Map<string, KubeObject>();
   for (const pool of nodePools) {
     const clusterName = asString(dig(pool, 'spec', 'clusterName')) ?? '';
-    const owner = hostedClusters.some((hc) => hc.metadata.namespace === pool.metadata.namespace && hc.metadata.name === clusterName);
+    const owner = hostedClusters.some(
+      (hc) => hc.metadata.namespace === pool.metadata.namespace && hc.metadata.name === clusterName,
+    );
     const key = `${pool.metadata.namespace ?? ''}/${clusterName}`;
     if (!owner && !orphans.has(key)) {
-      orphans.set(key, { apiVersion: pool.apiVersion, kind: 'HostedCluster', metadata: { name: clusterName, namespace: pool.metadata.namespace } });
+      orphans.set(key, {
+        apiVersion: pool.apiVersion,
+        kind: 'HostedCluster',
+        metadata: { name: clusterName, namespace: pool.metadata.namespace },
+      });
     }
   }
   const hcpNamespaces = new Set([...hostedClusters, ...orphans.values()].map(hcpNamespaceOf));
   const own: Snapshot = {
     ...snapshot,
     objects: objectsIn(snapshot, hcpNamespaces, false),
-    transitions: snapshot.transitions.filter((t) => !hcpNamespaces.has(t.ref.namespace ?? '') && !HOSTED_KINDS.has(t.ref.kind)),
+    transitions: snapshot.transitions.filter(
+      (t) => !hcpNamespaces.has(t.ref.namespace ?? '') && !HOSTED_KINDS.has(t.ref.kind),
+    ),
     logs: snapshot.logs.filter((excerpt) => !hcpNamespaces.has(excerpt.ref.namespace ?? '')),
     probes: snapshot.probes.filter((probe) => !hcpNamespaces.has(probe.ref.namespace ?? '')),
   };
@@ -90,11 +103,16 @@ export function splitSnapshot(snapshot: Snapshot): SplitSnapshot {
     const objects = objectsIn(snapshot, inside, true);
     // A HostedCluster stands only for itself: an orphan part has NodePools and nothing else to show.
     objects.hostedclusters = known ? [hc] : [];
-    objects.nodepools = (snapshot.objects.nodepools ?? []).filter((pool) =>
-      pool.metadata.namespace === namespace && asString(dig(pool, 'spec', 'clusterName')) === name);
+    objects.nodepools = (snapshot.objects.nodepools ?? []).filter(
+      (pool) => pool.metadata.namespace === namespace && asString(dig(pool, 'spec', 'clusterName')) === name,
+    );
     const belongs = (ref: { kind: string; name: string; namespace?: string }) =>
-      ref.namespace === hcpNamespace || (ref.kind === 'HostedCluster' && ref.namespace === namespace && ref.name === name)
-      || (ref.kind === 'NodePool' && objects.nodepools!.some((pool) => pool.metadata.name === ref.name && pool.metadata.namespace === ref.namespace));
+      ref.namespace === hcpNamespace ||
+      (ref.kind === 'HostedCluster' && ref.namespace === namespace && ref.name === name) ||
+      (ref.kind === 'NodePool' &&
+        objects.nodepools!.some(
+          (pool) => pool.metadata.name === ref.name && pool.metadata.namespace === ref.namespace,
+        ));
     return {
       key: `${namespace}/${name}`,
       namespace,

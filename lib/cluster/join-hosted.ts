@@ -11,21 +11,32 @@ import { updateStateOf, updateStateOfHealth } from './update-state';
 /** Health of the joined member: the own view, plus the management view's findings, control plane and worker pools. */
 export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthDto): ClusterHealthDto {
   const ids = new Set(own.findings.map((finding) => finding.id));
-  const findings = [...own.findings, ...fromManagement.findings.filter((finding) => !ids.has(finding.id))].sort(worstFirst);
+  const findings = [...own.findings, ...fromManagement.findings.filter((finding) => !ids.has(finding.id))].sort(
+    worstFirst,
+  );
   const updateProgress = own.updateProgress
     ? {
-      ...own.updateProgress,
-      // The hosted cluster has no MachineConfigPools of its own: its workers are the NodePools.
-      workerPools: own.updateProgress.workerPools.length ? own.updateProgress.workerPools : fromManagement.updateProgress?.workerPools ?? [],
-    }
+        ...own.updateProgress,
+        // The hosted cluster has no MachineConfigPools of its own: its workers are the NodePools.
+        workerPools: own.updateProgress.workerPools.length
+          ? own.updateProgress.workerPools
+          : (fromManagement.updateProgress?.workerPools ?? []),
+      }
     : fromManagement.updateProgress;
   const updateState = updateStateOf({
-    progress: updateProgress, history: own.cluster.history, requestedVersion: own.cluster.desiredVersion, findings,
+    progress: updateProgress,
+    history: own.cluster.history,
+    requestedVersion: own.cluster.desiredVersion,
+    findings,
     ...(own.updateState?.operatorVersions ? { operatorVersions: own.updateState.operatorVersions } : {}),
   });
   return {
     ...own,
-    cluster: { ...own.cluster, role: 'hosted', ...(fromManagement.cluster.managedBy ? { managedBy: fromManagement.cluster.managedBy } : {}) },
+    cluster: {
+      ...own.cluster,
+      role: 'hosted',
+      ...(fromManagement.cluster.managedBy ? { managedBy: fromManagement.cluster.managedBy } : {}),
+    },
     findings,
     updateProgress,
     updateState,
@@ -35,7 +46,9 @@ export function joinHealth(own: ClusterHealthDto, fromManagement: ClusterHealthD
 
 function worstFindingOf(findings: readonly FindingDto[]): Pick<ClusterSummaryDto, 'worstFinding'> {
   const worst = findings.filter(speaksForCluster).sort(worstFirst)[0];
-  return worst ? { worstFinding: { id: worst.id, detector: worst.detector, severity: worst.severity, title: worst.title } } : {};
+  return worst
+    ? { worstFinding: { id: worst.id, detector: worst.detector, severity: worst.severity, title: worst.title } }
+    : {};
 }
 
 /** A fleet row from a cluster's health. */

@@ -3,9 +3,7 @@
  * progress (`oc adm upgrade status` semantics), the ClusterVersion history and the status-write-rejection finding.
  * The header, the fleet row, Before-you-update, the rollback guide and incidents all read this, so they agree.
  */
-import type {
-  ClusterHealthDto, FindingDto, UpdatePhaseDto, UpdateProgressDto, UpdateStateDto,
-} from '@/lib/api/dto';
+import type { ClusterHealthDto, FindingDto, UpdatePhaseDto, UpdateProgressDto, UpdateStateDto } from '@/lib/api/dto';
 import { compareVersions } from '@/lib/charts/compare-versions';
 import { poolNodeCounts } from '@/lib/health/update-progress-util';
 
@@ -49,8 +47,9 @@ const LAST_WRITE_LABEL = /^Last CVO status write/;
  */
 export function statusFreezeOf(findings: readonly FindingDto[]): UpdateStateDto['frozen'] {
   // What is observed (rejected writes, stale status) speaks before what the CRD's enum predicts.
-  const finding = FROZEN_SUFFIXES.map((suffix) => findings.find((f) => f.detector === 'status-write-rejection'
-    && f.id.endsWith(suffix))).find((f) => f !== undefined);
+  const finding = FROZEN_SUFFIXES.map((suffix) =>
+    findings.find((f) => f.detector === 'status-write-rejection' && f.id.endsWith(suffix)),
+  ).find((f) => f !== undefined);
   if (!finding) return null;
   const lastWrite = finding.evidence.find((e) => LAST_WRITE_LABEL.test(e.label) && typeof e.value === 'string');
   const since = finding.since ?? (lastWrite && typeof lastWrite.value === 'string' ? lastWrite.value : null);
@@ -89,9 +88,11 @@ function nodeVersionsOf(progress: UpdateProgressDto): { version: string; nodes: 
 }
 
 function isStalled(progress: UpdateProgressDto): boolean {
-  return progress.controlPlane.assessment === 'Stalled'
-    || progress.workerPools.some((pool) => pool.assessment === 'Degraded')
-    || progress.insights.some((insight) => insight.level === 'Error' && insight.impact === 'Update Stalled');
+  return (
+    progress.controlPlane.assessment === 'Stalled' ||
+    progress.workerPools.some((pool) => pool.assessment === 'Degraded') ||
+    progress.insights.some((insight) => insight.level === 'Error' && insight.impact === 'Update Stalled')
+  );
 }
 
 const NO_WORKER_ESTIMATE = 'unknown: worker pools have no estimate (nodes drain and reboot one by one)';
@@ -99,12 +100,18 @@ const NO_WORKER_ESTIMATE = 'unknown: worker pools have no estimate (nodes drain 
 function estimateOf(phase: UpdatePhaseDto, progress: UpdateProgressDto | null): UpdateStateDto['estimate'] {
   const none = (note: string) => ({ remainingSeconds: null, note });
   switch (phase) {
-    case 'idle': return none('');
-    case 'unknown': return none('unknown: the update state is not known');
-    case 'status-frozen': return none('unknown: ClusterVersion status is frozen');
-    case 'stalled': return none('unknown: the update is stalled');
-    case 'updating-workers': return none(NO_WORKER_ESTIMATE);
-    default: break;
+    case 'idle':
+      return none('');
+    case 'unknown':
+      return none('unknown: the update state is not known');
+    case 'status-frozen':
+      return none('unknown: ClusterVersion status is frozen');
+    case 'stalled':
+      return none('unknown: the update is stalled');
+    case 'updating-workers':
+      return none(NO_WORKER_ESTIMATE);
+    default:
+      break;
   }
   const cp = progress?.controlPlane;
   if (!cp || cp.assessment === 'Completed') return none(NO_WORKER_ESTIMATE);
@@ -119,21 +126,33 @@ function estimateOf(phase: UpdatePhaseDto, progress: UpdateProgressDto | null): 
 function labelOf(phase: UpdatePhaseDto, state: Omit<UpdateStateDto, 'label' | 'estimate' | 'phase'>): string {
   const to = state.targetVersion ? ` to ${state.targetVersion}` : '';
   switch (phase) {
-    case 'unknown': return `Update state unknown: ${state.unknownReason ?? 'no data'}`;
+    case 'unknown':
+      return `Update state unknown: ${state.unknownReason ?? 'no data'}`;
     case 'status-frozen':
       return state.rollingBack ? `Rolling back${to} · ClusterVersion status frozen` : 'ClusterVersion status frozen';
-    case 'stalled': return `${state.rollingBack ? 'Rollback' : 'Update'}${to} stalled`;
-    case 'rolling-back': return `Rolling back${to}`;
-    case 'updating-control-plane': return `Updating control plane${to}`;
-    case 'updating-workers': return `Updating workers${to}`;
-    case 'idle': return state.installed && state.targetVersion ? `Installed ${state.targetVersion}` : 'Idle';
+    case 'stalled':
+      return `${state.rollingBack ? 'Rollback' : 'Update'}${to} stalled`;
+    case 'rolling-back':
+      return `Rolling back${to}`;
+    case 'updating-control-plane':
+      return `Updating control plane${to}`;
+    case 'updating-workers':
+      return `Updating workers${to}`;
+    case 'idle':
+      return state.installed && state.targetVersion ? `Installed ${state.targetVersion}` : 'Idle';
   }
 }
 
 function empty(unknown: string | null): Omit<UpdateStateDto, 'label' | 'estimate' | 'phase'> {
   return {
-    unknownReason: unknown, targetVersion: null, fromVersion: null, rollingBack: false, installed: false,
-    controlPlane: null, pools: [], frozen: null,
+    unknownReason: unknown,
+    targetVersion: null,
+    fromVersion: null,
+    rollingBack: false,
+    installed: false,
+    controlPlane: null,
+    pools: [],
+    frozen: null,
   };
 }
 
@@ -152,8 +171,11 @@ export function updateStateOf(input: UpdateStateInput): UpdateStateDto {
   // Without a ClusterVersion the progress is `Unknown`; a HostedCluster's is `Unknown` without history.
   const objectMissing = !progress || (progress.controlPlane.assessment === 'Unknown' && object === 'ClusterVersion');
   const noHistory = history.length === 0 && !progress?.controlPlane.targetVersion;
-  const missing: UnknownCause | undefined = objectMissing ? { kind: 'missing', what: object, where }
-    : noHistory ? { kind: 'missing', what: `${object} history`, where } : undefined;
+  const missing: UnknownCause | undefined = objectMissing
+    ? { kind: 'missing', what: object, where }
+    : noHistory
+      ? { kind: 'missing', what: `${object} history`, where }
+      : undefined;
   const cause = input.unknown ?? missing;
   if (cause || !progress) {
     const reason = unknownReason(cause ?? { kind: 'missing', what: object, where });
@@ -170,14 +192,27 @@ export function updateStateOf(input: UpdateStateInput): UpdateStateDto {
   const moving = !cpDone || workersUpdating;
   const rollingBack = (moving || !!frozen) && isOlder(targetVersion, fromVersion);
   const installed = history.length === 1 && history[0].state === 'Completed';
-  const phase: UpdatePhaseDto = frozen ? 'status-frozen'
-    : moving && isStalled(progress) ? 'stalled'
-      : moving && rollingBack ? 'rolling-back'
-        : !cpDone ? 'updating-control-plane'
-          : workersUpdating ? 'updating-workers' : 'idle';
+  const phase: UpdatePhaseDto = frozen
+    ? 'status-frozen'
+    : moving && isStalled(progress)
+      ? 'stalled'
+      : moving && rollingBack
+        ? 'rolling-back'
+        : !cpDone
+          ? 'updating-control-plane'
+          : workersUpdating
+            ? 'updating-workers'
+            : 'idle';
   const state = {
-    unknownReason: null, targetVersion, fromVersion, rollingBack, installed,
-    controlPlane: { percent: cp.completionPercent, done: cpDone }, pools, frozen, ...observed,
+    unknownReason: null,
+    targetVersion,
+    fromVersion,
+    rollingBack,
+    installed,
+    controlPlane: { percent: cp.completionPercent, done: cpDone },
+    pools,
+    frozen,
+    ...observed,
     ...(frozen ? { nodeVersions: nodeVersionsOf(progress) } : {}),
   };
   return { ...state, phase, label: labelOf(phase, state), estimate: estimateOf(phase, progress) };
@@ -197,18 +232,28 @@ export function updateStateOfHealth(
 ): UpdateStateDto {
   if (health.access && !health.access.clusterVersion) {
     return updateStateOf({
-      progress: null, history: [], requestedVersion: null, findings: [], unknown: { kind: 'forbidden' },
+      progress: null,
+      history: [],
+      requestedVersion: null,
+      findings: [],
+      unknown: { kind: 'forbidden' },
     });
   }
   const withheld = health.access?.hiddenViews?.updateProgress;
   if (withheld) {
     return updateStateOf({
-      progress: null, history: [], requestedVersion: null, findings: [], unknown: { kind: 'withheld', missing: withheld },
+      progress: null,
+      history: [],
+      requestedVersion: null,
+      findings: [],
+      unknown: { kind: 'withheld', missing: withheld },
     });
   }
   if (health.updateState) return health.updateState;
   return updateStateOf({
-    progress: health.updateProgress, history: health.cluster.history, requestedVersion: health.cluster.desiredVersion,
+    progress: health.updateProgress,
+    history: health.cluster.history,
+    requestedVersion: health.cluster.desiredVersion,
     findings: health.findings,
   });
 }
@@ -221,10 +266,14 @@ const SUMMARY_ID = 'update-progress/summary';
  */
 export function withStaleSummary(findings: FindingDto[], state: Pick<UpdateStateDto, 'frozen'>): FindingDto[] {
   if (!state.frozen) return findings;
-  return findings.map((finding) => (finding.id !== SUMMARY_ID ? finding : {
-    ...finding,
-    severity: finding.severity === 'ok' ? 'info' : finding.severity,
-    title: `Stale (ClusterVersion status frozen): ${finding.title}`,
-    summary: `ClusterVersion status cannot be written, so what it reports is stale. ${finding.summary}`,
-  }));
+  return findings.map((finding) =>
+    finding.id !== SUMMARY_ID
+      ? finding
+      : {
+          ...finding,
+          severity: finding.severity === 'ok' ? 'info' : finding.severity,
+          title: `Stale (ClusterVersion status frozen): ${finding.title}`,
+          summary: `ClusterVersion status cannot be written, so what it reports is stale. ${finding.summary}`,
+        },
+  );
 }

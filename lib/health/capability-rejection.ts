@@ -24,7 +24,10 @@ export interface EnumViolation {
  * `release.openshift.io/feature-set`), the one matching `featureSet` (FeatureGate `spec.featureSet`, '' = Default)
  * wins, then an unannotated or Default one, then the first.
  */
-export function selectInstalledCrd(crds: readonly KubeObject[], featureSet: string | undefined): KubeObject | undefined {
+export function selectInstalledCrd(
+  crds: readonly KubeObject[],
+  featureSet: string | undefined,
+): KubeObject | undefined {
   const candidates = crds.filter((c) => c.metadata.name === CLUSTERVERSION_CRD);
   const wanted = featureSet || 'Default';
   return (
@@ -36,7 +39,9 @@ export function selectInstalledCrd(crds: readonly KubeObject[], featureSet: stri
 
 function listViolations(values: readonly string[], allowed: readonly string[] | null, path: string): EnumViolation[] {
   if (!allowed) return [];
-  return values.flatMap((value, i) => (allowed.includes(value) ? [] : [{ path: `${path}[${i}]`, value, supported: allowed }]));
+  return values.flatMap((value, i) =>
+    allowed.includes(value) ? [] : [{ path: `${path}[${i}]`, value, supported: allowed }],
+  );
 }
 
 /**
@@ -48,15 +53,28 @@ export function capabilityViolations(clusterVersion: unknown, enums: CapabilityE
   const out: EnumViolation[] = [];
   const baseline = asString(dig(clusterVersion, 'spec', 'capabilities', 'baselineCapabilitySet'));
   if (baseline !== undefined && enums.baselineCapabilitySet && !enums.baselineCapabilitySet.includes(baseline)) {
-    out.push({ path: 'spec.capabilities.baselineCapabilitySet', value: baseline, supported: enums.baselineCapabilitySet });
+    out.push({
+      path: 'spec.capabilities.baselineCapabilitySet',
+      value: baseline,
+      supported: enums.baselineCapabilitySet,
+    });
   }
   out.push(
-    ...listViolations(stringsAt(clusterVersion, 'spec', 'capabilities', 'additionalEnabledCapabilities'),
-      enums.additionalEnabledCapabilities, 'spec.capabilities.additionalEnabledCapabilities'),
-    ...listViolations(stringsAt(clusterVersion, 'status', 'capabilities', 'enabledCapabilities'),
-      enums.enabledCapabilities, 'status.capabilities.enabledCapabilities'),
-    ...listViolations(stringsAt(clusterVersion, 'status', 'capabilities', 'knownCapabilities'),
-      enums.knownCapabilities, 'status.capabilities.knownCapabilities'),
+    ...listViolations(
+      stringsAt(clusterVersion, 'spec', 'capabilities', 'additionalEnabledCapabilities'),
+      enums.additionalEnabledCapabilities,
+      'spec.capabilities.additionalEnabledCapabilities',
+    ),
+    ...listViolations(
+      stringsAt(clusterVersion, 'status', 'capabilities', 'enabledCapabilities'),
+      enums.enabledCapabilities,
+      'status.capabilities.enabledCapabilities',
+    ),
+    ...listViolations(
+      stringsAt(clusterVersion, 'status', 'capabilities', 'knownCapabilities'),
+      enums.knownCapabilities,
+      'status.capabilities.knownCapabilities',
+    ),
   );
   return out;
 }
@@ -73,8 +91,14 @@ export function violationsAgainstCrd(clusterVersion: unknown, crd: unknown): Enu
  * dropped). Real API servers may list several errors in a different order. `''` for no violations.
  */
 export function invalidMessage(violations: readonly EnumViolation[], name = 'version'): string {
-  const errors = [...new Set(violations.map((v) =>
-    `${v.path}: Unsupported value: ${JSON.stringify(v.value)}: supported values: ${v.supported.map((s) => JSON.stringify(s)).join(', ')}`))];
+  const errors = [
+    ...new Set(
+      violations.map(
+        (v) =>
+          `${v.path}: Unsupported value: ${JSON.stringify(v.value)}: supported values: ${v.supported.map((s) => JSON.stringify(s)).join(', ')}`,
+      ),
+    ),
+  ];
   if (errors.length === 0) return '';
   const body = errors.length === 1 ? errors[0] : `[${errors.join(', ')}]`;
   return `ClusterVersion.config.openshift.io ${JSON.stringify(name)} is invalid: ${body}`;

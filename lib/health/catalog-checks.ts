@@ -18,33 +18,54 @@ export function pdbFinding(deployment: KubeObject, pdb: KubeObject, ready: numbe
   if (!atLimitWhileHealthy && staticAllowed !== 0) return undefined;
   const ref = refOf(pdb);
   const ns = pdb.metadata.namespace ?? '';
-  const bound = dig(pdb, 'spec', 'minAvailable') !== undefined
-    ? `minAvailable ${String(dig(pdb, 'spec', 'minAvailable'))}` : `maxUnavailable ${String(dig(pdb, 'spec', 'maxUnavailable'))}`;
+  const bound =
+    dig(pdb, 'spec', 'minAvailable') !== undefined
+      ? `minAvailable ${String(dig(pdb, 'spec', 'minAvailable'))}`
+      : `maxUnavailable ${String(dig(pdb, 'spec', 'maxUnavailable'))}`;
   const evidence: Evidence[] = [
-    { kind: 'field', label: 'PDB bound', ref, path: dig(pdb, 'spec', 'minAvailable') !== undefined ? 'spec.minAvailable' : 'spec.maxUnavailable', value: String(dig(pdb, 'spec', 'minAvailable') ?? dig(pdb, 'spec', 'maxUnavailable')) },
+    {
+      kind: 'field',
+      label: 'PDB bound',
+      ref,
+      path: dig(pdb, 'spec', 'minAvailable') !== undefined ? 'spec.minAvailable' : 'spec.maxUnavailable',
+      value: String(dig(pdb, 'spec', 'minAvailable') ?? dig(pdb, 'spec', 'maxUnavailable')),
+    },
     { kind: 'field', label: 'Deployment replicas', ref: refOf(deployment), path: 'spec.replicas', value: replicas },
   ];
-  if (allowed !== undefined) evidence.push({ kind: 'field', label: 'Disruptions allowed', ref, path: 'status.disruptionsAllowed', value: allowed });
+  if (allowed !== undefined)
+    evidence.push({
+      kind: 'field',
+      label: 'Disruptions allowed',
+      ref,
+      path: 'status.disruptionsAllowed',
+      value: allowed,
+    });
   return {
     id: findingId(ID, ref, 'drain-blocked'),
     detector: ID,
     severity: 'warning',
     subject: ref,
     title: `Node drains will block on ${ns}/${pdb.metadata.name}`,
-    summary: `PodDisruptionBudget ${pdb.metadata.name} (${bound}) selects the ${replicas}-replica Deployment `
-      + `${deployment.metadata.name}, so it allows ${allowed ?? staticAllowed} disruption(s): evicting its pod fails and `
-      + '`oc adm drain` of that node waits forever (cf. the PodDisruptionBudgetAtLimit alert). Run at least 2 replicas.',
+    summary:
+      `PodDisruptionBudget ${pdb.metadata.name} (${bound}) selects the ${replicas}-replica Deployment ` +
+      `${deployment.metadata.name}, so it allows ${allowed ?? staticAllowed} disruption(s): evicting its pod fails and ` +
+      '`oc adm drain` of that node waits forever (cf. the PodDisruptionBudgetAtLimit alert). Run at least 2 replicas.',
     evidence,
     remediation: [
       { title: 'Check the budget', command: `oc -n ${ns} get pdb ${pdb.metadata.name} -o wide` },
-      { title: 'Add a replica so one pod can be evicted', command: `oc -n ${ns} scale deployment/${deployment.metadata.name} --replicas=2` },
+      {
+        title: 'Add a replica so one pod can be evicted',
+        command: `oc -n ${ns} scale deployment/${deployment.metadata.name} --replicas=2`,
+      },
     ],
   };
 }
 
 /** Leader Lease held by a pod that is gone or not ready (or expired): catalog requests fail until re-election. */
 export function leaseFinding(
-  lease: KubeObject | undefined, pods: readonly KubeObject[], ctx: DetectorContext,
+  lease: KubeObject | undefined,
+  pods: readonly KubeObject[],
+  ctx: DetectorContext,
 ): Finding | undefined {
   if (!lease || pods.length === 0) return undefined;
   const holder = leaseHolder(lease, ctx.now);
@@ -54,23 +75,35 @@ export function leaseFinding(
   const holderReady = holderPod ? isPodReady(holderPod) : false;
   if (holder && holderReady && !holder.expired) return undefined;
   const readyPods = pods.filter(isPodReady).map((p) => p.metadata.name);
-  const problem = !holder ? 'nobody holds it'
-    : !holderPod ? `its holder ${holder.pod} no longer exists`
-      : !holderReady ? `its holder ${holder.pod} is not ready` : `its holder ${holder.pod} stopped renewing it`;
+  const problem = !holder
+    ? 'nobody holds it'
+    : !holderPod
+      ? `its holder ${holder.pod} no longer exists`
+      : !holderReady
+        ? `its holder ${holder.pod} is not ready`
+        : `its holder ${holder.pod} stopped renewing it`;
   return {
     id: findingId(ID, ref, 'holder-not-ready'),
     detector: ID,
     severity: 'warning',
     subject: ref,
     title: `catalogd leader Lease: ${problem}`,
-    summary: `Lease ${lease.metadata.name}: ${problem}${holder?.expired ? ' (expired)' : ''}. Only the leader serves the `
-      + `catalog cache; ready pods (${readyPods.join(', ') || 'none'}) answer 404 until one of them takes the lease.`,
+    summary:
+      `Lease ${lease.metadata.name}: ${problem}${holder?.expired ? ' (expired)' : ''}. Only the leader serves the ` +
+      `catalog cache; ready pods (${readyPods.join(', ') || 'none'}) answer 404 until one of them takes the lease.`,
     evidence: [
       { kind: 'field', label: 'Lease holder', ref, path: 'spec.holderIdentity', value: holder?.identity ?? null },
-      ...(holder?.renewTime ? [{ kind: 'field' as const, label: 'Last renewal', ref, path: 'spec.renewTime', value: holder.renewTime }] : []),
+      ...(holder?.renewTime
+        ? [{ kind: 'field' as const, label: 'Last renewal', ref, path: 'spec.renewTime', value: holder.renewTime }]
+        : []),
       { kind: 'field', label: 'Ready pods', value: readyPods },
     ],
-    remediation: [{ title: 'Inspect the lease and the pods', command: `oc -n ${ns} get lease ${lease.metadata.name} -o yaml && oc -n ${ns} get pods -o wide` }],
+    remediation: [
+      {
+        title: 'Inspect the lease and the pods',
+        command: `oc -n ${ns} get lease ${lease.metadata.name} -o yaml && oc -n ${ns} get pods -o wide`,
+      },
+    ],
     ...(holder?.renewTime ? { since: holder.renewTime } : {}),
   };
 }
@@ -101,7 +134,10 @@ function proxyCommand(r: ProbeResult): string {
 
 /** Catalog probes (`/catalogs/<name>/api/v1/all` per pod) that did not answer 200: non-leaders serve an empty cache. */
 export function probeFinding(
-  deployment: KubeObject, pods: readonly KubeObject[], snapshot: Snapshot, leaderPod: string | undefined,
+  deployment: KubeObject,
+  pods: readonly KubeObject[],
+  snapshot: Snapshot,
+  leaderPod: string | undefined,
 ): Finding | undefined {
   const results = latestProbes(snapshot.probes, pods);
   const failing = results.filter((r) => r.status !== 200);
@@ -116,14 +152,23 @@ export function probeFinding(
     severity: all ? 'critical' : 'warning',
     subject: ref,
     title: all ? 'No catalogd pod serves the catalog' : 'Some catalogd pods do not serve the catalog',
-    summary: `${failing.map((r) => `${r.ref.name}: ${describe(r)}`).join('; ')}. Pods that are not the leader of `
-      + 'catalogd-operator-lock serve an empty cache and answer 404, so requests the Service sends to them fail.',
+    summary:
+      `${failing.map((r) => `${r.ref.name}: ${describe(r)}`).join('; ')}. Pods that are not the leader of ` +
+      'catalogd-operator-lock serve an empty cache and answer 404, so requests the Service sends to them fail.',
     evidence: results.map((r) => ({
-      kind: 'field' as const, label: `GET ${r.url}`, ref: r.ref, path: 'probe.status', value: describe(r), at: r.at,
+      kind: 'field' as const,
+      label: `GET ${r.url}`,
+      ref: r.ref,
+      path: 'probe.status',
+      value: describe(r),
+      at: r.at,
     })),
     remediation: [
       { title: 'Probe the failing pod through the API server proxy', command: proxyCommand(failing[0]) },
-      { title: 'See which pod holds the leader lease', command: `oc -n ${deployment.metadata.namespace} get lease catalogd-operator-lock -o jsonpath='{.spec.holderIdentity}'` },
+      {
+        title: 'See which pod holds the leader lease',
+        command: `oc -n ${deployment.metadata.namespace} get lease catalogd-operator-lock -o jsonpath='{.spec.holderIdentity}'`,
+      },
     ],
     since: failing.map((r) => r.at).sort()[0],
   };
@@ -132,7 +177,9 @@ export function probeFinding(
 /** `olm` ClusterOperator Available=False now or in the retained transition history. */
 export function olmAvailabilityFinding(snapshot: Snapshot): { finding?: Finding; count: number } {
   const drops = snapshot.transitions
-    .filter((t) => t.ref.kind === 'ClusterOperator' && t.ref.name === 'olm' && t.type === 'Available' && t.status === 'False')
+    .filter(
+      (t) => t.ref.kind === 'ClusterOperator' && t.ref.name === 'olm' && t.type === 'Available' && t.status === 'False',
+    )
     .sort((a, b) => (timeOf(a.at) ?? 0) - (timeOf(b.at) ?? 0));
   const co = findObject(snapshot, 'clusteroperators', 'olm');
   const nowUnavailable = conditionOf(co, 'Available')?.status === 'False';
@@ -147,12 +194,17 @@ export function olmAvailabilityFinding(snapshot: Snapshot): { finding?: Finding;
       severity: nowUnavailable ? 'critical' : 'warning',
       subject: ref,
       title: nowUnavailable ? 'olm ClusterOperator is Available=False' : 'olm went Available=False during rollouts',
-      summary: 'The ClusterOperator contract forbids Available=False during a normal update; with a single catalogd or '
-        + `operator-controller replica every rollout opens that window. Observed ${drops.length} Available=False transition(s)`
-        + `${nowUnavailable ? `; unavailable now: ${current?.message ?? current?.reason ?? ''}` : ''}.`,
+      summary:
+        'The ClusterOperator contract forbids Available=False during a normal update; with a single catalogd or ' +
+        `operator-controller replica every rollout opens that window. Observed ${drops.length} Available=False transition(s)` +
+        `${nowUnavailable ? `; unavailable now: ${current?.message ?? current?.reason ?? ''}` : ''}.`,
       evidence: drops.slice(-10).map((t) => ({
-        kind: 'condition' as const, label: `Available=${t.status}${t.reason ? ` (${t.reason})` : ''}`, ref, path: 'status.conditions[type=Available]',
-        value: t.message ?? null, at: t.at,
+        kind: 'condition' as const,
+        label: `Available=${t.status}${t.reason ? ` (${t.reason})` : ''}`,
+        ref,
+        path: 'status.conditions[type=Available]',
+        value: t.message ?? null,
+        at: t.at,
       })),
       remediation: [{ title: 'See the olm conditions', command: 'oc get clusteroperator olm -o yaml' }],
       ...(drops.length ? { since: (nowUnavailable ? drops.at(-1) : drops[0])?.at } : {}),

@@ -4,14 +4,31 @@
  * and with 2 replicas the non-leader catalogd pod answers 404.
  */
 import type { KubeObject } from '@/lib/k8s/types';
-import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, ResourceNeed, Snapshot } from '@/lib/health/types';
+import type {
+  Detector,
+  DetectorContext,
+  DetectorOutput,
+  Evidence,
+  Finding,
+  ResourceNeed,
+  Snapshot,
+} from '@/lib/health/types';
 import { asNumber, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
-import { desiredReplicas, fenceposts, isPodReady, leaseHolder, pdbsFor, podsOf, staticDisruptionsAllowed } from '@/lib/health/workload-math';
+import {
+  desiredReplicas,
+  fenceposts,
+  isPodReady,
+  leaseHolder,
+  pdbsFor,
+  podsOf,
+  staticDisruptionsAllowed,
+} from '@/lib/health/workload-math';
 import { leaseFinding, olmAvailabilityFinding, pdbFinding, probeFinding } from '@/lib/health/catalog-checks';
 import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/olmv1-presence';
 
 const ID = 'catalog-replicas' as const;
-const OLM_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.19/html/extensions/architecture';
+const OLM_DOC =
+  'https://docs.redhat.com/en/documentation/openshift_container_platform/4.19/html/extensions/architecture';
 
 /** An OLMv1 Deployment the detector watches: its name, the namespaces it lives in, and its leader Lease. */
 export interface CatalogDeployment {
@@ -22,7 +39,11 @@ export interface CatalogDeployment {
 
 /** The OLMv1 Deployments (OpenShift namespaces first, then upstream `olmv1-system`). */
 export const CATALOG_DEPLOYMENTS: readonly CatalogDeployment[] = [
-  { name: 'catalogd-controller-manager', namespaces: ['openshift-catalogd', 'olmv1-system'], lease: 'catalogd-operator-lock' },
+  {
+    name: 'catalogd-controller-manager',
+    namespaces: ['openshift-catalogd', 'olmv1-system'],
+    lease: 'catalogd-operator-lock',
+  },
   { name: 'operator-controller-controller-manager', namespaces: ['openshift-operator-controller', 'olmv1-system'] },
 ];
 
@@ -39,17 +60,22 @@ interface Observed {
 
 function observe(snapshot: Snapshot): Observed[] {
   const active = (ns: string): boolean => olmv1NamespaceActive(snapshot, ns);
-  return CATALOG_DEPLOYMENTS.flatMap((target) => target.namespaces.filter(active).flatMap((ns) => {
-    const deployment = findObject(snapshot, 'deployments', target.name, ns);
-    if (!deployment) return [];
-    return [{
-      deployment, target,
-      desired: desiredReplicas(deployment),
-      ready: asNumber(dig(deployment, 'status', 'readyReplicas')) ?? 0,
-      available: asNumber(dig(deployment, 'status', 'availableReplicas')) ?? 0,
-      pods: podsOf(deployment, objectsOf(snapshot, 'pods', ns)),
-    }];
-  }));
+  return CATALOG_DEPLOYMENTS.flatMap((target) =>
+    target.namespaces.filter(active).flatMap((ns) => {
+      const deployment = findObject(snapshot, 'deployments', target.name, ns);
+      if (!deployment) return [];
+      return [
+        {
+          deployment,
+          target,
+          desired: desiredReplicas(deployment),
+          ready: asNumber(dig(deployment, 'status', 'readyReplicas')) ?? 0,
+          available: asNumber(dig(deployment, 'status', 'availableReplicas')) ?? 0,
+          pods: podsOf(deployment, objectsOf(snapshot, 'pods', ns)),
+        },
+      ];
+    }),
+  );
 }
 
 function replicaEvidence(o: Observed): Evidence[] {
@@ -65,28 +91,43 @@ function deploymentFindings(o: Observed): Finding[] {
   const ref = refOf(o.deployment);
   const ns = o.deployment.metadata.namespace ?? '';
   const name = o.deployment.metadata.name;
-  const scale = { title: 'Run two replicas', command: `oc -n ${ns} scale deployment/${name} --replicas=2`, docUrl: OLM_DOC };
+  const scale = {
+    title: 'Run two replicas',
+    command: `oc -n ${ns} scale deployment/${name} --replicas=2`,
+    docUrl: OLM_DOC,
+  };
   const findings: Finding[] = [];
   if (o.ready < o.desired) {
     findings.push({
-      id: findingId(ID, ref, 'not-ready'), detector: ID, severity: o.ready === 0 ? 'critical' : 'warning', subject: ref,
+      id: findingId(ID, ref, 'not-ready'),
+      detector: ID,
+      severity: o.ready === 0 ? 'critical' : 'warning',
+      subject: ref,
       title: o.ready === 0 ? `${name}: no replica ready` : `${name}: replicas not ready`,
-      summary: o.ready === 0
-        ? `No ${name} pod is ready: ${name.startsWith('catalogd') ? 'catalog content is not served' : 'ClusterExtensions are not reconciled'} and the olm ClusterOperator reports Available=False.`
-        : `${o.desired - o.ready} of ${o.desired} ${name} replicas are not ready.`,
+      summary:
+        o.ready === 0
+          ? `No ${name} pod is ready: ${name.startsWith('catalogd') ? 'catalog content is not served' : 'ClusterExtensions are not reconciled'} and the olm ClusterOperator reports Available=False.`
+          : `${o.desired - o.ready} of ${o.desired} ${name} replicas are not ready.`,
       evidence: replicaEvidence(o),
       remediation: [
-        { title: 'See the pods and why they are not ready', command: `oc -n ${ns} get pods -o wide && oc -n ${ns} describe deployment/${name}` },
+        {
+          title: 'See the pods and why they are not ready',
+          command: `oc -n ${ns} get pods -o wide && oc -n ${ns} describe deployment/${name}`,
+        },
         { title: 'Read the manager log', command: `oc -n ${ns} logs deployment/${name} -c manager --tail=100` },
       ],
     });
   }
   if (o.desired < 2) {
     findings.push({
-      id: findingId(ID, ref, 'single-replica'), detector: ID, severity: 'warning', subject: ref,
+      id: findingId(ID, ref, 'single-replica'),
+      detector: ID,
+      severity: 'warning',
+      subject: ref,
       title: `${name} runs ${o.desired} replica: a rolling update will make olm Available=False`,
-      summary: `With spec.replicas ${o.desired}, every rollout (an update, a node drain) leaves a window with no ready ${name} `
-        + 'pod, and the olm ClusterOperator goes Available=False, which the ClusterOperator contract forbids during a normal update.',
+      summary:
+        `With spec.replicas ${o.desired}, every rollout (an update, a node drain) leaves a window with no ready ${name} ` +
+        'pod, and the olm ClusterOperator goes Available=False, which the ClusterOperator contract forbids during a normal update.',
       evidence: replicaEvidence(o).slice(0, 1),
       remediation: [scale],
     });
@@ -94,15 +135,30 @@ function deploymentFindings(o: Observed): Finding[] {
   const f = fenceposts(o.deployment);
   if (o.desired > 0 && f.maxUnavailable >= o.desired) {
     findings.push({
-      id: findingId(ID, ref, 'rollout-unavailable'), detector: ID, severity: 'warning', subject: ref,
+      id: findingId(ID, ref, 'rollout-unavailable'),
+      detector: ID,
+      severity: 'warning',
+      subject: ref,
       title: `${name}'s update strategy may take every replica down`,
-      summary: `Strategy ${f.strategy} resolves to maxUnavailable ${f.maxUnavailable} (maxSurge ${f.maxSurge}) for ${o.desired} `
-        + 'replica(s): the deployment controller may stop all pods before a new one is ready.',
-      evidence: [{ kind: 'field', label: 'Update strategy', ref, path: 'spec.strategy', value: `${f.strategy} maxSurge=${f.maxSurge} maxUnavailable=${f.maxUnavailable}` }],
-      remediation: [{
-        title: 'Never take a pod down before its replacement is ready',
-        command: `oc -n ${ns} patch deployment/${name} --type=merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1,"maxUnavailable":0}}}}'`,
-      }, scale],
+      summary:
+        `Strategy ${f.strategy} resolves to maxUnavailable ${f.maxUnavailable} (maxSurge ${f.maxSurge}) for ${o.desired} ` +
+        'replica(s): the deployment controller may stop all pods before a new one is ready.',
+      evidence: [
+        {
+          kind: 'field',
+          label: 'Update strategy',
+          ref,
+          path: 'spec.strategy',
+          value: `${f.strategy} maxSurge=${f.maxSurge} maxUnavailable=${f.maxUnavailable}`,
+        },
+      ],
+      remediation: [
+        {
+          title: 'Never take a pod down before its replacement is ready',
+          command: `oc -n ${ns} patch deployment/${name} --type=merge -p '{"spec":{"strategy":{"type":"RollingUpdate","rollingUpdate":{"maxSurge":1,"maxUnavailable":0}}}}'`,
+        },
+        scale,
+      ],
     });
   }
   return findings;
@@ -111,8 +167,13 @@ function deploymentFindings(o: Observed): Finding[] {
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   const findings: Finding[] = [];
   const samples: Record<string, number | null> = {
-    desired: null, ready: null, available: null, pdbDisruptionsAllowed: null,
-    operatorControllerDesired: null, operatorControllerReady: null, operatorControllerAvailable: null,
+    desired: null,
+    ready: null,
+    available: null,
+    pdbDisruptionsAllowed: null,
+    operatorControllerDesired: null,
+    operatorControllerReady: null,
+    operatorControllerAvailable: null,
   };
   const observed = observe(snapshot);
   for (const o of observed) {
@@ -130,7 +191,11 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     const probes = probeFinding(o.deployment, o.pods, snapshot, lease ? leaseHolder(lease, ctx.now)?.pod : undefined);
     if (probes) findings.push(probes);
     const pdbAllowed = pdbs.length
-      ? Math.min(...pdbs.map((p) => asNumber(dig(p, 'status', 'disruptionsAllowed')) ?? staticDisruptionsAllowed(p, o.desired) ?? 0))
+      ? Math.min(
+          ...pdbs.map(
+            (p) => asNumber(dig(p, 'status', 'disruptionsAllowed')) ?? staticDisruptionsAllowed(p, o.desired) ?? 0,
+          ),
+        )
       : null;
     const prefix = o.target.name.startsWith('catalogd') ? '' : 'operatorController';
     const key = (k: string): string => (prefix ? `${prefix}${k[0].toUpperCase()}${k.slice(1)}` : k);
@@ -179,7 +244,11 @@ const needs: ResourceNeed[] = [
 export const catalogReplicas: Detector = {
   id: ID,
   title: 'OLMv1 catalog replicas',
-  insight: { impactType: 'API Availability', scopeType: 'Cluster', referenceUrl: 'https://docs.openshift.com/container-platform/latest/extensions/catalogs/managing-catalogs.html' }, // catalogs that serve nothing break installs; a PDB at its limit stalls node drains
+  insight: {
+    impactType: 'API Availability',
+    scopeType: 'Cluster',
+    referenceUrl: 'https://docs.openshift.com/container-platform/latest/extensions/catalogs/managing-catalogs.html',
+  }, // catalogs that serve nothing break installs; a PDB at its limit stalls node drains
   needs,
   detect,
 };

@@ -42,9 +42,16 @@ export const TRANSIENT_PATTERNS: readonly { pattern: RegExp; label: string }[] =
   { pattern: /connection refused/i, label: 'connection refused' },
   { pattern: /context deadline exceeded/i, label: 'context deadline exceeded' },
   { pattern: /i\/o timeout|TLS handshake timeout|etcdserver: request timed out/i, label: 'timeout' },
-  { pattern: /the server is currently unable to handle the request|too many requests/i, label: 'API server unavailable' },
+  {
+    pattern: /the server is currently unable to handle the request|too many requests/i,
+    label: 'API server unavailable',
+  },
   // "not found" alone is often the root cause (a missing ClusterRole, a missing catalog); only during cleanup is it noise.
-  { pattern: /(delet|clean|uninstall|roll(ed|ing)? ?back)[^\n]*\bnot found\b|\bnot found\b[^\n]*(delet|clean|uninstall|roll(ed|ing)? ?back)/i, label: 'not found during cleanup' },
+  {
+    pattern:
+      /(delet|clean|uninstall|roll(ed|ing)? ?back)[^\n]*\bnot found\b|\bnot found\b[^\n]*(delet|clean|uninstall|roll(ed|ing)? ?back)/i,
+    label: 'not found during cleanup',
+  },
   { pattern: /already exists/i, label: 'already exists during re-create' },
 ];
 
@@ -66,11 +73,26 @@ export function transientLabel(message: string | undefined): string | undefined 
 /** Whether one transition puts its condition in a failure state. */
 export function isFailure(t: Pick<ConditionTransition, 'type' | 'status' | 'reason'>): boolean {
   if (/Deprecated$/.test(t.type)) return false;
-  return FAILURE_RULES.some((r) => r.type === t.type && r.status === t.status
-    && (!r.reason || r.reason.test(t.reason ?? '')) && (!r.notReason || !r.notReason.test(t.reason ?? '')));
+  return FAILURE_RULES.some(
+    (r) =>
+      r.type === t.type &&
+      r.status === t.status &&
+      (!r.reason || r.reason.test(t.reason ?? '')) &&
+      (!r.notReason || !r.notReason.test(t.reason ?? '')),
+  );
 }
 
-const MESSAGE_PRIORITY = ['Progressing', 'Installed', 'Degraded', 'Failing', 'Unpacked', 'Serving', 'Available', 'Ready', 'Healthy'];
+const MESSAGE_PRIORITY = [
+  'Progressing',
+  'Installed',
+  'Degraded',
+  'Failing',
+  'Unpacked',
+  'Serving',
+  'Available',
+  'Ready',
+  'Healthy',
+];
 
 function pickMessage(failures: ConditionTransition[]): ConditionTransition {
   return [...failures].sort((a, b) => {
@@ -154,9 +176,13 @@ export function analyzeStreak(ref: ObjectRef, transitions: readonly ConditionTra
     ref,
     active: streak !== undefined,
     streakLength: current?.writes.length ?? 0,
-    ...(current ? {
-      rootCause: episode?.rootCause ?? current.first, latest: current.latest, onset: episode?.onset ?? current.first.at,
-    } : {}),
+    ...(current
+      ? {
+          rootCause: episode?.rootCause ?? current.first,
+          latest: current.latest,
+          onset: episode?.onset ?? current.first.at,
+        }
+      : {}),
     writes,
     requeueBursts: bursts.length,
     writesPerBurst: bursts.length ? bursts.reduce((a, b) => a + b, 0) / bursts.length : 0,

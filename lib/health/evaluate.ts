@@ -32,7 +32,11 @@ function failureFinding(detector: Detector, error: unknown): Finding {
  * Evaluates `detectors` (default: {@link DETECTORS}) on `snapshot` at `context.now`. Findings with the same id
  * (from one detector) are kept once; a throwing detector yields a warning `<id>:Detector//<id>:failed` and no samples.
  */
-export function evaluate(snapshot: Snapshot, context: DetectorContext, detectors: readonly Detector[] = DETECTORS): Evaluation {
+export function evaluate(
+  snapshot: Snapshot,
+  context: DetectorContext,
+  detectors: readonly Detector[] = DETECTORS,
+): Evaluation {
   const findings = new Map<string, Finding>();
   const samples: Evaluation['samples'] = {};
   for (const detector of detectors) {

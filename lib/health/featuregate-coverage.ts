@@ -9,11 +9,16 @@ import { compareVersions } from '@/lib/version';
 import { findingId } from '@/lib/health/objects';
 import { earliestCrash, featureGateCrashes, type FeatureGateCrash } from '@/lib/health/featuregate-crashes';
 import {
-  HCP_FEATURE_GATE_CONFIGMAP, HCP_FEATURE_GATE_KEY, hostedCoverage, standaloneCoverage, type CoverageInput,
+  HCP_FEATURE_GATE_CONFIGMAP,
+  HCP_FEATURE_GATE_KEY,
+  hostedCoverage,
+  standaloneCoverage,
+  type CoverageInput,
 } from '@/lib/health/featuregate-sources';
 
 const ID = 'featuregate-coverage' as const;
-const FEATUREGATE_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.14/html/config_apis/featuregate-config-openshift-io-v1';
+const FEATUREGATE_DOC =
+  'https://docs.redhat.com/en/documentation/openshift_container_platform/4.14/html/config_apis/featuregate-config-openshift-io-v1';
 
 const REMEDIATION: RemediationStep[] = [
   {
@@ -27,8 +32,9 @@ const REMEDIATION: RemediationStep[] = [
   { title: 'See which ClusterOperators still run the missing version', command: 'oc get clusteroperators' },
   { title: 'Find consumers that already crash-loop', command: 'oc get pods -A | grep CrashLoopBackOff' },
   {
-    title: 'On HyperShift the control-plane operator writes this list: move the hosted cluster to a HyperShift build that '
-      + 'keeps history versions, or finish the update so no component needs the missing version',
+    title:
+      'On HyperShift the control-plane operator writes this list: move the hosted cluster to a HyperShift build that ' +
+      'keeps history versions, or finish the update so no component needs the missing version',
     docUrl: FEATUREGATE_DOC,
   },
 ];
@@ -46,7 +52,10 @@ function hostedRemediation(input: CoverageInput): RemediationStep[] {
       title: 'Compare with the HostedCluster version history',
       command: `oc get hostedcluster ${hc?.name ?? ''} -n ${hc?.namespace ?? ''} -o jsonpath='{range .status.version.history[*]}{.version}{" "}{.state}{"\\n"}{end}'`,
     },
-    { title: 'See which control-plane components still run the missing version', command: `oc get controlplanecomponents -n ${ns}` },
+    {
+      title: 'See which control-plane components still run the missing version',
+      command: `oc get controlplanecomponents -n ${ns}`,
+    },
     { title: 'Find HCP operators that already crash-loop', command: `oc get pods -n ${ns} | grep CrashLoopBackOff` },
     REMEDIATION[4],
   ];
@@ -56,7 +65,12 @@ function plural(count: number, noun: string): string {
   return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
-function missingFinding(version: string, input: CoverageInput, crashes: FeatureGateCrash[], outgoing: boolean): Finding {
+function missingFinding(
+  version: string,
+  input: CoverageInput,
+  crashes: FeatureGateCrash[],
+  outgoing: boolean,
+): Finding {
   const { subject: fgRef, versionRef: cvRef, present, required: req } = input;
   const operators = req.operators.get(version) ?? [];
   const historyEntry = req.history.find((h) => h.version === version);
@@ -64,37 +78,57 @@ function missingFinding(version: string, input: CoverageInput, crashes: FeatureG
     { kind: 'field', label: 'FeatureGate status versions', ref: fgRef, path: input.listPath, value: present },
   ];
   if (cvRef && req.desired) {
-    evidence.push({ kind: 'field', label: 'Desired version', ref: cvRef, path: `${input.versionPath}.desired.version`, value: req.desired });
+    evidence.push({
+      kind: 'field',
+      label: 'Desired version',
+      ref: cvRef,
+      path: `${input.versionPath}.desired.version`,
+      value: req.desired,
+    });
   }
   if (cvRef && req.history.length) {
     evidence.push({
-      kind: 'field', label: `${cvRef.kind} history (back to the first Completed)`, ref: cvRef,
-      path: `${input.versionPath}.history[].version`, value: req.history.map((h) => `${h.version} (${h.state || 'unknown'})`),
+      kind: 'field',
+      label: `${cvRef.kind} history (back to the first Completed)`,
+      ref: cvRef,
+      path: `${input.versionPath}.history[].version`,
+      value: req.history.map((h) => `${h.version} (${h.state || 'unknown'})`),
     });
   }
   if (operators.length) {
     evidence.push({
-      kind: 'field', label: `${input.hosted ? 'Control-plane components' : 'ClusterOperators'} at ${version}`,
-      path: input.hosted ? 'status.version' : 'status.versions[name=operator].version', value: operators,
+      kind: 'field',
+      label: `${input.hosted ? 'Control-plane components' : 'ClusterOperators'} at ${version}`,
+      path: input.hosted ? 'status.version' : 'status.versions[name=operator].version',
+      value: operators,
     });
   }
   for (const c of crashes) {
     const restarts = c.restartCount !== undefined ? ` (${plural(c.restartCount, 'restart')})` : '';
-    evidence.push({ kind: 'log', label: `${c.crashLooping ? 'Crash-looping' : 'Failed'} consumer${restarts}`, ref: c.pod,
-      container: c.container, lines: [c.line], ...(c.at ? { at: c.at } : {}) });
+    evidence.push({
+      kind: 'log',
+      label: `${c.crashLooping ? 'Crash-looping' : 'Failed'} consumer${restarts}`,
+      ref: c.pod,
+      container: c.container,
+      lines: [c.line],
+      ...(c.at ? { at: c.at } : {}),
+    });
   }
   const looping = crashes.filter((c) => c.crashLooping).length;
   const who = [
     operators.length ? `${plural(operators.length, input.componentNoun)} (${operators.join(', ')})` : '',
     req.desired === version ? 'the desired release' : '',
-    historyEntry && !operators.length && req.desired !== version ? `history entry ${version} (${historyEntry.state})` : '',
-  ].filter(Boolean).join(', ');
+    historyEntry && !operators.length && req.desired !== version
+      ? `history entry ${version} (${historyEntry.state})`
+      : '',
+  ]
+    .filter(Boolean)
+    .join(', ');
   const parts = [
-    `${input.listName} has no status entry for ${version}, still required by `
-      + `${who || 'running components'}.`,
+    `${input.listName} has no status entry for ${version}, still required by ` + `${who || 'running components'}.`,
     outgoing
-      ? `The update is moving away from ${version}; every component still on ${version} that restarts now fails with `
-        + `'missing desired version "${version}"', even before any consumer has crashed.`
+      ? `The update is moving away from ${version}; every component still on ${version} that restarts now fails with ` +
+        `'missing desired version "${version}"', even before any consumer has crashed.`
       : `Components at ${version} fail to start with 'missing desired version "${version}"'.`,
     crashes.length ? `${crashes.length} container(s) already report it, ${looping} in CrashLoopBackOff.` : '',
   ];
@@ -102,8 +136,12 @@ function missingFinding(version: string, input: CoverageInput, crashes: FeatureG
   const first = crashes.find((c) => c.notReadySince === since);
   if (first && since) {
     evidence.push({
-      kind: 'condition', label: 'First consumer not ready (onset)', ref: first.pod,
-      path: 'status.conditions[type=Ready]', value: 'False', at: since,
+      kind: 'condition',
+      label: 'First consumer not ready (onset)',
+      ref: first.pod,
+      path: 'status.conditions[type=Ready]',
+      value: 'False',
+      at: since,
     });
   }
   return {
@@ -128,8 +166,9 @@ function prunableFinding(fgRef: ObjectRef, prunable: string[], input: CoverageIn
     severity: 'info',
     subject: fgRef,
     title: `${prunable.length} FeatureGate status version${prunable.length === 1 ? '' : 's'} not in ClusterVersion history`,
-    summary: `status.featureGates[] lists ${prunable.length} version(s) the ${input.versionRef?.kind ?? 'ClusterVersion'} history no longer mentions `
-      + `(${prunable.join(', ')}). Nothing requires them; they are safe to prune and harmless to keep.`,
+    summary:
+      `status.featureGates[] lists ${prunable.length} version(s) the ${input.versionRef?.kind ?? 'ClusterVersion'} history no longer mentions ` +
+      `(${prunable.join(', ')}). Nothing requires them; they are safe to prune and harmless to keep.`,
     evidence: [{ kind: 'field', label: 'Versions not in history', ref: fgRef, path: input.listPath, value: prunable }],
     remediation: input.hosted ? hostedRemediation(input).slice(0, 2) : [REMEDIATION[0], REMEDIATION[1]],
   };
@@ -141,8 +180,17 @@ function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
   const { required: req, present } = input;
   const crashes = featureGateCrashes(snapshot).filter((c) => !present.includes(c.version));
   const missing = new Set([...req.all, ...crashes.map((c) => c.version)].filter((v) => !present.includes(v)));
-  const findings = [...missing].sort(compareVersions).reverse().map((v) =>
-    missingFinding(v, input, crashes.filter((c) => c.version === v), v === input.outgoing));
+  const findings = [...missing]
+    .sort(compareVersions)
+    .reverse()
+    .map((v) =>
+      missingFinding(
+        v,
+        input,
+        crashes.filter((c) => c.version === v),
+        v === input.outgoing,
+      ),
+    );
   const known = new Set([...input.historyVersions, ...req.all]);
   const prunable = [...new Set(present.filter((v) => !known.has(v)))].sort(compareVersions);
   if (prunable.length) findings.push(prunableFinding(input.subject, prunable, input));
@@ -165,7 +213,12 @@ function detect(snapshot: Snapshot): ReturnType<Detector['detect']> {
 export const featureGateCoverage: Detector = {
   id: ID,
   title: 'FeatureGate version coverage',
-  insight: { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://github.com/openshift/library-go/blob/master/pkg/operator/configobserver/featuregates/simple_featuregate_reader.go' }, // components at a missing version cannot read their features and crash-loop: the update stops there
+  insight: {
+    impactType: 'Update Stalled',
+    scopeType: 'ControlPlane',
+    referenceUrl:
+      'https://github.com/openshift/library-go/blob/master/pkg/operator/configobserver/featuregates/simple_featuregate_reader.go',
+  }, // components at a missing version cannot read their features and crash-loop: the update stops there
   needs: [
     { resource: 'clusterversions', name: 'version' },
     { resource: 'featuregates', name: 'cluster' },

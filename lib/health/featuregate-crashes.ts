@@ -31,7 +31,8 @@ export interface FeatureGateCrash {
 
 /** When the pod stopped being ready, if it is not ready now (the earlier of Ready and ContainersReady). */
 function notReadySince(pod: unknown): string | undefined {
-  const times = asArray(dig(pod, 'status', 'conditions')).map(asObject)
+  const times = asArray(dig(pod, 'status', 'conditions'))
+    .map(asObject)
     .filter((c) => (c?.type === 'Ready' || c?.type === 'ContainersReady') && c.status === 'False')
     .map((c) => asString(c?.lastTransitionTime))
     .filter((t): t is string => timeOf(t) !== undefined);
@@ -40,7 +41,11 @@ function notReadySince(pod: unknown): string | undefined {
 
 function containerMessages(status: unknown): { text: string; at?: string }[] {
   const out: { text: string; at?: string }[] = [];
-  for (const [state, key] of [['state', 'waiting'], ['state', 'terminated'], ['lastState', 'terminated']] as const) {
+  for (const [state, key] of [
+    ['state', 'waiting'],
+    ['state', 'terminated'],
+    ['lastState', 'terminated'],
+  ] as const) {
     const s = asObject(dig(status, state, key));
     const text = asString(s?.message);
     if (text) out.push({ text, at: asString(s?.finishedAt) });
@@ -60,7 +65,9 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
     if (!prev) byKey.set(key, crash);
     else {
       byKey.set(key, {
-        ...prev, crashLooping: prev.crashLooping || crash.crashLooping, at: prev.at ?? crash.at,
+        ...prev,
+        crashLooping: prev.crashLooping || crash.crashLooping,
+        at: prev.at ?? crash.at,
         notReadySince: prev.notReadySince ?? crash.notReadySince,
       });
     }
@@ -75,7 +82,12 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
         if (!m) continue;
         const restartCount = asObject(cs)?.restartCount;
         add({
-          version: m[1], pod: refOf(pod), container, line: text.trim(), crashLooping, at,
+          version: m[1],
+          pod: refOf(pod),
+          container,
+          line: text.trim(),
+          crashLooping,
+          at,
           ...(typeof restartCount === 'number' ? { restartCount } : {}),
           ...(down ? { notReadySince: down } : {}),
         });
@@ -93,14 +105,18 @@ export function featureGateCrashes(snapshot: Snapshot): FeatureGateCrash[] {
       const cs = asArray(dig(pod, 'status', 'containerStatuses')).find((c) => asObject(c)?.name === excerpt.container);
       const down = notReadySince(pod);
       add({
-        version: m[1], pod: excerpt.ref, container: excerpt.container, line: line.trim(),
+        version: m[1],
+        pod: excerpt.ref,
+        container: excerpt.container,
+        line: line.trim(),
         crashLooping: dig(cs, 'state', 'waiting', 'reason') === 'CrashLoopBackOff',
         ...(down ? { notReadySince: down } : {}),
       });
     }
   }
   return [...byKey.values()].sort((a, b) =>
-    `${a.pod.namespace}/${a.pod.name}/${a.container}`.localeCompare(`${b.pod.namespace}/${b.pod.name}/${b.container}`));
+    `${a.pod.namespace}/${a.pod.name}/${a.container}`.localeCompare(`${b.pod.namespace}/${b.pod.name}/${b.container}`),
+  );
 }
 
 /**

@@ -57,17 +57,27 @@ export interface CoverageInput {
 function historyOf(statusVersion: unknown): HistoryEntry[] {
   return asArray(dig(statusVersion, 'history')).flatMap((h) => {
     const version = asString(asObject(h)?.version);
-    return version ? [{ version, state: asString(asObject(h)?.state) ?? '', startedTime: asString(asObject(h)?.startedTime) }] : [];
+    return version
+      ? [{ version, state: asString(asObject(h)?.state) ?? '', startedTime: asString(asObject(h)?.startedTime) }]
+      : [];
   });
 }
 
-function required(desired: string | undefined, all: HistoryEntry[], byVersion: Map<string, string[]>): RequiredVersions {
+function required(
+  desired: string | undefined,
+  all: HistoryEntry[],
+  byVersion: Map<string, string[]>,
+): RequiredVersions {
   const history: HistoryEntry[] = [];
   for (const entry of all) {
     history.push(entry);
     if (entry.state === 'Completed') break;
   }
-  const versions = new Set<string>([...(desired ? [desired] : []), ...history.map((h) => h.version), ...byVersion.keys()]);
+  const versions = new Set<string>([
+    ...(desired ? [desired] : []),
+    ...history.map((h) => h.version),
+    ...byVersion.keys(),
+  ]);
   return { desired, history, operators: byVersion, all: versions };
 }
 
@@ -112,10 +122,17 @@ export function standaloneCoverage(snapshot: Snapshot): CoverageInput | undefine
   }
   const history = historyOf(dig(cv, 'status'));
   return {
-    subject: refOf(fg), listName: 'featuregates.config.openshift.io/cluster', listPath: 'status.featureGates[].version',
-    present: presentVersions(fg), required: required(desired, history, byVersion), historyVersions: history.map((h) => h.version),
+    subject: refOf(fg),
+    listName: 'featuregates.config.openshift.io/cluster',
+    listPath: 'status.featureGates[].version',
+    present: presentVersions(fg),
+    required: required(desired, history, byVersion),
+    historyVersions: history.map((h) => h.version),
     outgoing: outgoingOf(history, conditionOf(cv, 'Progressing')?.status === 'True'),
-    versionRef: refOf(cv), versionPath: 'status', componentNoun: 'ClusterOperator', hosted: false,
+    versionRef: refOf(cv),
+    versionPath: 'status',
+    componentNoun: 'ClusterOperator',
+    hosted: false,
   };
 }
 
@@ -154,10 +171,16 @@ export function hostedCoverage(snapshot: Snapshot): CoverageInput | undefined {
   }
   const history = historyOf(statusVersion);
   return {
-    subject: refOf(configMap), listName: `the FeatureGate rendered into ConfigMap ${hcpNamespace}/${HCP_FEATURE_GATE_CONFIGMAP}`,
+    subject: refOf(configMap),
+    listName: `the FeatureGate rendered into ConfigMap ${hcpNamespace}/${HCP_FEATURE_GATE_CONFIGMAP}`,
     listPath: `data["${HCP_FEATURE_GATE_KEY}"].status.featureGates[].version`,
-    present: presentVersions(fg), required: required(desired, history, byVersion), historyVersions: history.map((h) => h.version),
+    present: presentVersions(fg),
+    required: required(desired, history, byVersion),
+    historyVersions: history.map((h) => h.version),
     outgoing: outgoingOf(history, conditionOf(hc, 'Progressing')?.status === 'True'),
-    versionRef: refOf(hc), versionPath: 'status.version', componentNoun: 'control-plane component', hosted: true,
+    versionRef: refOf(hc),
+    versionPath: 'status.version',
+    componentNoun: 'control-plane component',
+    hosted: true,
   };
 }

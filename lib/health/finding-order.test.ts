@@ -1,8 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { compareFindings, speaksForCluster, type OrderedFinding } from '@/lib/health/finding-order';
 
-const f = (id: string, severity: OrderedFinding['severity'], extra: Partial<OrderedFinding> = {}): OrderedFinding =>
-  ({ id, severity, ...extra });
+const f = (id: string, severity: OrderedFinding['severity'], extra: Partial<OrderedFinding> = {}): OrderedFinding => ({
+  id,
+  severity,
+  ...extra,
+});
 
 describe('compareFindings', () => {
   it('orders by severity, then observed before predicted, then onset, then id', () => {

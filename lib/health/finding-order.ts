@@ -16,10 +16,12 @@ export type OrderedFinding = Pick<Finding, 'id' | 'severity' | 'since' | 'basis'
 export function compareFindings(a: OrderedFinding, b: OrderedFinding): number {
   const onset = (f: OrderedFinding): number => timeOf(f.since) ?? Number.POSITIVE_INFINITY;
   const predicted = (f: OrderedFinding): number => Number(f.basis === 'predicted');
-  return SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity)
-    || predicted(a) - predicted(b)
-    || (onset(a) === onset(b) ? 0 : onset(a) < onset(b) ? -1 : 1)
-    || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  return (
+    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+    predicted(a) - predicted(b) ||
+    (onset(a) === onset(b) ? 0 : onset(a) < onset(b) ? -1 : 1) ||
+    (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
+  );
 }
 
 /**

@@ -5,17 +5,27 @@
  * NodePools that are not Ready as evidence. Needs no kubeconfig of the hosted cluster.
  */
 import type { Condition, KubeObject } from '@/lib/k8s/types';
-import type { Detector, DetectorOutput, Evidence, Finding, RemediationStep, Severity, Snapshot } from '@/lib/health/types';
+import type {
+  Detector,
+  DetectorOutput,
+  Evidence,
+  Finding,
+  RemediationStep,
+  Severity,
+  Snapshot,
+} from '@/lib/health/types';
 import { conditionOf, findingId, objectsOf, refOf, timeOf } from '@/lib/health/objects';
 
 const ID = 'hosted-control-plane' as const;
-const CONDITIONS_DOC = 'https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/hostedcluster_conditions.go';
+const CONDITIONS_DOC =
+  'https://github.com/openshift/hypershift/blob/main/api/hypershift/v1beta1/hostedcluster_conditions.go';
 
 /** Names in a HyperShift or CVO condition message, by the shapes those messages take. */
 export function namedComponents(message: string | undefined): string[] {
   if (!message) return [];
   const names = new Set<string>();
-  for (const m of message.matchAll(/([a-z0-9][a-z0-9-]*) (?:deployment|statefulset) has \d+ unavailable replicas/g)) names.add(m[1]);
+  for (const m of message.matchAll(/([a-z0-9][a-z0-9-]*) (?:deployment|statefulset) has \d+ unavailable replicas/g))
+    names.add(m[1]);
   const lists = [
     /Waiting for components to be available: ([^;\]]+)/.exec(message),
     /Cluster operators? ([a-z0-9, -]+?) (?:is|are) (?:not available|degraded)/.exec(message),
@@ -27,8 +37,11 @@ export function namedComponents(message: string | undefined): string[] {
 
 function conditionEvidence(object: KubeObject, condition: Condition): Evidence {
   return {
-    kind: 'condition', label: `${condition.type}=${condition.status}${condition.reason ? ` (${condition.reason})` : ''}`,
-    ref: refOf(object), path: `status.conditions[type=${condition.type}]`, value: condition.message ?? '',
+    kind: 'condition',
+    label: `${condition.type}=${condition.status}${condition.reason ? ` (${condition.reason})` : ''}`,
+    ref: refOf(object),
+    path: `status.conditions[type=${condition.type}]`,
+    value: condition.message ?? '',
     ...(condition.lastTransitionTime ? { at: condition.lastTransitionTime } : {}),
   };
 }
@@ -45,9 +58,18 @@ function onsetOf(evidence: readonly Evidence[]): { since?: string } {
 function remediation(hc: KubeObject, hcpNamespace: string): RemediationStep[] {
   const { name, namespace } = hc.metadata;
   return [
-    { title: 'Read the HostedCluster conditions', command: `oc get hostedcluster ${name} -n ${namespace} -o jsonpath='{range .status.conditions[*]}{.type}{"="}{.status}{" "}{.reason}{": "}{.message}{"\\n"}{end}'` },
-    { title: 'See which control-plane components are not available', command: `oc get controlplanecomponents -n ${hcpNamespace}` },
-    { title: 'Find the failing pods of the hosted control plane', command: `oc get pods -n ${hcpNamespace} | grep -v Running` },
+    {
+      title: 'Read the HostedCluster conditions',
+      command: `oc get hostedcluster ${name} -n ${namespace} -o jsonpath='{range .status.conditions[*]}{.type}{"="}{.status}{" "}{.reason}{": "}{.message}{"\\n"}{end}'`,
+    },
+    {
+      title: 'See which control-plane components are not available',
+      command: `oc get controlplanecomponents -n ${hcpNamespace}`,
+    },
+    {
+      title: 'Find the failing pods of the hosted control plane',
+      command: `oc get pods -n ${hcpNamespace} | grep -v Running`,
+    },
     { title: 'What each HostedCluster condition means (upstream API)', docUrl: CONDITIONS_DOC },
   ];
 }
@@ -60,29 +82,53 @@ interface Rule {
 }
 
 const RULES: Rule[] = [
-  { type: 'Available', bad: 'False', severity: 'critical', title: (n) => `Hosted control plane not available${n.length ? `: ${n.join(', ')}` : ''}` },
-  { type: 'Degraded', bad: 'True', severity: 'warning', title: (n) => `Hosted control plane degraded${n.length ? `: ${n.join(', ')}` : ''}` },
   {
-    type: 'ClusterVersionSucceeding', bad: 'False', severity: 'warning',
+    type: 'Available',
+    bad: 'False',
+    severity: 'critical',
+    title: (n) => `Hosted control plane not available${n.length ? `: ${n.join(', ')}` : ''}`,
+  },
+  {
+    type: 'Degraded',
+    bad: 'True',
+    severity: 'warning',
+    title: (n) => `Hosted control plane degraded${n.length ? `: ${n.join(', ')}` : ''}`,
+  },
+  {
+    type: 'ClusterVersionSucceeding',
+    bad: 'False',
+    severity: 'warning',
     title: (n) => `Hosted cluster version not succeeding${n.length ? `: ${n.join(', ')} not available` : ''}`,
   },
 ];
 
 function detect(snapshot: Snapshot): DetectorOutput {
   const hostedClusters = objectsOf(snapshot, 'hostedclusters');
-  if (hostedClusters.length !== 1) return { findings: [], samples: { unavailableComponents: null, nodePoolsNotReady: null } };
+  if (hostedClusters.length !== 1)
+    return { findings: [], samples: { unavailableComponents: null, nodePoolsNotReady: null } };
   const hc = hostedClusters[0];
   const hcpNamespace = `${hc.metadata.namespace ?? ''}-${hc.metadata.name}`;
   const hcRef = refOf(hc);
-  const unavailable = objectsOf(snapshot, 'controlplanecomponents', hcpNamespace).filter((cpc) => conditionOf(cpc, 'Available')?.status === 'False');
-  const poolsNotReady = objectsOf(snapshot, 'nodepools').filter((pool) => conditionOf(pool, 'Ready')?.status === 'False');
+  const unavailable = objectsOf(snapshot, 'controlplanecomponents', hcpNamespace).filter(
+    (cpc) => conditionOf(cpc, 'Available')?.status === 'False',
+  );
+  const poolsNotReady = objectsOf(snapshot, 'nodepools').filter(
+    (pool) => conditionOf(pool, 'Ready')?.status === 'False',
+  );
   const findings: Finding[] = [];
   for (const rule of RULES) {
     const condition = conditionOf(hc, rule.type);
     if (condition?.status !== rule.bad) continue;
     const names = namedComponents(condition.message);
     const evidence: Evidence[] = [conditionEvidence(hc, condition)];
-    if (names.length) evidence.push({ kind: 'field', label: rule.type === 'ClusterVersionSucceeding' ? 'Cluster operators named' : 'Components named', ref: hcRef, path: `status.conditions[type=${rule.type}].message`, value: names });
+    if (names.length)
+      evidence.push({
+        kind: 'field',
+        label: rule.type === 'ClusterVersionSucceeding' ? 'Cluster operators named' : 'Components named',
+        ref: hcRef,
+        path: `status.conditions[type=${rule.type}].message`,
+        value: names,
+      });
     if (rule.type !== 'ClusterVersionSucceeding') {
       for (const cpc of unavailable) evidence.push(conditionEvidence(cpc, conditionOf(cpc, 'Available')!));
     }
@@ -92,9 +138,10 @@ function detect(snapshot: Snapshot): DetectorOutput {
       severity: rule.severity,
       subject: hcRef,
       title: rule.title(names),
-      summary: `HostedCluster ${hc.metadata.namespace}/${hc.metadata.name} reports ${rule.type}=${condition.status}`
-        + `${condition.reason ? ` (${condition.reason})` : ''}${condition.message ? `: ${condition.message}` : ''}.`
-        + (rule.type !== 'ClusterVersionSucceeding' && unavailable.length
+      summary:
+        `HostedCluster ${hc.metadata.namespace}/${hc.metadata.name} reports ${rule.type}=${condition.status}` +
+        `${condition.reason ? ` (${condition.reason})` : ''}${condition.message ? `: ${condition.message}` : ''}.` +
+        (rule.type !== 'ClusterVersionSucceeding' && unavailable.length
           ? ` ${unavailable.length} ControlPlaneComponent(s) in ${hcpNamespace} are not Available: ${unavailable.map((c) => c.metadata.name).join(', ')}.`
           : ''),
       evidence,
@@ -112,7 +159,12 @@ function detect(snapshot: Snapshot): DetectorOutput {
       title: `NodePool ${pool.metadata.name} not ready`,
       summary: `NodePool ${pool.metadata.namespace}/${pool.metadata.name} reports Ready=False${ready.reason ? ` (${ready.reason})` : ''}${ready.message ? `: ${ready.message}` : ''}.`,
       evidence: [conditionEvidence(pool, ready)],
-      remediation: [{ title: 'Read the NodePool conditions', command: `oc get nodepool ${pool.metadata.name} -n ${pool.metadata.namespace} -o yaml` }],
+      remediation: [
+        {
+          title: 'Read the NodePool conditions',
+          command: `oc get nodepool ${pool.metadata.name} -n ${pool.metadata.namespace} -o yaml`,
+        },
+      ],
       ...(ready.lastTransitionTime ? { since: ready.lastTransitionTime } : {}),
     });
   }
@@ -130,7 +182,11 @@ function detect(snapshot: Snapshot): DetectorOutput {
 export const hostedControlPlane: Detector = {
   id: ID,
   title: 'Hosted control plane',
-  insight: { impactType: 'API Availability', scopeType: 'ControlPlane', referenceUrl: 'https://hypershift-docs.netlify.app/reference/api/' },
+  insight: {
+    impactType: 'API Availability',
+    scopeType: 'ControlPlane',
+    referenceUrl: 'https://hypershift-docs.netlify.app/reference/api/',
+  },
   needs: [
     { resource: 'hostedclusters', optional: true },
     { resource: 'nodepools', optional: true },

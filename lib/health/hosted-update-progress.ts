@@ -48,15 +48,30 @@ export function nodePoolProgress(pool: KubeObject): WorkerPoolProgress {
   const updatingConfig = conditionOf(pool, 'UpdatingConfig');
   // nodesInfo counts nodes per release only: a config-only replace shows as progressing, not in the counts.
   const updating = updatingVersion?.status === 'True' || updatingConfig?.status === 'True';
-  const total = asNumber(dig(pool, 'spec', 'replicas')) ?? (versions.length ? versions.reduce((sum, v) => sum + count(v), 0) : available);
+  const total =
+    asNumber(dig(pool, 'spec', 'replicas')) ??
+    (versions.length ? versions.reduce((sum, v) => sum + count(v), 0) : available);
   const updated = versions.length
-    ? Math.min(total, versions.filter((v) => asString(v.ocpVersion) === target).reduce((sum, v) => sum + (asNumber(v.readyNodeCount) ?? 0), 0))
-    : (current === target && updatingVersion?.status !== 'True' ? Math.min(total, available) : 0);
+    ? Math.min(
+        total,
+        versions
+          .filter((v) => asString(v.ocpVersion) === target)
+          .reduce((sum, v) => sum + (asNumber(v.readyNodeCount) ?? 0), 0),
+      )
+    : current === target && updatingVersion?.status !== 'True'
+      ? Math.min(total, available)
+      : 0;
   const failed = updatingVersion?.status === 'False' && updatingVersion.reason === 'InplaceUpgradeFailed';
-  const assessment: WorkerPoolProgress['assessment'] = total === 0 ? 'Empty'
-    : failed || conditionOf(pool, 'Ready')?.status === 'False' ? 'Degraded'
-      : updated >= total && !updating ? 'Completed'
-        : updating ? 'Progressing' : 'Pending';
+  const assessment: WorkerPoolProgress['assessment'] =
+    total === 0
+      ? 'Empty'
+      : failed || conditionOf(pool, 'Ready')?.status === 'False'
+        ? 'Degraded'
+        : updated >= total && !updating
+          ? 'Completed'
+          : updating
+            ? 'Progressing'
+            : 'Pending';
   return {
     name: pool.metadata.name,
     assessment,
@@ -66,11 +81,18 @@ export function nodePoolProgress(pool: KubeObject): WorkerPoolProgress {
     availableNodes: available,
     outdatedNodes: Math.max(0, total - updated),
     nodes: [],
-    ...(updatingVersion?.message || updatingConfig?.message ? { message: updatingVersion?.message || updatingConfig?.message } : {}),
+    ...(updatingVersion?.message || updatingConfig?.message
+      ? { message: updatingVersion?.message || updatingConfig?.message }
+      : {}),
   } as WorkerPoolProgress;
 }
 
-function insight(hc: KubeObject | undefined, type: string, level: UpdateInsight['level'], impact: string): UpdateInsight | undefined {
+function insight(
+  hc: KubeObject | undefined,
+  type: string,
+  level: UpdateInsight['level'],
+  impact: string,
+): UpdateInsight | undefined {
   if (!hc) return undefined;
   const condition = conditionOf(hc, type);
   const bad = type === 'Degraded' ? condition?.status === 'True' : condition?.status === 'False';
@@ -84,26 +106,46 @@ function insight(hc: KubeObject | undefined, type: string, level: UpdateInsight[
     description: condition.message ?? '',
     since: condition.lastTransitionTime ?? null,
     scope: 'ControlPlane',
-    condition: { type, status: condition.status, reason: condition.reason, message: condition.message, lastTransitionTime: condition.lastTransitionTime },
+    condition: {
+      type,
+      status: condition.status,
+      reason: condition.reason,
+      message: condition.message,
+      lastTransitionTime: condition.lastTransitionTime,
+    },
   };
 }
 
 /** Update progress of the hosted cluster of `hostedCluster`, its ControlPlaneComponents and NodePools, at `now`. */
-export function computeHostedUpdateProgress(hostedCluster: KubeObject | undefined, components: readonly KubeObject[], nodePools: readonly KubeObject[], now: number): UpdateProgress {
+export function computeHostedUpdateProgress(
+  hostedCluster: KubeObject | undefined,
+  components: readonly KubeObject[],
+  nodePools: readonly KubeObject[],
+  now: number,
+): UpdateProgress {
   const history = historyOf(hostedCluster);
-  const desired = asString(dig(hostedCluster, 'status', 'version', 'desired', 'version'))
-    || versionOfReleaseImage(asString(dig(hostedCluster, 'status', 'version', 'desired', 'image')))
-    || history[0]?.version || null;
+  const desired =
+    asString(dig(hostedCluster, 'status', 'version', 'desired', 'version')) ||
+    versionOfReleaseImage(asString(dig(hostedCluster, 'status', 'version', 'desired', 'image'))) ||
+    history[0]?.version ||
+    null;
   const partial = history[0]?.state === 'Partial';
-  const previous = partial ? (history.slice(1).find((h) => h.state === 'Completed') ?? history[1])?.version ?? null : history[1]?.version ?? null;
+  const previous = partial
+    ? ((history.slice(1).find((h) => h.state === 'Completed') ?? history[1])?.version ?? null)
+    : (history[1]?.version ?? null);
   const available = (cpc: KubeObject) => conditionOf(cpc, 'Available')?.status === 'True';
   const updated = components.filter((cpc) => asString(dig(cpc, 'status', 'version')) === desired && available(cpc));
   const unavailable = components.filter((cpc) => conditionOf(cpc, 'Available')?.status === 'False');
-  const rolling = components.filter((cpc) => !updated.includes(cpc) && conditionOf(cpc, 'RolloutComplete')?.status === 'False');
+  const rolling = components.filter(
+    (cpc) => !updated.includes(cpc) && conditionOf(cpc, 'RolloutComplete')?.status === 'False',
+  );
   const total = components.length;
-  const stalled = partial && (conditionOf(hostedCluster, 'ClusterVersionSucceeding')?.status === 'False' || conditionOf(hostedCluster, 'Available')?.status === 'False');
-  const started = partial ? history[0]?.startedTime ?? null : null;
-  const completed = !partial ? history[0]?.completionTime ?? null : null;
+  const stalled =
+    partial &&
+    (conditionOf(hostedCluster, 'ClusterVersionSucceeding')?.status === 'False' ||
+      conditionOf(hostedCluster, 'Available')?.status === 'False');
+  const started = partial ? (history[0]?.startedTime ?? null) : null;
+  const completed = !partial ? (history[0]?.completionTime ?? null) : null;
   const startMs = timeOf(started);
   const workerPools = nodePools.map(nodePoolProgress);
   const insights = [
@@ -121,7 +163,12 @@ export function computeHostedUpdateProgress(hostedCluster: KubeObject | undefine
       previousPartial: false,
       targetIsInstall: partial && history.length === 1,
       completionPercent: !partial ? 100 : total ? Math.round((updated.length / total) * 100) : 0,
-      operators: { updated: updated.length, updating: rolling.length, waiting: Math.max(0, total - updated.length - rolling.length), total },
+      operators: {
+        updated: updated.length,
+        updating: rolling.length,
+        waiting: Math.max(0, total - updated.length - rolling.length),
+        total,
+      },
       health: { healthy: total - unavailable.length, unavailable: unavailable.length, degraded: 0 },
       startedAt: started,
       completedAt: completed,

@@ -8,7 +8,12 @@ export interface DetectorInsight {
   referenceUrl: string;
 }
 
-const LEVEL: Record<Severity, FindingInsight['level']> = { critical: 'Critical', warning: 'Warning', info: 'Info', ok: 'Info' };
+const LEVEL: Record<Severity, FindingInsight['level']> = {
+  critical: 'Critical',
+  warning: 'Warning',
+  info: 'Info',
+  ok: 'Info',
+};
 
 /** References kept on an insight's scope: the subject first, then evidence objects, each once. */
 const MAX_RESOURCES = 10;

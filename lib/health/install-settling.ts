@@ -4,7 +4,16 @@
  * showing the transient error instead of the root cause. Only the retained transition history still has the latter.
  */
 import type { ObjectRef } from '@/lib/k8s/types';
-import type { ConditionTransition, Detector, DetectorContext, DetectorOutput, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
+import type {
+  ConditionTransition,
+  Detector,
+  DetectorContext,
+  DetectorOutput,
+  Evidence,
+  Finding,
+  RemediationStep,
+  Snapshot,
+} from '@/lib/health/types';
 import { findObject, findingId, timeOf } from '@/lib/health/objects';
 import { RESOURCES, RESOURCE_NAMES } from '@/lib/k8s/resources';
 import { analyzeStreak, REQUEUE_WINDOW_MS, transientLabel, type StreakAnalysis } from '@/lib/health/condition-streaks';
@@ -30,11 +39,19 @@ function remediation(ref: ObjectRef): RemediationStep[] {
       command: `oc -n openshift-operator-controller logs deploy/operator-controller-controller-manager -c manager | grep '${ref.name}'`,
     });
   } else if (ref.kind === 'ClusterCatalog') {
-    steps.push({ title: 'Read the catalogd log', command: `oc -n openshift-catalogd logs deploy/catalogd-controller-manager -c manager | grep '${ref.name}'` });
+    steps.push({
+      title: 'Read the catalogd log',
+      command: `oc -n openshift-catalogd logs deploy/catalogd-controller-manager -c manager | grep '${ref.name}'`,
+    });
   } else if (ref.kind === 'ClusterOperator') {
-    steps.push({ title: 'Collect the operator namespace for analysis', command: `oc adm inspect clusteroperator/${ref.name}` });
+    steps.push({
+      title: 'Collect the operator namespace for analysis',
+      command: `oc adm inspect clusteroperator/${ref.name}`,
+    });
   }
-  steps.push({ title: 'Fix the root cause shown in this finding, not the latest (transient) message; the retries then settle' });
+  steps.push({
+    title: 'Fix the root cause shown in this finding, not the latest (transient) message; the retries then settle',
+  });
   return steps;
 }
 
@@ -52,10 +69,24 @@ function reconcileLogEvidence(ref: ObjectRef, snapshot: Snapshot): Evidence[] {
   if (ref.kind !== 'ClusterExtension') return [];
   const quoted = `"${ref.name}"`;
   return snapshot.logs
-    .filter((log) => log.ref.namespace === OPERATOR_CONTROLLER_LOGS.namespace && log.container === OPERATOR_CONTROLLER_LOGS.container)
+    .filter(
+      (log) =>
+        log.ref.namespace === OPERATOR_CONTROLLER_LOGS.namespace &&
+        log.container === OPERATOR_CONTROLLER_LOGS.container,
+    )
     .flatMap((log) => {
       const lines = log.lines.filter((line) => line.includes(quoted)).slice(-MAX_LOG_LINES);
-      return lines.length ? [{ kind: 'log' as const, label: 'operator-controller reconcile errors', ref: log.ref, container: log.container, lines }] : [];
+      return lines.length
+        ? [
+            {
+              kind: 'log' as const,
+              label: 'operator-controller reconcile errors',
+              ref: log.ref,
+              container: log.container,
+              lines,
+            },
+          ]
+        : [];
     });
 }
 
@@ -65,7 +96,14 @@ function objectEvidence(ref: ObjectRef, snapshot: Snapshot): Evidence[] {
   const object = resource ? findObject(snapshot, resource, ref.name, ref.namespace) : undefined;
   if (!object) return [];
   const { name, namespace, labels, annotations, generation } = object.metadata;
-  return [{ kind: 'object', label: `${ref.kind} ${ref.name}`, ref, excerpt: { metadata: { name, namespace, labels, annotations, generation }, spec: object.spec } }];
+  return [
+    {
+      kind: 'object',
+      label: `${ref.kind} ${ref.name}`,
+      ref,
+      excerpt: { metadata: { name, namespace, labels, annotations, generation }, spec: object.spec },
+    },
+  ];
 }
 
 function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evidence[]): Finding | undefined {
@@ -77,35 +115,51 @@ function streakFinding(a: StreakAnalysis, changesLastMinute: number, logs: Evide
   const requeue = a.requeueBursts >= 2;
   const name = `${a.ref.kind} ${a.ref.namespace ? `${a.ref.namespace}/` : ''}${a.ref.name}`;
   const cadence = requeue
-    ? `Status changes come in bursts within ${REQUEUE_WINDOW_MS / 1000} s (${a.requeueBursts} bursts, ${a.writesPerBurst.toFixed(1)} reconciles each): `
-      + 'each status write requeues the object at once instead of waiting for the backoff.'
+    ? `Status changes come in bursts within ${REQUEUE_WINDOW_MS / 1000} s (${a.requeueBursts} bursts, ${a.writesPerBurst.toFixed(1)} reconciles each): ` +
+      'each status write requeues the object at once instead of waiting for the backoff.'
     : '';
   const evidence: Evidence[] = [
     {
-      kind: 'condition', label: 'Root cause (first non-transient failure)', ref: a.ref,
-      path: `status.conditions[type=${a.rootCause.type}]`, value: a.rootCause.message ?? null, at: a.rootCause.at,
+      kind: 'condition',
+      label: 'Root cause (first non-transient failure)',
+      ref: a.ref,
+      path: `status.conditions[type=${a.rootCause.type}]`,
+      value: a.rootCause.message ?? null,
+      at: a.rootCause.at,
     },
-    { kind: 'condition', label: `Latest message${latestTransient ? ` (transient: ${latestTransient})` : ''}`, ref: a.ref, path: `status.conditions[type=${a.latest.type}]`, value: a.latest.message ?? null, at: a.latest.at },
+    {
+      kind: 'condition',
+      label: `Latest message${latestTransient ? ` (transient: ${latestTransient})` : ''}`,
+      ref: a.ref,
+      path: `status.conditions[type=${a.latest.type}]`,
+      value: a.latest.message ?? null,
+      at: a.latest.at,
+    },
     { kind: 'metric', label: 'Failed attempts in the streak', value: a.streakLength },
     { kind: 'metric', label: 'Status changes in the last minute', value: changesLastMinute },
   ];
-  if (requeue) evidence.push({ kind: 'metric', label: `Immediate-requeue bursts (writes ≤ ${REQUEUE_WINDOW_MS / 1000} s apart)`, value: a.requeueBursts });
+  if (requeue)
+    evidence.push({
+      kind: 'metric',
+      label: `Immediate-requeue bursts (writes ≤ ${REQUEUE_WINDOW_MS / 1000} s apart)`,
+      value: a.requeueBursts,
+    });
   evidence.push(...logs);
   return {
     id: findingId(ID, a.ref, 'streak'),
     detector: ID,
     severity: masked ? 'critical' : 'warning',
     subject: a.ref,
-    title: masked
-      ? `${name}: root cause hidden behind a transient error`
-      : `${name} keeps failing`,
+    title: masked ? `${name}: root cause hidden behind a transient error` : `${name} keeps failing`,
     summary: [
       `${a.streakLength} failed attempts in a row; failing since ${a.onset ?? a.rootCause.at}.`,
       `Root cause: ${quote(a.rootCause)}.`,
       differs ? `Latest: ${quote(a.latest)}.` : 'The latest attempt fails the same way.',
       masked ? `The condition now shows only the transient "${latestTransient}" error, which is not actionable.` : '',
       cadence,
-    ].filter(Boolean).join(' '),
+    ]
+      .filter(Boolean)
+      .join(' '),
     evidence,
     remediation: remediation(a.ref),
     since: a.onset ?? a.rootCause.at,
@@ -134,7 +188,10 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     }).length;
     if (analysis.active) streakLength = Math.max(streakLength, analysis.streakLength);
     statusChangesLastMinute = Math.max(statusChangesLastMinute, recent);
-    const f = streakFinding(analysis, recent, [...reconcileLogEvidence(ref, snapshot), ...objectEvidence(ref, snapshot)]);
+    const f = streakFinding(analysis, recent, [
+      ...reconcileLogEvidence(ref, snapshot),
+      ...objectEvidence(ref, snapshot),
+    ]);
     if (f) findings.push(f);
   }
   return { findings, samples: { streakLength, statusChangesLastMinute } };
@@ -154,7 +211,11 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 export const installSettling: Detector = {
   id: ID,
   title: 'Install settling',
-  insight: { impactType: 'Application Availability', scopeType: 'Cluster', referenceUrl: 'https://docs.openshift.com/container-platform/latest/extensions/ce/managing-ce.html' },
+  insight: {
+    impactType: 'Application Availability',
+    scopeType: 'Cluster',
+    referenceUrl: 'https://docs.openshift.com/container-platform/latest/extensions/ce/managing-ce.html',
+  },
   needs: [{ resource: 'clusterextensions' }, { resource: 'clustercatalogs' }, { resource: 'clusteroperators' }],
   logs: [OPERATOR_CONTROLLER_LOGS],
   detect,

@@ -7,7 +7,17 @@
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, Snapshot } from '@/lib/health/types';
 import {
-  asArray, asNumber, asObject, asString, dig, findingId, objectsOf, refOf, selectorMatches, timeOf, type LabelSelector,
+  asArray,
+  asNumber,
+  asObject,
+  asString,
+  dig,
+  findingId,
+  objectsOf,
+  refOf,
+  selectorMatches,
+  timeOf,
+  type LabelSelector,
 } from '@/lib/health/objects';
 import { DESIRED_DRAIN, LAST_APPLIED_DRAIN, MCD_REASON, MCD_STATE } from '@/lib/health/update-progress-nodes';
 
@@ -16,8 +26,9 @@ const ID = 'node-drain' as const;
 export const SLOW_DRAIN_MS = 10 * 60_000;
 const UNSCHEDULABLE_TAINT = 'node.kubernetes.io/unschedulable';
 const FAILED_DRAIN_RE = /failed to drain node/i;
-const DRAIN_DOC = 'https://docs.openshift.com/container-platform/latest/nodes/nodes/nodes-nodes-working.html'
-  + '#nodes-nodes-working-evacuating_nodes-nodes-working';
+const DRAIN_DOC =
+  'https://docs.openshift.com/container-platform/latest/nodes/nodes/nodes-nodes-working.html' +
+  '#nodes-nodes-working-evacuating_nodes-nodes-working';
 
 const annotationOf = (node: KubeObject, key: string): string | undefined => node.metadata.annotations?.[key];
 
@@ -29,24 +40,32 @@ function drainRequested(node: KubeObject): boolean {
 
 /** When the node was cordoned: the unschedulable taint's timeAdded, when the API shows it. */
 function cordonedAt(node: KubeObject): string | undefined {
-  const taint = asArray(dig(node, 'spec', 'taints')).map(asObject).find((t) => t?.key === UNSCHEDULABLE_TAINT);
+  const taint = asArray(dig(node, 'spec', 'taints'))
+    .map(asObject)
+    .find((t) => t?.key === UNSCHEDULABLE_TAINT);
   const at = asString(taint?.timeAdded);
   return timeOf(at) !== undefined ? at : undefined;
 }
 
 /** Pods the drain still has to evict: on the node, not terminating, not DaemonSet or mirror pods. */
 function podsLeft(node: KubeObject, pods: readonly KubeObject[]): KubeObject[] {
-  return pods.filter((pod) => dig(pod, 'spec', 'nodeName') === node.metadata.name
-    && !pod.metadata.deletionTimestamp
-    && !(pod.metadata.ownerReferences ?? []).some((owner) => owner.kind === 'DaemonSet' || owner.kind === 'Node')
-    && !pod.metadata.annotations?.['kubernetes.io/config.mirror']);
+  return pods.filter(
+    (pod) =>
+      dig(pod, 'spec', 'nodeName') === node.metadata.name &&
+      !pod.metadata.deletionTimestamp &&
+      !(pod.metadata.ownerReferences ?? []).some((owner) => owner.kind === 'DaemonSet' || owner.kind === 'Node') &&
+      !pod.metadata.annotations?.['kubernetes.io/config.mirror'],
+  );
 }
 
 /** The PodDisruptionBudgets at their limit that select `pod`: each refuses its eviction. */
 function blockingBudgets(pod: KubeObject, pdbs: readonly KubeObject[]): KubeObject[] {
-  return pdbs.filter((pdb) => pdb.metadata.namespace === pod.metadata.namespace
-    && asNumber(dig(pdb, 'status', 'disruptionsAllowed')) === 0
-    && selectorMatches(dig(pdb, 'spec', 'selector') as LabelSelector | undefined, pod.metadata.labels ?? {}));
+  return pdbs.filter(
+    (pdb) =>
+      pdb.metadata.namespace === pod.metadata.namespace &&
+      asNumber(dig(pdb, 'status', 'disruptionsAllowed')) === 0 &&
+      selectorMatches(dig(pdb, 'spec', 'selector') as LabelSelector | undefined, pod.metadata.labels ?? {}),
+  );
 }
 
 function drainFinding(node: KubeObject, snapshot: Snapshot, ctx: DetectorContext): Finding | undefined {
@@ -61,8 +80,13 @@ function drainFinding(node: KubeObject, snapshot: Snapshot, ctx: DetectorContext
   const left = podsLeft(node, objectsOf(snapshot, 'pods'));
   const pdbs = objectsOf(snapshot, 'poddisruptionbudgets');
   const held = left.map((pod) => ({ pod, budgets: blockingBudgets(pod, pdbs) })).filter((h) => h.budgets.length > 0);
-  const annotationField = (label: string, key: string): Evidence =>
-    ({ kind: 'field', label, ref, path: `metadata.annotations["${key}"]`, value: annotationOf(node, key) ?? null });
+  const annotationField = (label: string, key: string): Evidence => ({
+    kind: 'field',
+    label,
+    ref,
+    path: `metadata.annotations["${key}"]`,
+    value: annotationOf(node, key) ?? null,
+  });
   const evidence: Evidence[] = [
     annotationField('Drain requested by the machine-config controller', DESIRED_DRAIN),
     annotationField('Last drain applied', LAST_APPLIED_DRAIN),
@@ -73,9 +97,13 @@ function drainFinding(node: KubeObject, snapshot: Snapshot, ctx: DetectorContext
   for (const { pod, budgets } of held) {
     for (const pdb of budgets) {
       evidence.push({
-        kind: 'field', ref: refOf(pdb), path: 'status.disruptionsAllowed', value: 0,
-        label: `Eviction of ${pod.metadata.namespace}/${pod.metadata.name} refused by `
-          + `PodDisruptionBudget ${pdb.metadata.name}`,
+        kind: 'field',
+        ref: refOf(pdb),
+        path: 'status.disruptionsAllowed',
+        value: 0,
+        label:
+          `Eviction of ${pod.metadata.namespace}/${pod.metadata.name} refused by ` +
+          `PodDisruptionBudget ${pdb.metadata.name}`,
       });
     }
   }
@@ -88,20 +116,21 @@ function drainFinding(node: KubeObject, snapshot: Snapshot, ctx: DetectorContext
     subject: ref,
     title: `Node ${name} is slow to drain`,
     summary: [
-      `The machine-config controller cordoned ${name} to drain it${since ? ` at ${since}` : ''} and it is still`
-        + ` Draining${gaveUp ? `; the daemon reports "${reason}"` : ` after more than ${SLOW_DRAIN_MS / 60_000} min`}.`,
+      `The machine-config controller cordoned ${name} to drain it${since ? ` at ${since}` : ''} and it is still` +
+        ` Draining${gaveUp ? `; the daemon reports "${reason}"` : ` after more than ${SLOW_DRAIN_MS / 60_000} min`}.`,
       held.length
-        ? `Evictions of ${podNames.join(', ')} are refused ("Cannot evict pod as it would violate the pod's disruption `
-          + 'budget."): their PodDisruptionBudgets allow 0 disruptions, so the node cannot reboot into the new '
-          + 'config and the pool waits.'
+        ? `Evictions of ${podNames.join(', ')} are refused ("Cannot evict pod as it would violate the pod's disruption ` +
+          'budget."): their PodDisruptionBudgets allow 0 disruptions, so the node cannot reboot into the new ' +
+          'config and the pool waits.'
         : `${left.length} pod(s) are still on the node; none is held by a PodDisruptionBudget at its limit.`,
     ].join(' '),
     evidence,
     remediation: [
       {
         title: 'See what the drain is waiting for',
-        command: 'oc -n openshift-machine-config-operator logs deploy/machine-config-controller'
-          + ` -c machine-config-controller | grep '${name}'`,
+        command:
+          'oc -n openshift-machine-config-operator logs deploy/machine-config-controller' +
+          ` -c machine-config-controller | grep '${name}'`,
       },
       {
         title: 'List the pods still on the node',

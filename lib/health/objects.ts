@@ -112,10 +112,15 @@ export function selectorMatches(selector: LabelSelector | undefined, labels: Rec
     const has = Object.prototype.hasOwnProperty.call(labels, e.key);
     const values = e.values ?? [];
     const ok =
-      e.operator === 'In' ? has && values.includes(labels[e.key]) :
-      e.operator === 'NotIn' ? !has || !values.includes(labels[e.key]) :
-      e.operator === 'Exists' ? has :
-      e.operator === 'DoesNotExist' ? !has : false;
+      e.operator === 'In'
+        ? has && values.includes(labels[e.key])
+        : e.operator === 'NotIn'
+          ? !has || !values.includes(labels[e.key])
+          : e.operator === 'Exists'
+            ? has
+            : e.operator === 'DoesNotExist'
+              ? !has
+              : false;
     if (!ok) return false;
   }
   return true;

@@ -47,7 +47,8 @@ export function runsOlmv1(snapshot: Snapshot): boolean {
   const running = asArray(dig(cv, 'status', 'history'))
     .map((h) => ({ version: asString(dig(h, 'version')), state: asString(dig(h, 'state')) }))
     .find((h) => h.state === 'Completed')?.version;
-  const verdicts = [desired, running].flatMap((v) => (v ? [releaseRunsOlmv1(v, featureSet)] : []))
+  const verdicts = [desired, running]
+    .flatMap((v) => (v ? [releaseRunsOlmv1(v, featureSet)] : []))
     .filter((x): x is boolean => x !== undefined);
   return verdicts.length === 0 || verdicts.some(Boolean);
 }

@@ -20,20 +20,25 @@ const latency = (p99: number[], extra: Partial<LatencySeries> = {}): LatencySeri
 describe('podSetupLatency', () => {
   it('says honestly that there is no metrics source', () => {
     expect(podSetupLatency.detect(makeSnapshot(), ctx)).toStrictEqual({
-      findings: [{
-        id: 'pod-setup-latency:Metric//ovnkube_controller_pod_creation_latency_seconds:no-metrics-source',
-        detector: 'pod-setup-latency',
-        severity: 'info',
-        subject: METRIC,
-        title: 'No metrics source for pod-setup latency',
-        summary: 'Neither a Prometheus API nor a scrape of the ovnkube metrics endpoints provides '
-          + 'ovnkube_controller_pod_creation_latency_seconds, so pod-setup latency is not evaluated. This is not a sign of health.',
-        evidence: [],
-        remediation: [{
-          title: "Find the cluster's Prometheus-compatible query endpoint (thanos-querier) to configure",
-          command: 'oc -n openshift-monitoring get route thanos-querier -o jsonpath={.spec.host}',
-        }],
-      }],
+      findings: [
+        {
+          id: 'pod-setup-latency:Metric//ovnkube_controller_pod_creation_latency_seconds:no-metrics-source',
+          detector: 'pod-setup-latency',
+          severity: 'info',
+          subject: METRIC,
+          title: 'No metrics source for pod-setup latency',
+          summary:
+            'Neither a Prometheus API nor a scrape of the ovnkube metrics endpoints provides ' +
+            'ovnkube_controller_pod_creation_latency_seconds, so pod-setup latency is not evaluated. This is not a sign of health.',
+          evidence: [],
+          remediation: [
+            {
+              title: "Find the cluster's Prometheus-compatible query endpoint (thanos-querier) to configure",
+              command: 'oc -n openshift-monitoring get route thanos-querier -o jsonpath={.spec.host}',
+            },
+          ],
+        },
+      ],
       samples: { p50: null, p95: null, p99: null },
     });
   });
@@ -58,9 +63,27 @@ describe('podSetupLatency', () => {
       title: 'Pod-setup p99 above 0.5 s',
       summary: expect.stringContaining('The true p99 lies between the 0.4 s and 0.8 s bucket edges.'),
       evidence: [
-        { kind: 'metric', label: 'p50 ovnkube_controller_pod_creation_latency_seconds', value: 0.13, unit: 's', at: NOW.replace('Z', '.000Z') },
-        { kind: 'metric', label: 'p95 ovnkube_controller_pod_creation_latency_seconds', value: 0.26, unit: 's', at: NOW.replace('Z', '.000Z') },
-        { kind: 'metric', label: 'p99 ovnkube_controller_pod_creation_latency_seconds', value: 0.52, unit: 's', at: NOW.replace('Z', '.000Z') },
+        {
+          kind: 'metric',
+          label: 'p50 ovnkube_controller_pod_creation_latency_seconds',
+          value: 0.13,
+          unit: 's',
+          at: NOW.replace('Z', '.000Z'),
+        },
+        {
+          kind: 'metric',
+          label: 'p95 ovnkube_controller_pod_creation_latency_seconds',
+          value: 0.26,
+          unit: 's',
+          at: NOW.replace('Z', '.000Z'),
+        },
+        {
+          kind: 'metric',
+          label: 'p99 ovnkube_controller_pod_creation_latency_seconds',
+          value: 0.52,
+          unit: 's',
+          at: NOW.replace('Z', '.000Z'),
+        },
         { kind: 'metric', label: 'Classic bucket holding p99 (le edges)', value: '(0.4 s, 0.8 s]' },
       ],
       remediation: expect.any(Array),
@@ -69,12 +92,21 @@ describe('podSetupLatency', () => {
   });
 
   it('reports per node, with batch size and config when the batching metrics exist', () => {
-    const out = podSetupLatency.detect(makeSnapshot({}, {
-      latency: latency([0.2, 0.3, 0.4], {
-        perNode: { 'worker-b': { p99: series(0.2, 3.4) }, 'worker-a': { '0.99': series(0.3) } },
-        batch: { size: series(12, 48), config: { enabled: 1, window_ms: 50, batch_size: 100, parallel_batches: 4 } },
-      }),
-    }), ctx);
+    const out = podSetupLatency.detect(
+      makeSnapshot(
+        {},
+        {
+          latency: latency([0.2, 0.3, 0.4], {
+            perNode: { 'worker-b': { p99: series(0.2, 3.4) }, 'worker-a': { '0.99': series(0.3) } },
+            batch: {
+              size: series(12, 48),
+              config: { enabled: 1, window_ms: 50, batch_size: 100, parallel_batches: 4 },
+            },
+          }),
+        },
+      ),
+      ctx,
+    );
     expect(out.findings.map((f) => [f.id, f.severity, f.title])).toStrictEqual([
       ['pod-setup-latency:Node//worker-b:p99', 'critical', 'Pod-setup p99 above 3 s on worker-b'],
     ]);

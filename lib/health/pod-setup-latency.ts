@@ -5,7 +5,16 @@
  */
 import type { ObjectRef } from '@/lib/k8s/types';
 import type {
-  Detector, DetectorContext, DetectorOutput, Evidence, Finding, LatencySeries, RemediationStep, SeriesPoint, Severity, Snapshot,
+  Detector,
+  DetectorContext,
+  DetectorOutput,
+  Evidence,
+  Finding,
+  LatencySeries,
+  RemediationStep,
+  SeriesPoint,
+  Severity,
+  Snapshot,
 } from '@/lib/health/types';
 import { findingId } from '@/lib/health/objects';
 import { bucketAround, POD_CREATION_LATENCY_BUCKETS } from '@/lib/metrics/ovnkube-buckets';
@@ -56,7 +65,14 @@ const fmt = (s: number): string => (s === Infinity ? '+Inf' : `${Number(s.toPrec
 function batchEvidence(latency: LatencySeries, now: number): Evidence[] {
   const out: Evidence[] = [];
   const size = latest(latency.batch?.size ?? [], now);
-  if (size) out.push({ kind: 'metric', label: 'ovnkube_controller_pod_batch_size (latest)', value: size.v, unit: 'pods', at: new Date(size.t).toISOString() });
+  if (size)
+    out.push({
+      kind: 'metric',
+      label: 'ovnkube_controller_pod_batch_size (latest)',
+      value: size.v,
+      unit: 'pods',
+      at: new Date(size.t).toISOString(),
+    });
   for (const [key, value] of Object.entries(latency.batch?.config ?? {}).sort()) {
     out.push({ kind: 'metric', label: `ovnkube_controller_pod_batch_config{config_key="${key}"}`, value });
   }
@@ -64,13 +80,26 @@ function batchEvidence(latency: LatencySeries, now: number): Evidence[] {
 }
 
 const REMEDIATION: RemediationStep[] = [
-  { title: 'Check the ovnkube pods on the affected nodes', command: 'oc -n openshift-ovn-kubernetes get pods -o wide -l app=ovnkube-node' },
-  { title: 'See how many pods are waiting for their network', command: 'oc get pods -A --field-selector=status.phase=Pending -o wide | grep -c ContainerCreating' },
-  { title: 'Slow the drain down so pods are recreated at a pace OVN-Kubernetes can wire', command: 'oc adm drain <node> --ignore-daemonsets --delete-emptydir-data --timeout=30m' },
+  {
+    title: 'Check the ovnkube pods on the affected nodes',
+    command: 'oc -n openshift-ovn-kubernetes get pods -o wide -l app=ovnkube-node',
+  },
+  {
+    title: 'See how many pods are waiting for their network',
+    command: 'oc get pods -A --field-selector=status.phase=Pending -o wide | grep -c ContainerCreating',
+  },
+  {
+    title: 'Slow the drain down so pods are recreated at a pace OVN-Kubernetes can wire',
+    command: 'oc adm drain <node> --ignore-daemonsets --delete-emptydir-data --timeout=30m',
+  },
 ];
 
 function latencyFinding(
-  subject: ObjectRef, scope: string, quantiles: Record<string, SeriesPoint[]>, latency: LatencySeries, ctx: DetectorContext,
+  subject: ObjectRef,
+  scope: string,
+  quantiles: Record<string, SeriesPoint[]>,
+  latency: LatencySeries,
+  ctx: DetectorContext,
 ): Finding | undefined {
   const p99Series = seriesOf(quantiles, 'p99');
   const p99 = latest(p99Series, ctx.now);
@@ -82,10 +111,21 @@ function latencyFinding(
   const evidence: Evidence[] = [];
   for (const q of ['p50', 'p95', 'p99'] as const) {
     const point = latest(seriesOf(quantiles, q), ctx.now);
-    if (point) evidence.push({ kind: 'metric', label: `${q} ${POD_CREATION_METRIC}${scope === 'cluster' ? '' : ` (${scope})`}`, value: point.v, unit: 's', at: new Date(point.t).toISOString() });
+    if (point)
+      evidence.push({
+        kind: 'metric',
+        label: `${q} ${POD_CREATION_METRIC}${scope === 'cluster' ? '' : ` (${scope})`}`,
+        value: point.v,
+        unit: 's',
+        at: new Date(point.t).toISOString(),
+      });
   }
   // Classic-bucket quantiles are linear interpolations: only the bucket edges are measured facts.
-  evidence.push({ kind: 'metric', label: 'Classic bucket holding p99 (le edges)', value: `(${fmt(bounds.lower)}, ${fmt(bounds.upper)}]` });
+  evidence.push({
+    kind: 'metric',
+    label: 'Classic bucket holding p99 (le edges)',
+    value: `(${fmt(bounds.lower)}, ${fmt(bounds.upper)}]`,
+  });
   evidence.push(...batchEvidence(latency, ctx.now));
   const start = runStart(p99Series, ctx.now, ctx.config.latencyWarningSeconds);
   const threshold = severity === 'critical' ? ctx.config.latencyCriticalSeconds : ctx.config.latencyWarningSeconds;
@@ -96,11 +136,12 @@ function latencyFinding(
     subject,
     // The measured value moves every scrape; the title names the threshold crossed so it stays put.
     title: `Pod-setup p99 above ${fmt(threshold)}${scope === 'cluster' ? '' : ` on ${scope}`}`,
-    summary: `OVN-Kubernetes takes ${fmt(p99.v)} at p99 to wire a new pod${scope === 'cluster' ? '' : ` on node ${scope}`} `
-      + `(from PodScheduled to logical switch port setup; healthy is below ${fmt(ctx.config.latencyWarningSeconds)}). `
-      + `The true p99 lies between the ${fmt(bounds.lower)} and ${fmt(bounds.upper)} bucket edges. Mass pod creation `
-      + '(a drain on a high-density node) at this pace makes pods time out and fail.'
-      + (latency.batch ? ' Pod batching metrics are present; see the batch evidence.' : ''),
+    summary:
+      `OVN-Kubernetes takes ${fmt(p99.v)} at p99 to wire a new pod${scope === 'cluster' ? '' : ` on node ${scope}`} ` +
+      `(from PodScheduled to logical switch port setup; healthy is below ${fmt(ctx.config.latencyWarningSeconds)}). ` +
+      `The true p99 lies between the ${fmt(bounds.lower)} and ${fmt(bounds.upper)} bucket edges. Mass pod creation ` +
+      '(a drain on a high-density node) at this pace makes pods time out and fail.' +
+      (latency.batch ? ' Pod batching metrics are present; see the batch evidence.' : ''),
     evidence,
     remediation: REMEDIATION,
     ...(start !== undefined ? { since: new Date(start).toISOString() } : { since: at }),
@@ -111,19 +152,25 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   const latency = snapshot.latency;
   if (!latency) {
     return {
-      findings: [{
-        id: findingId(ID, METRIC_REF, 'no-metrics-source'),
-        detector: ID,
-        severity: 'info',
-        subject: METRIC_REF,
-        title: 'No metrics source for pod-setup latency',
-        summary: `Neither a Prometheus API nor a scrape of the ovnkube metrics endpoints provides ${POD_CREATION_METRIC}, `
-          + 'so pod-setup latency is not evaluated. This is not a sign of health.',
-        evidence: [],
-        remediation: [
-          { title: "Find the cluster's Prometheus-compatible query endpoint (thanos-querier) to configure", command: 'oc -n openshift-monitoring get route thanos-querier -o jsonpath={.spec.host}' },
-        ],
-      }],
+      findings: [
+        {
+          id: findingId(ID, METRIC_REF, 'no-metrics-source'),
+          detector: ID,
+          severity: 'info',
+          subject: METRIC_REF,
+          title: 'No metrics source for pod-setup latency',
+          summary:
+            `Neither a Prometheus API nor a scrape of the ovnkube metrics endpoints provides ${POD_CREATION_METRIC}, ` +
+            'so pod-setup latency is not evaluated. This is not a sign of health.',
+          evidence: [],
+          remediation: [
+            {
+              title: "Find the cluster's Prometheus-compatible query endpoint (thanos-querier) to configure",
+              command: 'oc -n openshift-monitoring get route thanos-querier -o jsonpath={.spec.host}',
+            },
+          ],
+        },
+      ],
       samples: { p50: null, p95: null, p99: null },
     };
   }
@@ -131,7 +178,13 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   const overall = latencyFinding(METRIC_REF, 'cluster', latency.quantiles, latency, ctx);
   if (overall) findings.push(overall);
   for (const node of Object.keys(latency.perNode ?? {}).sort()) {
-    const f = latencyFinding({ apiVersion: 'v1', kind: 'Node', name: node }, node, latency.perNode?.[node] ?? {}, latency, ctx);
+    const f = latencyFinding(
+      { apiVersion: 'v1', kind: 'Node', name: node },
+      node,
+      latency.perNode?.[node] ?? {},
+      latency,
+      ctx,
+    );
     if (f) findings.push(f);
   }
   const value = (q: QuantileName): number | null => latest(seriesOf(latency.quantiles, q), ctx.now)?.v ?? null;
@@ -152,7 +205,11 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 export const podSetupLatency: Detector = {
   id: ID,
   title: 'Pod-setup latency',
-  insight: { impactType: 'Application Availability', scopeType: 'WorkerPool', referenceUrl: 'https://github.com/ovn-org/ovn-kubernetes/blob/master/docs/observability/metrics.md' },
+  insight: {
+    impactType: 'Application Availability',
+    scopeType: 'WorkerPool',
+    referenceUrl: 'https://github.com/ovn-org/ovn-kubernetes/blob/master/docs/observability/metrics.md',
+  },
   needs: [],
   detect,
 };

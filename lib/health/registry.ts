@@ -32,9 +32,9 @@ export const DETECTORS: readonly Detector[] = [
 export function requiredResources(detectors: readonly Detector[]): ResourceNeed[] {
   const all = detectors.flatMap((d) => d.needs);
   const covers = (wide: ResourceNeed, narrow: ResourceNeed): boolean =>
-    wide.resource === narrow.resource
-    && (wide.namespace === undefined || wide.namespace === narrow.namespace)
-    && (wide.name === undefined || wide.name === narrow.name);
+    wide.resource === narrow.resource &&
+    (wide.namespace === undefined || wide.namespace === narrow.namespace) &&
+    (wide.name === undefined || wide.name === narrow.name);
   const out: ResourceNeed[] = [];
   for (const need of all) {
     if (out.some((kept) => covers(kept, need))) continue;

@@ -4,10 +4,36 @@
  * server rejects every status write of the cluster-version operator, so ClusterVersion status freezes silently.
  */
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
-import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
-import { asArray, asNumber, asObject, asString, dig, findingId, findObject, objectsOf, refOf, stringsAt, timeOf } from '@/lib/health/objects';
+import type {
+  Detector,
+  DetectorContext,
+  DetectorOutput,
+  Evidence,
+  Finding,
+  RemediationStep,
+  Snapshot,
+} from '@/lib/health/types';
 import {
-  CLUSTERVERSION_CRD, invalidMessage, predictRejection, releasesWithEnum, selectInstalledCrd, violationsAgainstCrd, type EnumViolation,
+  asArray,
+  asNumber,
+  asObject,
+  asString,
+  dig,
+  findingId,
+  findObject,
+  objectsOf,
+  refOf,
+  stringsAt,
+  timeOf,
+} from '@/lib/health/objects';
+import {
+  CLUSTERVERSION_CRD,
+  invalidMessage,
+  predictRejection,
+  releasesWithEnum,
+  selectInstalledCrd,
+  violationsAgainstCrd,
+  type EnumViolation,
 } from '@/lib/health/capability-rejection';
 import { parseVersion } from '@/lib/version';
 import { capabilityEnumsFromCrd } from '@/lib/release/crd-capability-enums';
@@ -21,7 +47,8 @@ const CVO_CONTAINER = 'cluster-version-operator';
 const CVO_MANAGER = 'cluster-version-operator';
 /** The API server's rejection as the CVO logs it. */
 export const REJECTION_LOG_RE = /ClusterVersion\.config\.openshift\.io "version" is invalid/;
-const CAPABILITIES_DOC = 'https://docs.redhat.com/en/documentation/openshift_container_platform/4.21/html/installation_overview/cluster-capabilities';
+const CAPABILITIES_DOC =
+  'https://docs.redhat.com/en/documentation/openshift_container_platform/4.21/html/installation_overview/cluster-capabilities';
 
 /** When the CVO last wrote ClusterVersion status, and how that was learned. */
 interface LastWrite {
@@ -38,8 +65,13 @@ function lastCvoStatusWrite(cv: KubeObject, snapshot: Snapshot): LastWrite {
   }
   if (best) return { at: best, source: 'managedFields' };
   // Projections may drop managedFields; the newest observed condition change is a lower bound of the last write.
-  const changes = snapshot.transitions.filter((t) => t.ref.kind === 'ClusterVersion' && t.ref.name === cv.metadata.name);
-  const newest = changes.map((t) => t.at).sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0)).at(-1);
+  const changes = snapshot.transitions.filter(
+    (t) => t.ref.kind === 'ClusterVersion' && t.ref.name === cv.metadata.name,
+  );
+  const newest = changes
+    .map((t) => t.at)
+    .sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0))
+    .at(-1);
   return newest ? { at: newest, source: 'transitions' } : { source: 'unknown' };
 }
 
@@ -52,22 +84,39 @@ function cvoRejectionLogs(snapshot: Snapshot): { ref: ObjectRef; container: stri
 
 function remediation(cv: KubeObject, enabled: string[]): RemediationStep[] {
   const steps: RemediationStep[] = [
-    { title: 'Confirm the rejections in the cluster-version operator log', command: `oc -n ${CVO_NAMESPACE} logs deploy/cluster-version-operator | grep 'is invalid'` },
+    {
+      title: 'Confirm the rejections in the cluster-version operator log',
+      command: `oc -n ${CVO_NAMESPACE} logs deploy/cluster-version-operator | grep 'is invalid'`,
+    },
     {
       title: 'Show the capability enum of the installed ClusterVersion CRD',
       command: `oc get crd ${CLUSTERVERSION_CRD} -o jsonpath='{.spec.versions[?(@.name=="v1")].schema.openAPIV3Schema.properties.status.properties.capabilities.properties.enabledCapabilities.items.enum}'`,
     },
-    { title: 'Show the capabilities the cluster has enabled', command: `oc get clusterversion version -o jsonpath='{.status.capabilities.enabledCapabilities}'` },
+    {
+      title: 'Show the capabilities the cluster has enabled',
+      command: `oc get clusterversion version -o jsonpath='{.status.capabilities.enabledCapabilities}'`,
+    },
   ];
-  const forward = asArray(dig(cv, 'status', 'history')).map(asObject).find((h) => {
-    const version = asString(h?.version);
-    return version && asString(h?.image) && rejectedCapabilities(enabled, version)?.length === 0;
-  });
-  steps.push(forward
-    ? { title: `Roll forward to ${String(forward.version)} from the history, whose CRD accepts every enabled capability`,
-      command: `oc adm upgrade --to-image=${String(forward.image)} --allow-explicit-upgrade`, docUrl: CAPABILITIES_DOC }
-    : { title: 'Roll forward to a release whose ClusterVersion CRD lists every enabled capability (capabilities cannot be disabled once enabled)',
-      command: 'oc adm upgrade --to-image=<release-image@sha256:digest> --allow-explicit-upgrade', docUrl: CAPABILITIES_DOC });
+  const forward = asArray(dig(cv, 'status', 'history'))
+    .map(asObject)
+    .find((h) => {
+      const version = asString(h?.version);
+      return version && asString(h?.image) && rejectedCapabilities(enabled, version)?.length === 0;
+    });
+  steps.push(
+    forward
+      ? {
+          title: `Roll forward to ${String(forward.version)} from the history, whose CRD accepts every enabled capability`,
+          command: `oc adm upgrade --to-image=${String(forward.image)} --allow-explicit-upgrade`,
+          docUrl: CAPABILITIES_DOC,
+        }
+      : {
+          title:
+            'Roll forward to a release whose ClusterVersion CRD lists every enabled capability (capabilities cannot be disabled once enabled)',
+          command: 'oc adm upgrade --to-image=<release-image@sha256:digest> --allow-explicit-upgrade',
+          docUrl: CAPABILITIES_DOC,
+        },
+  );
   return steps;
 }
 
@@ -82,17 +131,30 @@ function corroboration(cv: KubeObject, snapshot: Snapshot, ctx: DetectorContext)
   const staleSeconds = lastMs === undefined ? null : Math.max(0, Math.round((ctx.now - lastMs) / 1000));
   const stale = staleSeconds !== null && staleSeconds > ctx.config.statusStaleMinutes * 60;
   const evidence: Evidence[] = logs.map((l) => ({
-    kind: 'log', label: 'CVO status writes rejected', ref: l.ref, container: l.container, lines: l.lines.slice(-5),
+    kind: 'log',
+    label: 'CVO status writes rejected',
+    ref: l.ref,
+    container: l.container,
+    lines: l.lines.slice(-5),
   }));
   if (lagging) {
-    evidence.push({ kind: 'field', label: `Spec generation ${generation} not observed`, ref: cvRef, path: 'status.observedGeneration', value: observed ?? null });
+    evidence.push({
+      kind: 'field',
+      label: `Spec generation ${generation} not observed`,
+      ref: cvRef,
+      path: 'status.observedGeneration',
+      value: observed ?? null,
+    });
   }
   if (last.at) {
     evidence.push({
-      kind: 'field', label: stale ? 'Last CVO status write (stale)' : 'Last CVO status write', ref: cvRef,
-      path: last.source === 'managedFields'
-        ? 'metadata.managedFields[manager=cluster-version-operator,subresource=status].time'
-        : 'observed condition transitions',
+      kind: 'field',
+      label: stale ? 'Last CVO status write (stale)' : 'Last CVO status write',
+      ref: cvRef,
+      path:
+        last.source === 'managedFields'
+          ? 'metadata.managedFields[manager=cluster-version-operator,subresource=status].time'
+          : 'observed condition transitions',
       value: last.at,
     });
   }
@@ -104,7 +166,12 @@ function corroboration(cv: KubeObject, snapshot: Snapshot, ctx: DetectorContext)
   return { evidence, notes, staleSeconds, stale, lagging, logs, last };
 }
 
-function enumFinding(cv: KubeObject, crd: KubeObject, violations: EnumViolation[], c: ReturnType<typeof corroboration>): Finding {
+function enumFinding(
+  cv: KubeObject,
+  crd: KubeObject,
+  violations: EnumViolation[],
+  c: ReturnType<typeof corroboration>,
+): Finding {
   const cvRef = refOf(cv);
   const enums = capabilityEnumsFromCrd(crd);
   const releases = releasesWithEnum(enums?.enabledCapabilities ?? null);
@@ -122,15 +189,27 @@ function enumFinding(cv: KubeObject, crd: KubeObject, violations: EnumViolation[
       ? 'ClusterVersion status writes are being rejected'
       : 'ClusterVersion status writes will be rejected',
     summary: [
-      `The installed CRD (enum matches ${releases.length ? releases.join(', ') : 'no known release'}) does not accept `
-        + `${values.join(', ')}, which ClusterVersion carries. Every status update by the cluster-version operator `
-        + `${observed ? 'fails' : 'will fail'} with HTTP 422 and ClusterVersion status freezes silently; no CVO metric `
-        + 'reports it.',
+      `The installed CRD (enum matches ${releases.length ? releases.join(', ') : 'no known release'}) does not accept ` +
+        `${values.join(', ')}, which ClusterVersion carries. Every status update by the cluster-version operator ` +
+        `${observed ? 'fails' : 'will fail'} with HTTP 422 and ClusterVersion status freezes silently; no CVO metric ` +
+        'reports it.',
       ...c.notes,
     ].join(' '),
     evidence: [
-      { kind: 'field', label: 'Values outside the enum of ' + crdName, ref: cvRef, path: violations.map((v) => v.path).join(', '), value: values },
-      { kind: 'field', label: 'Installed CRD enum', ref: refOf(crd), path: 'spec.versions[name=v1].schema.openAPIV3Schema.properties.status.properties.capabilities.properties.enabledCapabilities.items.enum', value: [...(enums?.enabledCapabilities ?? [])] },
+      {
+        kind: 'field',
+        label: 'Values outside the enum of ' + crdName,
+        ref: cvRef,
+        path: violations.map((v) => v.path).join(', '),
+        value: values,
+      },
+      {
+        kind: 'field',
+        label: 'Installed CRD enum',
+        ref: refOf(crd),
+        path: 'spec.versions[name=v1].schema.openAPIV3Schema.properties.status.properties.capabilities.properties.enabledCapabilities.items.enum',
+        value: [...(enums?.enabledCapabilities ?? [])],
+      },
       { kind: 'field', label: 'API server response to the next status write', ref: cvRef, value: message },
       ...c.evidence,
     ],
@@ -168,19 +247,39 @@ function rollbackRiskFinding(cv: KubeObject): Finding | undefined {
   if (prediction.rejected.length === 0) return undefined;
   const cvRef = refOf(cv);
   return {
-    id: findingId(ID, cvRef, `rollback-${target.version}`), detector: ID, severity: 'info', subject: cvRef,
+    id: findingId(ID, cvRef, `rollback-${target.version}`),
+    detector: ID,
+    severity: 'info',
+    subject: cvRef,
     basis: 'predicted',
     title: `A rollback to ${target.version} would freeze ClusterVersion status`,
-    summary: `The ${prediction.targetRelease} ClusterVersion CRD does not accept ${prediction.rejected.join(', ')}, which are `
-      + `enabled now. After a rollback to ${target.version} the API server would reject every status write of the `
-      + 'cluster-version operator and ClusterVersion status would freeze silently.',
+    summary:
+      `The ${prediction.targetRelease} ClusterVersion CRD does not accept ${prediction.rejected.join(', ')}, which are ` +
+      `enabled now. After a rollback to ${target.version} the API server would reject every status write of the ` +
+      'cluster-version operator and ClusterVersion status would freeze silently.',
     evidence: [
-      { kind: 'field', label: 'Enabled capabilities the target CRD rejects', ref: cvRef, path: 'status.capabilities.enabledCapabilities', value: prediction.rejected },
-      { kind: 'field', label: `${prediction.targetRelease} CRD enum`, path: 'status.capabilities.enabledCapabilities[]', value: [...(prediction.supported ?? [])] },
-      ...(prediction.message ? [{ kind: 'field' as const, label: 'The answer every status write would get', value: prediction.message }] : []),
+      {
+        kind: 'field',
+        label: 'Enabled capabilities the target CRD rejects',
+        ref: cvRef,
+        path: 'status.capabilities.enabledCapabilities',
+        value: prediction.rejected,
+      },
+      {
+        kind: 'field',
+        label: `${prediction.targetRelease} CRD enum`,
+        path: 'status.capabilities.enabledCapabilities[]',
+        value: [...(prediction.supported ?? [])],
+      },
+      ...(prediction.message
+        ? [{ kind: 'field' as const, label: 'The answer every status write would get', value: prediction.message }]
+        : []),
     ],
     remediation: [
-      { title: 'Review the rollback plan before rolling back', command: `oc get clusterversion version -o jsonpath='{.status.capabilities.enabledCapabilities}'` },
+      {
+        title: 'Review the rollback plan before rolling back',
+        command: `oc get clusterversion version -o jsonpath='{.status.capabilities.enabledCapabilities}'`,
+      },
       { title: 'Cluster capabilities', docUrl: CAPABILITIES_DOC },
     ],
   };
@@ -199,19 +298,31 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     findings.push(enumFinding(cv, crd, violations, c));
   } else if (c.logs.length) {
     findings.push({
-      id: findingId(ID, cvRef, 'rejected'), detector: ID, severity: 'warning', subject: cvRef,
+      id: findingId(ID, cvRef, 'rejected'),
+      detector: ID,
+      severity: 'warning',
+      subject: cvRef,
       title: 'ClusterVersion status writes are being rejected',
-      summary: `The cluster-version operator logs "is invalid" rejections of its status writes, though no capability `
-        + `value is outside the ${crd ? 'installed' : 'unseen'} CRD enum. ${c.notes.join(' ')}`.trim(),
-      evidence: c.evidence, remediation: remediation(cv, stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities')),
+      summary:
+        `The cluster-version operator logs "is invalid" rejections of its status writes, though no capability ` +
+        `value is outside the ${crd ? 'installed' : 'unseen'} CRD enum. ${c.notes.join(' ')}`.trim(),
+      evidence: c.evidence,
+      remediation: remediation(cv, stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities')),
       ...(c.last.at ? { since: c.last.at } : {}),
     });
   } else if (c.lagging && c.stale) {
     findings.push({
-      id: findingId(ID, cvRef, 'stale'), detector: ID, severity: 'warning', subject: cvRef,
+      id: findingId(ID, cvRef, 'stale'),
+      detector: ID,
+      severity: 'warning',
+      subject: cvRef,
       title: 'ClusterVersion status is not being updated',
-      summary: c.notes.join(' '), evidence: c.evidence,
-      remediation: [remediation(cv, [])[0], { title: 'Check the cluster-version operator pod', command: `oc -n ${CVO_NAMESPACE} get pods -o wide` }],
+      summary: c.notes.join(' '),
+      evidence: c.evidence,
+      remediation: [
+        remediation(cv, [])[0],
+        { title: 'Check the cluster-version operator pod', command: `oc -n ${CVO_NAMESPACE} get pods -o wide` },
+      ],
       ...(c.last.at ? { since: c.last.at } : {}),
     });
   }
@@ -219,7 +330,13 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     const risk = rollbackRiskFinding(cv);
     if (risk) findings.push(risk);
   }
-  return { findings, samples: { rejectedValues: crd ? new Set(violations.map((v) => v.value)).size : null, staleSeconds: c.staleSeconds } };
+  return {
+    findings,
+    samples: {
+      rejectedValues: crd ? new Set(violations.map((v) => v.value)).size : null,
+      staleSeconds: c.staleSeconds,
+    },
+  };
 }
 
 /**
@@ -237,12 +354,23 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
 export const statusWriteRejection: Detector = {
   id: ID,
   title: 'ClusterVersion status-write rejection',
-  insight: { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://github.com/openshift/api/pull/1624' }, // the CVO can no longer report (or act on) update progress
+  insight: {
+    impactType: 'Update Stalled',
+    scopeType: 'ControlPlane',
+    referenceUrl: 'https://github.com/openshift/api/pull/1624',
+  }, // the CVO can no longer report (or act on) update progress
   needs: [
     { resource: 'clusterversions', name: 'version' },
     { resource: 'customresourcedefinitions', name: CLUSTERVERSION_CRD },
     { resource: 'featuregates', name: 'cluster' },
   ],
-  logs: [{ namespace: CVO_NAMESPACE, labelSelector: 'k8s-app=cluster-version-operator', container: CVO_CONTAINER, tailLines: 200 }],
+  logs: [
+    {
+      namespace: CVO_NAMESPACE,
+      labelSelector: 'k8s-app=cluster-version-operator',
+      container: CVO_CONTAINER,
+      tailLines: 200,
+    },
+  ],
   detect,
 };

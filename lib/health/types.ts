@@ -53,8 +53,16 @@ export interface RemediationStep {
 
 /** A finding: the unit the UI lists, charts and freezes into incidents. `id` is stable across evaluations. */
 /** oc's impact types (the Update Status API's `impact.type`). */
-export type InsightImpactType = 'None' | 'Unknown' | 'API Availability' | 'Cluster Capacity' | 'Application Availability'
-  | 'Application Outage' | 'Data Loss' | 'Update Speed' | 'Update Stalled';
+export type InsightImpactType =
+  | 'None'
+  | 'Unknown'
+  | 'API Availability'
+  | 'Cluster Capacity'
+  | 'Application Availability'
+  | 'Application Outage'
+  | 'Data Loss'
+  | 'Update Speed'
+  | 'Update Stalled';
 
 /** Where an insight applies, in oc's terms. */
 export type InsightScopeType = 'ControlPlane' | 'WorkerPool' | 'Cluster';

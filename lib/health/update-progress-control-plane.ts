@@ -8,7 +8,15 @@ import { findCondition, isFalse, isTrue, transitionTimeMs } from '@/lib/k8s/cond
 import type { ControlPlaneProgress, InsightCondition, UpdatingOperator } from '@/lib/health/update-progress-types';
 import { LEVEL, type RawInsight } from '@/lib/health/update-progress-insights';
 import {
-  MINUTE_MS, SECOND_MS, formatShortDuration, formatTime, parseTime, roundDuration, roundPercent, specOf, statusOf,
+  MINUTE_MS,
+  SECOND_MS,
+  formatShortDuration,
+  formatTime,
+  parseTime,
+  roundDuration,
+  roundPercent,
+  specOf,
+  statusOf,
   truncateDuration,
 } from '@/lib/health/update-progress-util';
 
@@ -22,7 +30,8 @@ export const DEGRADED_WARNING_MS = 5 * MINUTE_MS;
 export const DEGRADED_ERROR_MS = 40 * MINUTE_MS;
 
 const RUNBOOKS = 'https://github.com/openshift/runbooks/blob/master/alerts/cluster-monitoring-operator';
-const HISTORY_DOC = 'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html#gathering-clusterversion-history-cli_troubleshooting_updates';
+const HISTORY_DOC =
+  'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html#gathering-clusterversion-history-cli_troubleshooting_updates';
 
 /** One `status.history[]` entry of a ClusterVersion. */
 export interface HistoryEntry {
@@ -49,7 +58,8 @@ export function isMultiArchMigration(history: HistoryEntry[]): boolean {
 
 /** Image of the `machine-config-operator` container of the machine-config-operator Deployment, when known. */
 export function machineConfigOperatorImage(deployment: KubeObject | undefined): string | undefined {
-  const template = specOf(deployment).template as { spec?: { containers?: { name?: string; image?: string }[] } } | undefined;
+  const template = specOf(deployment).template as
+    { spec?: { containers?: { name?: string; image?: string }[] } } | undefined;
   const containers = Array.isArray(template?.spec?.containers) ? template.spec.containers : [];
   return containers.find((container) => container.name === 'machine-config-operator')?.image || undefined;
 }
@@ -65,13 +75,21 @@ function conditionEvidence(condition: Condition): InsightCondition {
   return out;
 }
 
-function operatorInsights(name: string, available: Condition | undefined, degraded: Condition | undefined, now: number): RawInsight[] {
+function operatorInsights(
+  name: string,
+  available: Condition | undefined,
+  degraded: Condition | undefined,
+  now: number,
+): RawInsight[] {
   const subject = { group: 'config.openshift.io', kind: 'ClusterOperator' as const, name };
   const out: RawInsight[] = [];
   const unavailableSince = transitionTimeMs(available) ?? 0;
   if (available && isFalse(available) && now > unavailableSince + UNAVAILABLE_WARNING_MS) {
     out.push({
-      key: 'co-unavailable', startedAt: transitionTimeMs(available), subject, scope: 'ControlPlane',
+      key: 'co-unavailable',
+      startedAt: transitionTimeMs(available),
+      subject,
+      scope: 'ControlPlane',
       level: now > unavailableSince + UNAVAILABLE_ERROR_MS ? LEVEL.error : LEVEL.warning,
       impact: 'API Availability',
       summary: `Cluster Operator ${name} is unavailable (${available.reason ?? ''})`,
@@ -83,7 +101,10 @@ function operatorInsights(name: string, available: Condition | undefined, degrad
   const degradedSince = transitionTimeMs(degraded) ?? 0;
   if (degraded && isTrue(degraded) && now > degradedSince + DEGRADED_WARNING_MS) {
     out.push({
-      key: 'co-degraded', startedAt: transitionTimeMs(degraded), subject, scope: 'ControlPlane',
+      key: 'co-degraded',
+      startedAt: transitionTimeMs(degraded),
+      subject,
+      scope: 'ControlPlane',
       level: now > degradedSince + DEGRADED_ERROR_MS ? LEVEL.error : LEVEL.warning,
       impact: 'API Availability',
       summary: `Cluster Operator ${name} is degraded (${degraded.reason ?? ''})`,
@@ -99,28 +120,43 @@ function clusterVersionInsights(cv: KubeObject, now: number): RawInsight[] {
   const subject = { group: 'config.openshift.io', kind: 'ClusterVersion' as const, name: cv.metadata.name };
   const failing = findCondition(cv, 'Failing');
   if (!failing) {
-    return [{
-      key: 'cv-no-failing', startedAt: now, subject, scope: 'ControlPlane', level: LEVEL.warning, impact: 'Update Stalled',
-      summary: `Cluster Version ${cv.metadata.name} has no Failing condition`,
-      description: "Current status of Cluster Version reconciliation is unclear.  See 'oc -n openshift-cluster-version logs -l k8s-app=cluster-version-operator --tail -1' to debug.",
-      reference: `${RUNBOOKS}/ClusterOperatorDegraded.md`,
-    }];
+    return [
+      {
+        key: 'cv-no-failing',
+        startedAt: now,
+        subject,
+        scope: 'ControlPlane',
+        level: LEVEL.warning,
+        impact: 'Update Stalled',
+        summary: `Cluster Version ${cv.metadata.name} has no Failing condition`,
+        description:
+          "Current status of Cluster Version reconciliation is unclear.  See 'oc -n openshift-cluster-version logs -l k8s-app=cluster-version-operator --tail -1' to debug.",
+        reference: `${RUNBOOKS}/ClusterOperatorDegraded.md`,
+      },
+    ];
   }
   if (isFalse(failing)) return [];
-  return [{
-    key: 'cv-failing', startedAt: transitionTimeMs(failing), subject, scope: 'ControlPlane', level: LEVEL.warning,
-    impact: 'Update Stalled',
-    summary: `Cluster Version ${cv.metadata.name} is failing to proceed with the update (${failing.reason ?? ''})`,
-    description: failing.message ?? '',
-    reference: `${RUNBOOKS}/ClusterOperatorDegraded.md`,
-    condition: conditionEvidence(failing),
-  }];
+  return [
+    {
+      key: 'cv-failing',
+      startedAt: transitionTimeMs(failing),
+      subject,
+      scope: 'ControlPlane',
+      level: LEVEL.warning,
+      impact: 'Update Stalled',
+      summary: `Cluster Version ${cv.metadata.name} is failing to proceed with the update (${failing.reason ?? ''})`,
+      description: failing.message ?? '',
+      reference: `${RUNBOOKS}/ClusterOperatorDegraded.md`,
+      condition: conditionEvidence(failing),
+    },
+  ];
 }
 
 /** Whether a ClusterOperator belongs to the release payload (carries an include/exclude release annotation). */
 export function isPlatformOperator(co: KubeObject): boolean {
   return Object.keys(co.metadata.annotations ?? {}).some(
-    (key) => key.startsWith('exclude.release.openshift.io/') || key.startsWith('include.release.openshift.io/'));
+    (key) => key.startsWith('exclude.release.openshift.io/') || key.startsWith('include.release.openshift.io/'),
+  );
 }
 
 function versionEntry(co: KubeObject, name: string): string | undefined {
@@ -169,12 +205,18 @@ function timewiseComplete(x: number): number {
   return 25053.32 - 107394.3 * x + 172527.2 * x ** 2 - 123107 * x ** 3 + 32921.81 * x ** 4;
 }
 
-function estimateRemainingMs(baseline: number, toLastProgress: number, updatingFor: number, completion: number): number {
+function estimateRemainingMs(
+  baseline: number,
+  toLastProgress: number,
+  updatingFor: number,
+  completion: number,
+): number {
   if (completion >= 1) return 0;
   const timewise = timewiseComplete(completion);
-  const totalSeconds = completion > 0 && timewise > 0 && toLastProgress > 5 * MINUTE_MS
-    ? toLastProgress / SECOND_MS / timewise
-    : baseline / SECOND_MS;
+  const totalSeconds =
+    completion > 0 && timewise > 0 && toLastProgress > 5 * MINUTE_MS
+      ? toLastProgress / SECOND_MS / timewise
+      : baseline / SECOND_MS;
   const remainingSeconds = totalSeconds - updatingFor / SECOND_MS;
   // oc overestimates by 20% (and shrinks an overrun by the same factor), truncating to whole seconds.
   const factor = remainingSeconds < 0 ? 1 / 1.2 : 1.2;
@@ -184,7 +226,8 @@ function estimateRemainingMs(baseline: number, toLastProgress: number, updatingF
 
 function estimateLabel(remaining: number, estimatedDuration: number, multiArchMigration: boolean): string {
   if (multiArchMigration) return 'N/A for Multi-Architecture Migration';
-  if (remaining < -10 * MINUTE_MS) return `N/A; estimate duration was ${formatShortDuration(estimatedDuration / SECOND_MS)}`;
+  if (remaining < -10 * MINUTE_MS)
+    return `N/A; estimate duration was ${formatShortDuration(estimatedDuration / SECOND_MS)}`;
   if (remaining < 10 * MINUTE_MS) return '<10m';
   return formatShortDuration(remaining / SECOND_MS);
 }
@@ -194,21 +237,31 @@ function versionInsights(history: HistoryEntry[], completed: boolean, cv: KubeOb
   const lastComplete = history.slice(2).find((item) => item.state === 'Completed')?.version ?? 'unknown';
   const target = history[0].version ?? 'unknown';
   const previous = history[1].version ?? 'unknown';
-  return [{
-    key: 'previous-partial', startedAt: parseTime(history[0].startedTime), scope: 'ControlPlane', level: LEVEL.warning,
-    impact: 'None',
-    subject: { group: 'config.openshift.io', kind: 'ClusterVersion', name: cv.metadata.name },
-    summary: `Previous update to ${previous} never completed, last complete update was ${lastComplete}`,
-    description: `Current update to ${target} was initiated while the previous update to version ${previous} was still in progress`,
-    reference: HISTORY_DOC,
-  }];
+  return [
+    {
+      key: 'previous-partial',
+      startedAt: parseTime(history[0].startedTime),
+      scope: 'ControlPlane',
+      level: LEVEL.warning,
+      impact: 'None',
+      subject: { group: 'config.openshift.io', kind: 'ClusterVersion', name: cv.metadata.name },
+      summary: `Previous update to ${previous} never completed, last complete update was ${lastComplete}`,
+      description: `Current update to ${target} was initiated while the previous update to version ${previous} was still in progress`,
+      reference: HISTORY_DOC,
+    },
+  ];
 }
 
 /**
  * Assesses the control plane from the ClusterVersion and ClusterOperators at time `now` (epoch ms). `mcoImage` is
  * the image the machine-config-operator Deployment runs ({@link machineConfigOperatorImage}), when known.
  */
-export function assessControlPlane(cv: KubeObject, operators: readonly KubeObject[], now: number, mcoImage?: string): { core: ControlPlaneCore; insights: RawInsight[] } {
+export function assessControlPlane(
+  cv: KubeObject,
+  operators: readonly KubeObject[],
+  now: number,
+  mcoImage?: string,
+): { core: ControlPlaneCore; insights: RawInsight[] } {
   const insights = clusterVersionInsights(cv, now);
   const desired = statusOf(cv).desired as { version?: string } | undefined;
   const targetVersion = desired?.version;
@@ -228,10 +281,14 @@ export function assessControlPlane(cv: KubeObject, operators: readonly KubeObjec
     const progressing = findCondition(co, 'Progressing');
     if (progressing) {
       const at = transitionTimeMs(progressing);
-      if (at !== undefined && (lastObservedProgress === undefined || at > lastObservedProgress)) lastObservedProgress = at;
+      if (at !== undefined && (lastObservedProgress === undefined || at > lastObservedProgress))
+        lastObservedProgress = at;
       if (!updated && isTrue(progressing)) {
         updating.push({
-          name: co.metadata.name, since: formatTime(at), reason: progressing.reason ?? '', message: progressing.message ?? '',
+          name: co.metadata.name,
+          since: formatTime(at),
+          reason: progressing.reason ?? '',
+          message: progressing.message ?? '',
         });
         if (co.metadata.name === 'machine-config') mcoStartedUpdating = at;
       }
@@ -244,7 +301,8 @@ export function assessControlPlane(cv: KubeObject, operators: readonly KubeObjec
 
   const completed = counts.updated === counts.total;
   // A rebooting node flips daemonset operators' Progressing; when only MCO is left, its start is the real progress.
-  if (mcoStartedUpdating !== undefined && counts.total - counts.updated === 1) lastObservedProgress = mcoStartedUpdating;
+  if (mcoStartedUpdating !== undefined && counts.total - counts.updated === 1)
+    lastObservedProgress = mcoStartedUpdating;
 
   const history = historyOf(cv);
   const multiArchMigration = isMultiArchMigration(history);
@@ -255,7 +313,8 @@ export function assessControlPlane(cv: KubeObject, operators: readonly KubeObjec
   let toLastProgress = 0;
   let durationMs: number | undefined;
   if (current && started !== undefined) {
-    const lastProgress = lastObservedProgress !== undefined && lastObservedProgress > started ? lastObservedProgress : now;
+    const lastProgress =
+      lastObservedProgress !== undefined && lastObservedProgress > started ? lastObservedProgress : now;
     toLastProgress = lastProgress - started;
     completionAt = current.state === 'Completed' ? (parseTime(current.completionTime) ?? now) : now;
     updatingFor = completionAt - started;
@@ -286,9 +345,15 @@ export function assessControlPlane(cv: KubeObject, operators: readonly KubeObjec
     startedAt: formatTime(started),
     completedAt: current?.state === 'Completed' ? formatTime(completionAt) : null,
     durationSeconds: durationMs === undefined ? null : durationMs / SECOND_MS,
-    estimatedRemainingSeconds: completed ? 0 : multiArchMigration || remaining < -10 * MINUTE_MS ? null : Math.max(0, remaining / SECOND_MS),
-    estimatedDurationSeconds: estimatedDuration === undefined || multiArchMigration ? null : estimatedDuration / SECOND_MS,
-    estimateLabel: !completed && remaining !== 0 ? estimateLabel(remaining, estimatedDuration ?? 0, multiArchMigration) : null,
+    estimatedRemainingSeconds: completed
+      ? 0
+      : multiArchMigration || remaining < -10 * MINUTE_MS
+        ? null
+        : Math.max(0, remaining / SECOND_MS),
+    estimatedDurationSeconds:
+      estimatedDuration === undefined || multiArchMigration ? null : estimatedDuration / SECOND_MS,
+    estimateLabel:
+      !completed && remaining !== 0 ? estimateLabel(remaining, estimatedDuration ?? 0, multiArchMigration) : null,
     updatingOperators: updating.map((op) => op.name),
     updatingOperatorDetails: updating,
   };

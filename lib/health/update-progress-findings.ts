@@ -12,7 +12,11 @@ const STATUS_STEP: RemediationStep = {
   command: 'oc adm upgrade status --details=all',
 };
 
-const CLUSTER_VERSION: ObjectRef = { apiVersion: apiVersionOf('clusterversions'), kind: 'ClusterVersion', name: 'version' };
+const CLUSTER_VERSION: ObjectRef = {
+  apiVersion: apiVersionOf('clusterversions'),
+  kind: 'ClusterVersion',
+  name: 'version',
+};
 
 const SEVERITY: Record<UpdateInsight['level'], Severity> = { Error: 'critical', Warning: 'warning', Info: 'info' };
 
@@ -80,8 +84,17 @@ function evidence(insight: UpdateInsight, ref: ObjectRef): Evidence[] {
   return out;
 }
 
-const IMPACT_TYPES: ReadonlySet<string> = new Set<InsightImpactType>(['None', 'Unknown', 'API Availability', 'Cluster Capacity',
-  'Application Availability', 'Application Outage', 'Data Loss', 'Update Speed', 'Update Stalled']);
+const IMPACT_TYPES: ReadonlySet<string> = new Set<InsightImpactType>([
+  'None',
+  'Unknown',
+  'API Availability',
+  'Cluster Capacity',
+  'Application Availability',
+  'Application Outage',
+  'Data Loss',
+  'Update Speed',
+  'Update Stalled',
+]);
 
 /** One finding per insight, except `oc`'s filler "Update is proceeding well" (the summary finding covers it). */
 export function insightFindings(progress: UpdateProgress): Finding[] {
@@ -116,11 +129,16 @@ function progressLine(progress: UpdateProgress): string {
   const from = cp.previousVersion ? ` (from ${cp.previousPartial ? 'incomplete ' : ''}${cp.previousVersion})` : '';
   const duration = cp.durationSeconds === null ? '' : `, running for ${formatShortDuration(cp.durationSeconds)}`;
   const estimate = cp.estimateLabel ? ` (est. remaining: ${cp.estimateLabel})` : '';
-  const pools = progress.workerPools.filter((pool) => pool.totalNodes > 0)
-    .map((pool) => `${pool.name} ${pool.assessment} ${pool.completionPercent}% (${pool.updatedNodes}/${pool.totalNodes})`);
-  return `Control plane ${cp.assessment} to ${cp.targetVersion ?? 'unknown'}${from}: ${cp.completionPercent}% `
-    + `(${cp.operators.updated} operators updated, ${cp.operators.updating} updating, ${cp.operators.waiting} waiting)`
-    + `${duration}${estimate}.${pools.length ? ` Worker pools: ${pools.join(', ')}.` : ''}`;
+  const pools = progress.workerPools
+    .filter((pool) => pool.totalNodes > 0)
+    .map(
+      (pool) => `${pool.name} ${pool.assessment} ${pool.completionPercent}% (${pool.updatedNodes}/${pool.totalNodes})`,
+    );
+  return (
+    `Control plane ${cp.assessment} to ${cp.targetVersion ?? 'unknown'}${from}: ${cp.completionPercent}% ` +
+    `(${cp.operators.updated} operators updated, ${cp.operators.updating} updating, ${cp.operators.waiting} waiting)` +
+    `${duration}${estimate}.${pools.length ? ` Worker pools: ${pools.join(', ')}.` : ''}`
+  );
 }
 
 /** The summary finding: `ok` while an update goes as expected, `info` when it is slow or stalled; `ok` when idle. */
@@ -132,16 +150,27 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
   const nothingBehind = cp.assessment === 'Completed' && !progress.workerPools.some(poolBehind);
   if (!progress.updating || nothingBehind) {
     const installed = cp.targetIsInstall ? ` (installed, never updated)` : '';
-    return [{
-      ...base,
-      id: 'update-progress/summary',
-      severity: 'ok',
-      title: cp.targetIsInstall && cp.targetVersion
-        ? `Installed ${cp.targetVersion}, not updating`
-        : 'The cluster is not updating',
-      summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}${installed}; no update is in progress.`,
-      evidence: [{ kind: 'field', label: 'Version', ref: CLUSTER_VERSION, path: 'status.history[0].version', value: cp.targetVersion }],
-    }];
+    return [
+      {
+        ...base,
+        id: 'update-progress/summary',
+        severity: 'ok',
+        title:
+          cp.targetIsInstall && cp.targetVersion
+            ? `Installed ${cp.targetVersion}, not updating`
+            : 'The cluster is not updating',
+        summary: `The cluster is at ${cp.targetVersion ?? 'an unknown version'}${installed}; no update is in progress.`,
+        evidence: [
+          {
+            kind: 'field',
+            label: 'Version',
+            ref: CLUSTER_VERSION,
+            path: 'status.history[0].version',
+            value: cp.targetVersion,
+          },
+        ],
+      },
+    ];
   }
   const troubled = cp.assessment === 'Stalled' || cp.assessment === 'Progressing - Slow';
   // ClusterVersion says Completed long before the pools finish rolling out: name what is still updating.
@@ -153,16 +182,22 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
     { kind: 'metric', label: 'Control-plane completion', value: cp.completionPercent, unit: '%' },
     { kind: 'field', label: 'Assessment', ref: CLUSTER_VERSION, value: cp.assessment },
     { kind: 'field', label: 'Updating operators', value: cp.updatingOperators },
-    { kind: 'field', label: 'Operator health', value: `${cp.health.healthy} healthy, ${cp.health.unavailable} unavailable, ${cp.health.degraded} available but degraded` },
+    {
+      kind: 'field',
+      label: 'Operator health',
+      value: `${cp.health.healthy} healthy, ${cp.health.unavailable} unavailable, ${cp.health.degraded} available but degraded`,
+    },
   ];
-  if (cp.durationSeconds !== null) evidenceList.push({ kind: 'metric', label: 'Duration', value: cp.durationSeconds, unit: 's' });
+  if (cp.durationSeconds !== null)
+    evidenceList.push({ kind: 'metric', label: 'Duration', value: cp.durationSeconds, unit: 's' });
   const finding: Finding = {
     ...base,
     id: 'update-progress/summary',
     severity: troubled ? 'info' : 'ok',
-    title: cp.assessment === 'Completed' && behind.length > 0
-      ? `Update to ${cp.targetVersion ?? 'unknown'}: control plane Completed, workers updating (${behind.join(', ')})`
-      : `Update to ${cp.targetVersion ?? 'unknown'}: ${cp.assessment}, ${cp.completionPercent}% of operators updated`,
+    title:
+      cp.assessment === 'Completed' && behind.length > 0
+        ? `Update to ${cp.targetVersion ?? 'unknown'}: control plane Completed, workers updating (${behind.join(', ')})`
+        : `Update to ${cp.targetVersion ?? 'unknown'}: ${cp.assessment}, ${cp.completionPercent}% of operators updated`,
     summary: progressLine(progress),
     evidence: evidenceList,
   };
@@ -174,7 +209,13 @@ export function summaryFinding(progress: UpdateProgress): Finding[] {
 export function progressSamples(progress: UpdateProgress): Record<string, number | null> {
   const cp = progress.controlPlane;
   if (cp.assessment === 'Unknown') {
-    return { completionPercent: null, updatedOperators: null, unavailableOperators: null, degradedOperators: null, updatedNodes: null };
+    return {
+      completionPercent: null,
+      updatedOperators: null,
+      unavailableOperators: null,
+      degradedOperators: null,
+      updatedNodes: null,
+    };
   }
   const nodes = [...cp.nodes, ...progress.workerPools.flatMap((pool) => pool.nodes)];
   return {

@@ -2,7 +2,13 @@
  * Update-health insights: the internal form every assessment emits, the alert-derived ones, and the final ordering
  * and filtering `oc adm upgrade status` applies before printing its "Update Health" section.
  */
-import type { Alert, InsightCondition, InsightLevel, InsightSubject, UpdateInsight } from '@/lib/health/update-progress-types';
+import type {
+  Alert,
+  InsightCondition,
+  InsightLevel,
+  InsightSubject,
+  UpdateInsight,
+} from '@/lib/health/update-progress-types';
 import { formatInstant, parseTime } from '@/lib/health/update-progress-util';
 
 /** Numeric impact levels, in `oc`'s order (higher is worse). */
@@ -130,15 +136,17 @@ export function finalizeInsights(raw: RawInsight[], updateStartedAt: number | un
     return a.index - b.index;
   });
   if (complete.length === 0) {
-    return [{
-      id: 'update-proceeding',
-      level: 'Info',
-      impact: 'None',
-      message: 'Update is proceeding well',
-      description: '',
-      since: formatInstant(updateStartedAt),
-      scope: 'ControlPlane',
-    }];
+    return [
+      {
+        id: 'update-proceeding',
+        level: 'Info',
+        impact: 'None',
+        message: 'Update is proceeding well',
+        description: '',
+        since: formatInstant(updateStartedAt),
+        scope: 'ControlPlane',
+      },
+    ];
   }
   const seen = new Map<string, number>();
   return complete.map(({ insight }) => {

@@ -27,10 +27,20 @@ export const DESIRED_DRAIN = `${MC}/desiredDrain`;
 export const LAST_APPLIED_DRAIN = `${MC}/lastAppliedDrain`;
 const DESIRED_IMAGE = `${MC}/desiredImage`;
 const CURRENT_IMAGE = `${MC}/currentImage`;
-const MCO_DOC = 'https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html#understanding-the-machine-config-operator';
-const PAUSED_DOC = 'https://docs.openshift.com/container-platform/latest/support/troubleshooting/troubleshooting-operator-issues.html#troubleshooting-disabling-autoreboot-mco_troubleshooting-operator-issues';
+const MCO_DOC =
+  'https://docs.openshift.com/container-platform/latest/post_installation_configuration/machine-configuration-tasks.html#understanding-the-machine-config-operator';
+const PAUSED_DOC =
+  'https://docs.openshift.com/container-platform/latest/support/troubleshooting/troubleshooting-operator-issues.html#troubleshooting-disabling-autoreboot-mco_troubleshooting-operator-issues';
 
-const ASSESSMENT_ORDER: NodeAssessment[] = ['Degraded', 'Unavailable', 'Progressing', 'Excluded', 'Outdated', 'Completed', 'Unknown'];
+const ASSESSMENT_ORDER: NodeAssessment[] = [
+  'Degraded',
+  'Unavailable',
+  'Progressing',
+  'Excluded',
+  'Outdated',
+  'Completed',
+  'Unknown',
+];
 const PHASE_ORDER: NodePhase[] = ['Draining', 'Updating', 'Rebooting', 'Paused', 'Pending', 'Updated', 'Unknown'];
 
 const NOT_READY = 'Not ready';
@@ -58,7 +68,16 @@ export interface AssessedPool {
   name: string;
   assessment: PoolAssessment;
   completionPercent: number;
-  counts: { total: number; available: number; progressing: number; outdated: number; draining: number; excluded: number; degraded: number; updated: number };
+  counts: {
+    total: number;
+    available: number;
+    progressing: number;
+    outdated: number;
+    draining: number;
+    excluded: number;
+    degraded: number;
+    updated: number;
+  };
   nodes: AssessedNode[];
 }
 
@@ -74,7 +93,8 @@ function readinessProblems(node: KubeObject): BadCondition[] {
     const base = { message: condition.message ?? '', since: parseTime(condition.lastTransitionTime) };
     if (condition.type === 'Ready' && condition.status !== 'True') out.push({ reason: NOT_READY, ...base });
     if (condition.type === 'DiskPressure' && condition.status !== 'False') out.push({ reason: DISK_PRESSURE, ...base });
-    if (condition.type === 'NetworkUnavailable' && condition.status !== 'False') out.push({ reason: NETWORK_UNAVAILABLE, ...base });
+    if (condition.type === 'NetworkUnavailable' && condition.status !== 'False')
+      out.push({ reason: NETWORK_UNAVAILABLE, ...base });
   }
   if (specOf(node).unschedulable === true) out.push({ reason: UNSCHEDULABLE, message: '' });
   return out;
@@ -98,7 +118,10 @@ function desiredImageMatchesPool(node: KubeObject, pool: KubeObject, problems: B
   const osImage = annotation(pool, `${MC}/newestImageEquivalentConfig`);
   if (layered && osImage) {
     if (osImage === value) return true;
-    problems.push({ reason: `Node has an unexpected annotation ${MC}/newestImageEquivalentConfig=${osImage}`, message: '' });
+    problems.push({
+      reason: `Node has an unexpected annotation ${MC}/newestImageEquivalentConfig=${osImage}`,
+      message: '',
+    });
     return false;
   }
   return !value;
@@ -129,22 +152,30 @@ function seriouslyUnavailable(problems: BadCondition[], now: number): boolean {
 }
 
 function unavailableMessage(problems: BadCondition[], name: string): string {
-  return problems.map((p) => {
-    if (p.reason === NOT_READY) return `Node ${name} is not ready`;
-    if (p.reason === DISK_PRESSURE) return `Node ${name} has disk pressure`;
-    if (p.reason === NETWORK_UNAVAILABLE) return `Node ${name} has unavailable network`;
-    return p.reason;
-  }).join(' | ');
+  return problems
+    .map((p) => {
+      if (p.reason === NOT_READY) return `Node ${name} is not ready`;
+      if (p.reason === DISK_PRESSURE) return `Node ${name} has disk pressure`;
+      if (p.reason === NETWORK_UNAVAILABLE) return `Node ${name} has unavailable network`;
+      return p.reason;
+    })
+    .join(' | ');
 }
 
 function unavailableDescription(problems: BadCondition[]): string {
   const types: Record<string, [string, string]> = {
-    [NOT_READY]: ['Ready', 'True'], [DISK_PRESSURE]: ['DiskPressure', 'False'], [NETWORK_UNAVAILABLE]: ['NetworkUnavailable', 'False'],
+    [NOT_READY]: ['Ready', 'True'],
+    [DISK_PRESSURE]: ['DiskPressure', 'False'],
+    [NETWORK_UNAVAILABLE]: ['NetworkUnavailable', 'False'],
   };
-  return problems.map((p) => {
-    const type = types[p.reason];
-    return type ? `Node has a ${type[0]}!=${type[1]} condition with Reason ${JSON.stringify(p.reason)} and message ${JSON.stringify(p.message)}` : p.reason;
-  }).join(' | ');
+  return problems
+    .map((p) => {
+      const type = types[p.reason];
+      return type
+        ? `Node has a ${type[0]}!=${type[1]} condition with Reason ${JSON.stringify(p.reason)} and message ${JSON.stringify(p.message)}`
+        : p.reason;
+    })
+    .join(' | ');
 }
 
 function isDraining(node: KubeObject, updating: boolean): boolean {
@@ -168,8 +199,13 @@ function phaseOf(node: KubeObject, pool: KubeObject, updating: boolean, updated:
 }
 
 const PHASE_ASSESSMENT: Record<NodePhase, [NodeAssessment, string]> = {
-  Paused: ['Excluded', '-'], Pending: ['Outdated', '?'], Draining: ['Progressing', '+10m'], Updating: ['Progressing', '+5m'],
-  Rebooting: ['Progressing', '+5m'], Updated: ['Completed', '-'], Unknown: ['Unknown', '?'],
+  Paused: ['Excluded', '-'],
+  Pending: ['Outdated', '?'],
+  Draining: ['Progressing', '+10m'],
+  Updating: ['Progressing', '+5m'],
+  Rebooting: ['Progressing', '+5m'],
+  Updated: ['Completed', '-'],
+  Unknown: ['Unknown', '?'],
 };
 
 /** What {@link assessNodes} judges nodes against. */
@@ -188,7 +224,11 @@ export interface NodeAssessmentContext {
 }
 
 /** Assesses the nodes of one pool. */
-export function assessNodes(pool: KubeObject, nodes: KubeObject[], context: NodeAssessmentContext): { nodes: AssessedNode[]; insights: RawInsight[] } {
+export function assessNodes(
+  pool: KubeObject,
+  nodes: KubeObject[],
+  context: NodeAssessmentContext,
+): { nodes: AssessedNode[]; insights: RawInsight[] } {
   const { machineConfigs, targetVersion, now, multiArchMigrationInProgress } = context;
   const scope = pool.metadata.name === 'master' ? 'ControlPlane' : 'WorkerPool';
   const poolConfig = (specOf(pool).configuration as { name?: string } | undefined)?.name;
@@ -206,10 +246,18 @@ export function assessNodes(pool: KubeObject, nodes: KubeObject[], context: Node
     const annotationMatched = annotation(node, CURRENT_CONFIG) === desiredConfig;
     const desiredIsPoolConfig = desiredConfig === poolConfig;
     // The version stays the same through a multi-arch migration, so the config annotations must tell.
-    const updated = currentVersion !== undefined && targetVersion !== undefined && currentVersion === targetVersion
-      && (!multiArchMigrationInProgress || desiredConfig === undefined || (annotationMatched && desiredIsPoolConfig));
-    const updating = !updated && currentVersion !== undefined && desiredVersion !== undefined
-      && desiredVersion === targetVersion && !annotationMatched && desiredIsPoolConfig;
+    const updated =
+      currentVersion !== undefined &&
+      targetVersion !== undefined &&
+      currentVersion === targetVersion &&
+      (!multiArchMigrationInProgress || desiredConfig === undefined || (annotationMatched && desiredIsPoolConfig));
+    const updating =
+      !updated &&
+      currentVersion !== undefined &&
+      desiredVersion !== undefined &&
+      desiredVersion === targetVersion &&
+      !annotationMatched &&
+      desiredIsPoolConfig;
     const phase = phaseOf(node, pool, updating, updated);
     let [assessment, estimate] = PHASE_ASSESSMENT[phase];
     let message = '';
@@ -228,32 +276,63 @@ export function assessNodes(pool: KubeObject, nodes: KubeObject[], context: Node
     if (seriouslyUnavailable(problems, now) && !updating) {
       const since = problems.map((p) => p.since).filter((t): t is number => t !== undefined && t > 0);
       insights.push({
-        key: 'node-unavailable', startedAt: since.length ? Math.min(...since) : undefined, scope, subject,
-        level: LEVEL.warning, impact: 'Update Speed', summary: unavailable ? unavailableMessage(problems, name) : '',
-        description: unavailable ? unavailableDescription(problems) : '', reference: MCO_DOC,
+        key: 'node-unavailable',
+        startedAt: since.length ? Math.min(...since) : undefined,
+        scope,
+        subject,
+        level: LEVEL.warning,
+        impact: 'Update Speed',
+        summary: unavailable ? unavailableMessage(problems, name) : '',
+        description: unavailable ? unavailableDescription(problems) : '',
+        reference: MCO_DOC,
       });
     }
     if (degraded) {
       insights.push({
-        key: 'node-degraded', scope, subject, level: LEVEL.error, impact: 'Update Stalled',
-        summary: `Node ${name} is degraded`, description: reason, reference: MCO_DOC,
+        key: 'node-degraded',
+        scope,
+        subject,
+        level: LEVEL.error,
+        impact: 'Update Stalled',
+        summary: `Node ${name} is degraded`,
+        description: reason,
+        reference: MCO_DOC,
       });
     }
     out.push({
-      name, assessment, phase, version: currentVersion ?? '', estimate,
+      name,
+      assessment,
+      phase,
+      version: currentVersion ?? '',
+      estimate,
       message: name.length >= 8 ? message.split(name).join('<node>') : message,
-      isUnavailable: unavailable, isDegraded: degraded, isUpdating: updating, isUpdated: updated,
+      isUnavailable: unavailable,
+      isDegraded: degraded,
+      isUpdating: updating,
+      isUpdated: updated,
     });
   }
-  out.sort((a, b) => ASSESSMENT_ORDER.indexOf(a.assessment) - ASSESSMENT_ORDER.indexOf(b.assessment)
-    || PHASE_ORDER.indexOf(a.phase) - PHASE_ORDER.indexOf(b.phase)
-    || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  out.sort(
+    (a, b) =>
+      ASSESSMENT_ORDER.indexOf(a.assessment) - ASSESSMENT_ORDER.indexOf(b.assessment) ||
+      PHASE_ORDER.indexOf(a.phase) - PHASE_ORDER.indexOf(b.phase) ||
+      (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  );
   return { nodes: out, insights };
 }
 
 /** Summarizes a pool from its assessed nodes; emits the "paused pool" insight when outdated nodes are held back. */
 export function assessPool(pool: KubeObject, nodes: AssessedNode[]): { pool: AssessedPool; insights: RawInsight[] } {
-  const counts = { total: nodes.length, available: 0, progressing: 0, outdated: 0, draining: 0, excluded: 0, degraded: 0, updated: 0 };
+  const counts = {
+    total: nodes.length,
+    available: 0,
+    progressing: 0,
+    outdated: 0,
+    draining: 0,
+    excluded: 0,
+    degraded: 0,
+    updated: 0,
+  };
   let pending = 0;
   for (const node of nodes) {
     if (!node.isUnavailable) counts.available++;
@@ -263,7 +342,8 @@ export function assessPool(pool: KubeObject, nodes: AssessedNode[]): { pool: Ass
     if (node.phase === 'Paused') counts.excluded++;
     if (node.phase === 'Pending') pending++;
     if (node.phase === 'Draining') counts.draining++;
-    if ((node.phase === 'Draining' || node.phase === 'Updating' || node.phase === 'Rebooting') && !node.isDegraded) counts.progressing++;
+    if ((node.phase === 'Draining' || node.phase === 'Updating' || node.phase === 'Rebooting') && !node.isDegraded)
+      counts.progressing++;
   }
   let assessment: PoolAssessment;
   if (nodes.length === 0) assessment = 'Empty';
@@ -277,10 +357,14 @@ export function assessPool(pool: KubeObject, nodes: AssessedNode[]): { pool: Ass
   const name = pool.metadata.name;
   if (counts.excluded > 0 && specOf(pool).paused === true) {
     insights.push({
-      key: 'pool-paused', scope: 'WorkerPool', level: LEVEL.warning, impact: 'Update Stalled',
+      key: 'pool-paused',
+      scope: 'WorkerPool',
+      level: LEVEL.warning,
+      impact: 'Update Stalled',
       subject: { group: MC, kind: 'MachineConfigPool', name },
       summary: `Outdated nodes in a paused pool '${name}' will not be updated`,
-      description: 'Pool is paused, which stops all changes to the nodes in the pool, including updates. The nodes will not be updated until the pool is unpaused by the administrator.',
+      description:
+        'Pool is paused, which stops all changes to the nodes in the pool, including updates. The nodes will not be updated until the pool is unpaused by the administrator.',
       reference: PAUSED_DOC,
     });
   }

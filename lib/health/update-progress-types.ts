@@ -13,7 +13,8 @@ export type ControlPlaneAssessment = 'Progressing' | 'Progressing - Slow' | 'Sta
 export type PoolAssessment = 'Pending' | 'Progressing' | 'Degraded' | 'Excluded' | 'Completed' | 'Empty';
 
 /** Assessment of one node, worst first (the order `oc` sorts rows by). `Completed` = updated to the target. */
-export type NodeAssessment = 'Degraded' | 'Unavailable' | 'Progressing' | 'Excluded' | 'Outdated' | 'Completed' | 'Unknown';
+export type NodeAssessment =
+  'Degraded' | 'Unavailable' | 'Progressing' | 'Excluded' | 'Outdated' | 'Completed' | 'Unknown';
 
 /** Update phase of one node, derived from the machine-config daemon annotations. */
 export type NodePhase = 'Draining' | 'Updating' | 'Rebooting' | 'Paused' | 'Pending' | 'Updated' | 'Unknown';

@@ -92,7 +92,10 @@ export interface LabelSelector {
  * Whether `labels` match `selector`, with `metav1.LabelSelectorAsSelector` semantics: a missing selector matches
  * nothing, an empty one matches everything.
  */
-export function matchesSelector(selector: LabelSelector | undefined | null, labels: Record<string, string> | undefined): boolean {
+export function matchesSelector(
+  selector: LabelSelector | undefined | null,
+  labels: Record<string, string> | undefined,
+): boolean {
   if (!selector) return false;
   const set = labels ?? {};
   for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {

@@ -8,10 +8,24 @@ import type { Detector, DetectorOutput, Snapshot } from '@/lib/health/types';
 import { findObject, objectsOf } from '@/lib/health/objects';
 import type { Alert, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
 import { alertInsights, finalizeInsights, type RawInsight } from '@/lib/health/update-progress-insights';
-import { assessControlPlane, historyOf, isMultiArchMigration, machineConfigOperatorImage } from '@/lib/health/update-progress-control-plane';
+import {
+  assessControlPlane,
+  historyOf,
+  isMultiArchMigration,
+  machineConfigOperatorImage,
+} from '@/lib/health/update-progress-control-plane';
 import { assessNodes, assessPool, type AssessedNode, type AssessedPool } from '@/lib/health/update-progress-nodes';
 import { insightFindings, progressSamples, summaryFinding } from '@/lib/health/update-progress-findings';
-import { SECOND_MS, formatTime, matchesSelector, parseTime, roundDuration, roundPercent, specOf, type LabelSelector } from '@/lib/health/update-progress-util';
+import {
+  SECOND_MS,
+  formatTime,
+  matchesSelector,
+  parseTime,
+  roundDuration,
+  roundPercent,
+  specOf,
+  type LabelSelector,
+} from '@/lib/health/update-progress-util';
 
 /** What {@link computeUpdateProgress} reads: the objects `oc adm upgrade status` reads, plus current alerts. */
 export interface UpdateProgressInput {
@@ -30,7 +44,10 @@ export interface UpdateProgressInput {
 }
 
 /** Namespace and name of the Deployment read into {@link UpdateProgressInput.mcoDeployment}. */
-export const MCO_DEPLOYMENT = { namespace: 'openshift-machine-config-operator', name: 'machine-config-operator' } as const;
+export const MCO_DEPLOYMENT = {
+  namespace: 'openshift-machine-config-operator',
+  name: 'machine-config-operator',
+} as const;
 
 function selectorOf(pool: KubeObject): LabelSelector | undefined {
   return specOf(pool).nodeSelector as LabelSelector | undefined;
@@ -41,8 +58,10 @@ function poolOfNode(node: KubeObject, pools: readonly KubeObject[]): string | un
   const labels = node.metadata.labels;
   const master = pools.find((pool) => pool.metadata.name === 'master');
   if (master && matchesSelector(selectorOf(master), labels)) return 'master';
-  const custom = pools.find((pool) => pool.metadata.name !== 'master' && pool.metadata.name !== 'worker'
-    && matchesSelector(selectorOf(pool), labels));
+  const custom = pools.find(
+    (pool) =>
+      pool.metadata.name !== 'master' && pool.metadata.name !== 'worker' && matchesSelector(selectorOf(pool), labels),
+  );
   if (custom) return custom.metadata.name;
   const worker = pools.find((pool) => pool.metadata.name === 'worker');
   if (worker && matchesSelector(selectorOf(worker), labels)) return 'worker';
@@ -50,7 +69,14 @@ function poolOfNode(node: KubeObject, pools: readonly KubeObject[]): string | un
 }
 
 function publicNodes(nodes: AssessedNode[]): UpdateProgress['controlPlane']['nodes'] {
-  return nodes.map(({ name, assessment, phase, version, estimate, message }) => ({ name, assessment, phase, version, estimate, message }));
+  return nodes.map(({ name, assessment, phase, version, estimate, message }) => ({
+    name,
+    assessment,
+    phase,
+    version,
+    estimate,
+    message,
+  }));
 }
 
 function workerPool(pool: AssessedPool): WorkerPoolProgress {
@@ -76,11 +102,24 @@ function emptyProgress(now: number, workerPools: WorkerPoolProgress[] = []): Upd
     updating: false,
     evaluatedAt: formatTime(now) ?? '',
     controlPlane: {
-      assessment: 'Unknown', targetVersion: null, previousVersion: null, previousPartial: false, targetIsInstall: false,
-      completionPercent: 0, operators: { updated: 0, updating: 0, waiting: 0, total: 0 },
-      health: { healthy: 0, unavailable: 0, degraded: 0 }, startedAt: null, completedAt: null, durationSeconds: null,
-      estimatedRemainingSeconds: null, estimatedDurationSeconds: null, estimateLabel: null, updatingOperators: [],
-      updatingOperatorDetails: [], nodes: [], nodesCompletionPercent: null,
+      assessment: 'Unknown',
+      targetVersion: null,
+      previousVersion: null,
+      previousPartial: false,
+      targetIsInstall: false,
+      completionPercent: 0,
+      operators: { updated: 0, updating: 0, waiting: 0, total: 0 },
+      health: { healthy: 0, unavailable: 0, degraded: 0 },
+      startedAt: null,
+      completedAt: null,
+      durationSeconds: null,
+      estimatedRemainingSeconds: null,
+      estimatedDurationSeconds: null,
+      estimateLabel: null,
+      updatingOperators: [],
+      updatingOperatorDetails: [],
+      nodes: [],
+      nodesCompletionPercent: null,
     },
     workerPools,
     insights: [],
@@ -113,8 +152,12 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
   let master: AssessedPool | undefined;
   const workers: AssessedPool[] = [];
   for (const pool of input.machineConfigPools) {
-    const assessed = assessNodes(pool, nodesPerPool.get(pool.metadata.name) ?? [],
-      { machineConfigs, targetVersion, now, multiArchMigrationInProgress });
+    const assessed = assessNodes(pool, nodesPerPool.get(pool.metadata.name) ?? [], {
+      machineConfigs,
+      targetVersion,
+      now,
+      multiArchMigrationInProgress,
+    });
     insights.push(...assessed.insights);
     const summary = assessPool(pool, assessed.nodes);
     insights.push(...summary.insights);
@@ -129,7 +172,12 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
   const updatingFor = startedAt === undefined ? undefined : roundDuration(now - startedAt, SECOND_MS);
   insights.push(...alertInsights(input.alerts ?? [], startedAt));
 
-  const controlPlane = assessControlPlane(cv, input.clusterOperators, now, machineConfigOperatorImage(input.mcoDeployment));
+  const controlPlane = assessControlPlane(
+    cv,
+    input.clusterOperators,
+    now,
+    machineConfigOperatorImage(input.mcoDeployment),
+  );
   insights.push(...controlPlane.insights);
 
   return {
@@ -180,7 +228,12 @@ export function snapshotUpdateProgress(snapshot: Snapshot, now: number): UpdateP
 export const updateProgress: Detector = {
   id: 'update-progress',
   title: 'Update progress',
-  insight: { impactType: 'Update Stalled', scopeType: 'ControlPlane', referenceUrl: 'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html' },
+  insight: {
+    impactType: 'Update Stalled',
+    scopeType: 'ControlPlane',
+    referenceUrl:
+      'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html',
+  },
   needs: [
     { resource: 'clusterversions' },
     { resource: 'clusteroperators' },

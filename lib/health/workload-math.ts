@@ -3,7 +3,16 @@
  * controller resolves them, what a PodDisruptionBudget allows, pod readiness and Lease holders.
  */
 import type { KubeObject } from '@/lib/k8s/types';
-import { asArray, asNumber, asObject, asString, dig, selectorMatches, timeOf, type LabelSelector } from '@/lib/health/objects';
+import {
+  asArray,
+  asNumber,
+  asObject,
+  asString,
+  dig,
+  selectorMatches,
+  timeOf,
+  type LabelSelector,
+} from '@/lib/health/objects';
 
 /** `spec.replicas` of a Deployment; the API defaults a missing value to 1. */
 export function desiredReplicas(deployment: KubeObject): number {
@@ -57,8 +66,11 @@ export function templateLabels(deployment: KubeObject): Record<string, string> {
 /** The PodDisruptionBudgets in the Deployment's namespace whose selector matches its pod template. */
 export function pdbsFor(deployment: KubeObject, pdbs: readonly KubeObject[]): KubeObject[] {
   const labels = templateLabels(deployment);
-  return pdbs.filter((p) => p.metadata.namespace === deployment.metadata.namespace
-    && selectorMatches(asObject(dig(p, 'spec', 'selector')) as LabelSelector | undefined, labels));
+  return pdbs.filter(
+    (p) =>
+      p.metadata.namespace === deployment.metadata.namespace &&
+      selectorMatches(asObject(dig(p, 'spec', 'selector')) as LabelSelector | undefined, labels),
+  );
 }
 
 /**
@@ -82,8 +94,12 @@ export function staticDisruptionsAllowed(pdb: KubeObject, replicas: number): num
 /** Pods of a Deployment: same namespace, labels matching `spec.selector`. */
 export function podsOf(deployment: KubeObject, pods: readonly KubeObject[]): KubeObject[] {
   const selector = asObject(dig(deployment, 'spec', 'selector')) as LabelSelector | undefined;
-  return pods.filter((p) => p.metadata.namespace === deployment.metadata.namespace
-    && !p.metadata.deletionTimestamp && selectorMatches(selector, p.metadata.labels ?? {}));
+  return pods.filter(
+    (p) =>
+      p.metadata.namespace === deployment.metadata.namespace &&
+      !p.metadata.deletionTimestamp &&
+      selectorMatches(selector, p.metadata.labels ?? {}),
+  );
 }
 
 /** A pod is ready when it runs and every container status says ready (or its Ready condition is True). */
@@ -91,7 +107,11 @@ export function isPodReady(pod: KubeObject): boolean {
   const ready = asArray(dig(pod, 'status', 'conditions')).find((c) => asObject(c)?.type === 'Ready');
   if (ready) return asObject(ready)?.status === 'True';
   const statuses = asArray(dig(pod, 'status', 'containerStatuses'));
-  return dig(pod, 'status', 'phase') === 'Running' && statuses.length > 0 && statuses.every((c) => asObject(c)?.ready === true);
+  return (
+    dig(pod, 'status', 'phase') === 'Running' &&
+    statuses.length > 0 &&
+    statuses.every((c) => asObject(c)?.ready === true)
+  );
 }
 
 /** The holder of a controller-runtime leader-election Lease. */

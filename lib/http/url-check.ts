@@ -13,17 +13,24 @@ export interface UrlProblem {
 // C0/C1 controls (NUL included) and the bidi overrides/isolates that reorder text (Trojan Source).
 const FORBIDDEN = /[\u0000-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 
-function decoded(raw: string, where: string, plusIsSpace: boolean): { ok: true; text: string } | { ok: false; problem: UrlProblem } {
+function decoded(
+  raw: string,
+  where: string,
+  plusIsSpace: boolean,
+): { ok: true; text: string } | { ok: false; problem: UrlProblem } {
   let text: string;
   try {
     text = decodeURIComponent(plusIsSpace ? raw.replace(/\+/g, ' ') : raw);
   } catch {
     return { ok: false, problem: { where, message: `malformed percent-encoding in ${where}` } };
   }
-  if (text.length > MAX_SEGMENT_LENGTH) return { ok: false, problem: { where, message: `${where} is longer than ${MAX_SEGMENT_LENGTH} characters` } };
+  if (text.length > MAX_SEGMENT_LENGTH)
+    return { ok: false, problem: { where, message: `${where} is longer than ${MAX_SEGMENT_LENGTH} characters` } };
   // U+FFFD is what a lenient decoder left of invalid UTF-8 (the server may hand the query on already re-encoded)
-  if (text.includes('\uFFFD')) return { ok: false, problem: { where, message: `malformed percent-encoding in ${where}` } };
-  if (FORBIDDEN.test(text)) return { ok: false, problem: { where, message: `${where} contains control or bidirectional-override characters` } };
+  if (text.includes('\uFFFD'))
+    return { ok: false, problem: { where, message: `malformed percent-encoding in ${where}` } };
+  if (FORBIDDEN.test(text))
+    return { ok: false, problem: { where, message: `${where} contains control or bidirectional-override characters` } };
   return { ok: true, text };
 }
 
@@ -33,7 +40,8 @@ function decoded(raw: string, where: string, plusIsSpace: boolean): { ok: true; 
  * characters. Returns the first problem, or undefined when the URL is fine.
  */
 export function checkRequestUrl(rawPath: string, rawQuery: string): UrlProblem | undefined {
-  if (rawPath.length + rawQuery.length > MAX_URL_LENGTH) return { where: 'url', message: `the URL is longer than ${MAX_URL_LENGTH} characters` };
+  if (rawPath.length + rawQuery.length > MAX_URL_LENGTH)
+    return { where: 'url', message: `the URL is longer than ${MAX_URL_LENGTH} characters` };
   for (const segment of rawPath.split('/')) {
     const result = decoded(segment, 'path', false);
     if (!result.ok) return result.problem;

@@ -40,11 +40,43 @@ const KEPT_IPS = new Set(['127.0.0.1', '0.0.0.0', '::1', '::']);
  * names (`*.svc`, `*.cluster.local`), which are the same on every cluster and name only a service and namespace.
  */
 const KEPT_DOMAINS = [
-  'kubernetes.io', 'k8s.io', 'x-k8s.io', 'openshift.io', 'openshift.com', 'redhat.io', 'redhat.com', 'quay.io',
-  'docker.io', 'docker.com', 'gcr.io', 'ghcr.io', 'operatorframework.io', 'coreos.com', 'github.com',
-  'githubusercontent.com', 'golang.org', 'go.dev', 'gopkg.in', 'prometheus.io', 'ovn.org', 'cncf.io', 'metal3.io',
-  'fedoraproject.org', 'openshift.org', 'okd.io', 'kubebuilder.io', 'google.com', 'googleapis.com', 'windows.net',
-  'azure.com', 'microsoft.com', 'amazonaws.com', 'cluster.local', 'compute.internal', 'ec2.internal', 'svc',
+  'kubernetes.io',
+  'k8s.io',
+  'x-k8s.io',
+  'openshift.io',
+  'openshift.com',
+  'redhat.io',
+  'redhat.com',
+  'quay.io',
+  'docker.io',
+  'docker.com',
+  'gcr.io',
+  'ghcr.io',
+  'operatorframework.io',
+  'coreos.com',
+  'github.com',
+  'githubusercontent.com',
+  'golang.org',
+  'go.dev',
+  'gopkg.in',
+  'prometheus.io',
+  'ovn.org',
+  'cncf.io',
+  'metal3.io',
+  'fedoraproject.org',
+  'openshift.org',
+  'okd.io',
+  'kubebuilder.io',
+  'google.com',
+  'googleapis.com',
+  'windows.net',
+  'azure.com',
+  'microsoft.com',
+  'amazonaws.com',
+  'cluster.local',
+  'compute.internal',
+  'ec2.internal',
+  'svc',
 ];
 /**
  * Top-level domains a name must end in to be taken for a domain: common generic ones and the names private networks
@@ -52,13 +84,62 @@ const KEPT_DOMAINS = [
  * `runtime.goexit`, file names), so an unknown last label means "not a domain".
  */
 const GENERIC_TLDS = new Set([
-  'com', 'net', 'org', 'io', 'dev', 'app', 'cloud', 'info', 'biz', 'gov', 'edu', 'mil', 'int', 'tech', 'online', 'site',
-  'xyz', 'systems', 'services', 'solutions', 'network', 'host', 'internal', 'local', 'lan', 'corp', 'home',
-  'intranet', 'intra', 'private', 'localdomain', 'example', 'test', 'invalid',
+  'com',
+  'net',
+  'org',
+  'io',
+  'dev',
+  'app',
+  'cloud',
+  'info',
+  'biz',
+  'gov',
+  'edu',
+  'mil',
+  'int',
+  'tech',
+  'online',
+  'site',
+  'xyz',
+  'systems',
+  'services',
+  'solutions',
+  'network',
+  'host',
+  'internal',
+  'local',
+  'lan',
+  'corp',
+  'home',
+  'intranet',
+  'intra',
+  'private',
+  'localdomain',
+  'example',
+  'test',
+  'invalid',
 ]);
 /** Two-letter last labels that are file extensions more often than country domains; never a top-level domain. */
 const NOT_COUNTRY = new Set([
-  'go', 'sh', 'py', 'js', 'ts', 'md', 'so', 'rs', 'gz', 'db', 'pl', 'cc', 'hh', 'rb', 'mk', 'in', 'am', 'id', 'ok',
+  'go',
+  'sh',
+  'py',
+  'js',
+  'ts',
+  'md',
+  'so',
+  'rs',
+  'gz',
+  'db',
+  'pl',
+  'cc',
+  'hh',
+  'rb',
+  'mk',
+  'in',
+  'am',
+  'id',
+  'ok',
 ]);
 /** Second-level labels under a country domain that belong to the public suffix (`example.co.uk`). */
 const PUBLIC_SECOND_LEVEL = new Set(['co', 'com', 'net', 'org', 'gov', 'edu', 'ac', 'ne', 'or']);
@@ -91,7 +172,11 @@ function escape(text: string): string {
 
 /** Longest first, so the most specific name wins where names overlap (a node name over its short host name). */
 function alternation(names: Iterable<string>): string {
-  return [...new Set(names)].filter(Boolean).sort((a, b) => b.length - a.length).map(escape).join('|');
+  return [...new Set(names)]
+    .filter(Boolean)
+    .sort((a, b) => b.length - a.length)
+    .map(escape)
+    .join('|');
 }
 
 /** One obfuscation map: tokens are numbered per kind in order of first appearance. */
@@ -115,8 +200,9 @@ export class Obfuscator {
     for (const name of identifiers.infrastructureNames) add(name, 'infrastructure-name', name);
     const names = alternation(lookup.keys());
     this.exact = names ? { re: new RegExp(`(?<![A-Za-z0-9_.])(?:${names})(?![A-Za-z0-9_])`, 'gi'), lookup } : undefined;
-    const domains = alternation(identifiers.domains.map((d) => d.toLowerCase())
-      .filter((d) => d.includes('.') && !isKeptDomain(d)));
+    const domains = alternation(
+      identifiers.domains.map((d) => d.toLowerCase()).filter((d) => d.includes('.') && !isKeptDomain(d)),
+    );
     // Lazy sub-domain labels: the longest (most specific) cluster domain that ends the name is the one replaced.
     // A match starts only at the first label of a name, else each label of a long dotted run would rescan the rest.
     this.clusterDomains = domains
@@ -149,8 +235,10 @@ export class Obfuscator {
       });
     }
     if (this.clusterDomains) {
-      out = out.replace(this.clusterDomains,
-        (_m, sub: string, domain: string) => `${sub}${this.token('domain', domain.toLowerCase(), path)}`);
+      out = out.replace(
+        this.clusterDomains,
+        (_m, sub: string, domain: string) => `${sub}${this.token('domain', domain.toLowerCase(), path)}`,
+      );
     }
     out = out.replace(MAC, (m) => this.token('mac', m.toUpperCase().replace(/-/g, ':'), path));
     out = out.replace(IPV4, (m) => (KEPT_IPS.has(m) ? m : this.token('ipv4', m, path)));
@@ -158,8 +246,9 @@ export class Obfuscator {
       const dotted = m.replace(/[-_]/g, '.');
       return KEPT_IPS.has(dotted) ? m : this.token('ipv4', dotted, path);
     });
-    out = out.replace(IPV6_CANDIDATE,
-      (m) => (isIPv6(m) && !KEPT_IPS.has(m.toLowerCase()) ? this.token('ipv6', m.toLowerCase(), path) : m));
+    out = out.replace(IPV6_CANDIDATE, (m) =>
+      isIPv6(m) && !KEPT_IPS.has(m.toLowerCase()) ? this.token('ipv6', m.toLowerCase(), path) : m,
+    );
     return out.replace(FQDN, (m) => this.domain(m, path));
   }
 

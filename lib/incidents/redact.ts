@@ -13,7 +13,7 @@ import { isSecretName, redactSecretText, type SecretTextReason } from './secret-
 
 /** Why a value was replaced by a placeholder. */
 export type RedactionReason =
-  | 'secret-data' | 'pull-secret' | 'last-applied-configuration' | 'credential-field' | SecretTextReason;
+  'secret-data' | 'pull-secret' | 'last-applied-configuration' | 'credential-field' | SecretTextReason;
 
 /** The rules applied, as listed in every report. */
 export const REDACTION_RULES: readonly string[] = [
@@ -86,7 +86,7 @@ export class Redactor {
   }
 
   private replace(original: unknown, path: string, reason: RedactionReason): string {
-    const text = typeof original === 'string' ? original : JSON.stringify(original) ?? '';
+    const text = typeof original === 'string' ? original : (JSON.stringify(original) ?? '');
     const placeholder = this.placeholder(text, reason);
     this.replaced.push({ path, reason, placeholder });
     return placeholder;
@@ -94,7 +94,10 @@ export class Redactor {
 
   /** A string with its credentials replaced, then its identifiers obfuscated. */
   text(value: string, path: string): string {
-    return this.obfuscator.text(redactSecretText(value, (secret, reason) => this.replace(secret, path, reason)), path);
+    return this.obfuscator.text(
+      redactSecretText(value, (secret, reason) => this.replace(secret, path, reason)),
+      path,
+    );
   }
 
   private array(items: unknown[], path: string): unknown[] {
@@ -123,8 +126,12 @@ export class Redactor {
       const key = this.obfuscator.text(rawKey, path);
       const childPath = keyPath(path, key);
       if (isSecret && (key === 'data' || key === 'stringData') && child && typeof child === 'object') {
-        out[key] = Object.fromEntries(Object.entries(child as Record<string, unknown>).map(([k, v]) =>
-          [k, this.replace(v, keyPath(childPath, k), PULL_SECRET_KEYS.has(k) ? 'pull-secret' : 'secret-data')]));
+        out[key] = Object.fromEntries(
+          Object.entries(child as Record<string, unknown>).map(([k, v]) => [
+            k,
+            this.replace(v, keyPath(childPath, k), PULL_SECRET_KEYS.has(k) ? 'pull-secret' : 'secret-data'),
+          ]),
+        );
       } else if (PULL_SECRET_KEYS.has(key)) {
         out[key] = this.replace(child, childPath, 'pull-secret');
       } else if (key === LAST_APPLIED) {

@@ -5,34 +5,110 @@
 
 /** Why a credential in text was replaced; each is one shape from the incident redaction rules. */
 export type SecretTextReason =
-  | 'private-key' | 'url-credential' | 'authorization' | 'credential-flag' | 'env-credential' | 'credential-text';
+  'private-key' | 'url-credential' | 'authorization' | 'credential-flag' | 'env-credential' | 'credential-text';
 
 const SECRET_WORDS = new Set([
-  'password', 'passwd', 'pwd', 'passphrase', 'secret', 'token', 'key', 'credential', 'credentials', 'auth', 'apikey',
+  'password',
+  'passwd',
+  'pwd',
+  'passphrase',
+  'secret',
+  'token',
+  'key',
+  'credential',
+  'credentials',
+  'auth',
+  'apikey',
 ]);
 /** Names whose value is a secret on their own (not only in a compound such as `DB_KEY`). */
 const STRONG_WORDS = new Set(['password', 'passwd', 'passphrase', 'token', 'apikey', 'credential', 'credentials']);
 /** Outside env entries, KEY and AUTH name a credential only with one of these (`topologyKey`, `--tls-key` do not). */
 const KEY_QUALIFIERS = new Set([
-  'api', 'private', 'secret', 'access', 'client', 'signing', 'encryption', 'ssh', 'shared', 'account', 'session',
-  'master', 'basic', 'proxy', 'registry', 'http', 'bearer',
+  'api',
+  'private',
+  'secret',
+  'access',
+  'client',
+  'signing',
+  'encryption',
+  'ssh',
+  'shared',
+  'account',
+  'session',
+  'master',
+  'basic',
+  'proxy',
+  'registry',
+  'http',
+  'bearer',
 ]);
 const WEAK_WORDS = new Set(['key', 'auth']);
 /** A last word that says the value only points at a secret (a file, a reference) or describes it. */
 const DESCRIPTIVE_LAST = new Set([
-  'file', 'path', 'dir', 'directory', 'ref', 'name', 'names', 'type', 'kind', 'url', 'uri', 'endpoint', 'host', 'port',
-  'header', 'length', 'size', 'ttl', 'timeout', 'seconds', 'mode', 'algorithm', 'usage', 'usages', 'format', 'version',
-  'expiry', 'expires', 'expiration', 'selector', 'namespace',
+  'file',
+  'path',
+  'dir',
+  'directory',
+  'ref',
+  'name',
+  'names',
+  'type',
+  'kind',
+  'url',
+  'uri',
+  'endpoint',
+  'host',
+  'port',
+  'header',
+  'length',
+  'size',
+  'ttl',
+  'timeout',
+  'seconds',
+  'mode',
+  'algorithm',
+  'usage',
+  'usages',
+  'format',
+  'version',
+  'expiry',
+  'expires',
+  'expiration',
+  'selector',
+  'namespace',
 ]);
 /** Fields that hold a credential in kubeconfigs, docker configs and OAuth clients, whatever the rule above says. */
-const CREDENTIAL_FIELD = new RegExp('^(' + [
-  'token', 'id[-_]?token', 'access[-_]?token', 'refresh[-_]?token', 'bearer[-_]?token', 'auth[-_]?token', 'auth',
-  'identitytoken', 'registrytoken', 'client[-_]?key[-_]?data', 'client[-_]?secret', 'password', 'passwd',
-  'secret[-_]?key', 'private[-_]?key', 'api[-_]?key', 'authorization',
-].join('|') + ')$', 'i');
+const CREDENTIAL_FIELD = new RegExp(
+  '^(' +
+    [
+      'token',
+      'id[-_]?token',
+      'access[-_]?token',
+      'refresh[-_]?token',
+      'bearer[-_]?token',
+      'auth[-_]?token',
+      'auth',
+      'identitytoken',
+      'registrytoken',
+      'client[-_]?key[-_]?data',
+      'client[-_]?secret',
+      'password',
+      'passwd',
+      'secret[-_]?key',
+      'private[-_]?key',
+      'api[-_]?key',
+      'authorization',
+    ].join('|') +
+    ')$',
+  'i',
+);
 
 function words(name: string): string[] {
-  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').split(/[\s_.\-]+/).filter(Boolean).map((w) => w.toLowerCase());
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[\s_.\-]+/)
+    .filter(Boolean)
+    .map((w) => w.toLowerCase());
 }
 
 /**
@@ -93,38 +169,47 @@ const PATTERNS: Pattern[] = [
     reason: 'private-key',
   },
   {
-    re: /()(LS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2})/g, reason: 'private-key',
+    re: /()(LS0tLS1CRUdJT[A-Za-z0-9+/]{16,}={0,2})/g,
+    reason: 'private-key',
     accept: (s) => decodesTo(s.slice(0, 80), (text) => /PRIVATE KEY/.test(text)),
   },
   { re: /(\b[a-z][a-z0-9+.-]{0,31}:\/\/)([^\s/@"'<>]+)@/gi, reason: 'url-credential' },
   {
     re: /(\bauthorization\\?["']?\s*[:=]\s*(?:\[\s*)?(?:\\?["'])?(?:[A-Za-z-]+\s+)?)([^\s"',;\\\]]+)/gi,
-    reason: 'authorization', accept: notScheme,
+    reason: 'authorization',
+    accept: notScheme,
   },
   { re: /(\bbearer\s+)([A-Za-z0-9._~+/=-]{8,})/gi, reason: 'authorization' },
   {
-    re: /(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/gi, reason: 'authorization',
+    re: /(\bbasic\s+)([A-Za-z0-9+/]{8,}={0,2})(?![\w+/=])/gi,
+    reason: 'authorization',
     accept: (s) => decodesTo(s, (text) => /^[\x20-\x7e]+:[\x20-\x7e]*$/.test(text)),
   },
   // `- name: DB_PASSWORD\n  value: x` (YAML) and `{"name":"DB_PASSWORD","value":"x"}` (JSON) inside text.
   {
-    re: new RegExp(
-      `(\\bname["']?\\s*:\\s*["']?(${NAME})["']?\\s*,?\\s*["']?value["']?\\s*:\\s*)${VALUE}`, 'g'),
-    reason: 'env-credential', nameGroup: 2, loose: true,
+    re: new RegExp(`(\\bname["']?\\s*:\\s*["']?(${NAME})["']?\\s*,?\\s*["']?value["']?\\s*:\\s*)${VALUE}`, 'g'),
+    reason: 'env-credential',
+    nameGroup: 2,
+    loose: true,
   },
   {
     re: new RegExp(`((?<![\\w-])--?([A-Za-z][\\w-]{0,63})(?:=|\\s+)(?!-))${VALUE}`, 'g'),
-    reason: 'credential-flag', nameGroup: 2,
+    reason: 'credential-flag',
+    nameGroup: 2,
   },
   {
     re: new RegExp(`(\\b(${NAME})\\\\?${ASSIGN('=')})${VALUE}`, 'g'),
-    reason: 'env-credential', nameGroup: 2, accept: notScheme,
+    reason: 'env-credential',
+    nameGroup: 2,
+    accept: notScheme,
   },
   // `token: x`, `"auth": "x"`: only names that are credentials on their own or compounds (`db_password:`), since
   // prose is full of `secret: not found`.
   {
     re: new RegExp(`(\\b(${NAME})\\\\?${ASSIGN(':')})${VALUE}`, 'g'),
-    reason: 'credential-text', nameGroup: 2, accept: notScheme,
+    reason: 'credential-text',
+    nameGroup: 2,
+    accept: notScheme,
   },
   { re: /()(\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*)/g, reason: 'credential-text' },
   { re: /()(\bsha256~[A-Za-z0-9_-]{20,})/g, reason: 'credential-text' },
@@ -133,7 +218,8 @@ const PATTERNS: Pattern[] = [
 function unquote(value: string): [string, string, string] {
   const q = value[0];
   return (q === '"' || q === "'") && value.endsWith(q) && value.length >= 2
-    ? [q, value.slice(1, -1), q] : ['', value, ''];
+    ? [q, value.slice(1, -1), q]
+    : ['', value, ''];
 }
 
 function isPlaceholder(value: string): boolean {
@@ -146,7 +232,10 @@ export function redactSecretText(text: string, replace: SecretReplacer): string 
   for (const { re, reason, nameGroup, loose, accept } of PATTERNS) {
     out = out.replace(re, (...args: unknown[]) => {
       const match = args[0] as string;
-      const groups = args.slice(1, args.findIndex((a, i) => i > 0 && typeof a === 'number')) as (string | undefined)[];
+      const groups = args.slice(
+        1,
+        args.findIndex((a, i) => i > 0 && typeof a === 'number'),
+      ) as (string | undefined)[];
       const keep = groups[0] ?? '';
       const secret = groups[groups.length - 1] ?? '';
       const tail = match.slice(keep.length + secret.length);

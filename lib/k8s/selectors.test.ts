@@ -3,7 +3,10 @@ import type { KubeObject } from './types';
 import { SelectorError, compileFieldSelector, compileLabelSelector } from './selectors';
 
 const pod = (name: string, labels: Record<string, string>, nodeName = 'worker-0'): KubeObject => ({
-  apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'openshift-catalogd', labels }, spec: { nodeName },
+  apiVersion: 'v1',
+  kind: 'Pod',
+  metadata: { name, namespace: 'openshift-catalogd', labels },
+  spec: { nodeName },
 });
 
 describe('label selectors', () => {

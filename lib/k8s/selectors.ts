@@ -42,7 +42,10 @@ function splitTerms(selector: string): string[] {
 function parseLabelTerm(term: string, selector: string): Requirement {
   const setMatch = /^([^\s!=()]+)\s+(in|notin)\s*\(([^)]*)\)$/.exec(term);
   if (setMatch) {
-    const values = setMatch[3].split(',').map((value) => value.trim()).filter((value) => value.length > 0);
+    const values = setMatch[3]
+      .split(',')
+      .map((value) => value.trim())
+      .filter((value) => value.length > 0);
     return { op: setMatch[2] as 'in' | 'notin', key: setMatch[1], values };
   }
   const cmp = /^([^\s!=()]+)\s*(==|!=|=)\s*([^\s!=(),]*)$/.exec(term);
@@ -50,7 +53,9 @@ function parseLabelTerm(term: string, selector: string): Requirement {
   const notExists = /^!\s*([^\s!=()]+)$/.exec(term);
   if (notExists) return { op: 'notexists', key: notExists[1] };
   if (/^[^\s!=()]+$/.test(term)) return { op: 'exists', key: term };
-  throw new SelectorError(`unable to parse requirement: found '${term}', expected: in, notin, =, ==, !=, gt, lt (selector "${selector}")`);
+  throw new SelectorError(
+    `unable to parse requirement: found '${term}', expected: in, notin, =, ==, !=, gt, lt (selector "${selector}")`,
+  );
 }
 
 function test(requirement: Requirement, value: string | undefined): boolean {
@@ -86,8 +91,8 @@ const FIELD_GETTERS: Record<string, (object: KubeObject) => string | undefined> 
 };
 
 const POD_FIELD_GETTERS: Record<string, (object: KubeObject) => string | undefined> = {
-  'spec.nodeName': (object) => ((object.spec as { nodeName?: string } | undefined)?.nodeName ?? ''),
-  'status.phase': (object) => ((object.status as { phase?: string } | undefined)?.phase ?? ''),
+  'spec.nodeName': (object) => (object.spec as { nodeName?: string } | undefined)?.nodeName ?? '',
+  'status.phase': (object) => (object.status as { phase?: string } | undefined)?.phase ?? '',
 };
 
 /** Compiles a field selector on metadata.name / metadata.namespace (and spec.nodeName, status.phase for pods). */
@@ -99,7 +104,9 @@ export function compileFieldSelector(resource: ResourceName, selector: string | 
     if (!match) throw new SelectorError(`invalid selector: '${selector}'; can't understand '${term}'`);
     const getter = getters[match[1]];
     if (!getter) {
-      const known = Object.keys(getters).map((key) => `"${key}"`).join(', ');
+      const known = Object.keys(getters)
+        .map((key) => `"${key}"`)
+        .join(', ');
       throw new SelectorError(`"${match[1]}" is not a known field selector: only ${known}`);
     }
     return { getter, negate: match[2] === '!=', value: match[3].trim() };

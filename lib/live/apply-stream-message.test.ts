@@ -1,31 +1,76 @@
 import { describe, expect, it } from 'vitest';
-import type { ClusterHealthDto, ClusterListDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage, TransitionDto } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  ClusterListDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  StreamMessage,
+  TransitionDto,
+} from '@/lib/api/dto';
 import { applyStreamMessage, type LiveCacheSlice } from './apply-stream-message';
 import { forView } from './summary-stream';
 
 const summary = (id: string, worstSeverity: ClusterSummaryDto['worstSeverity'] = 'ok'): ClusterSummaryDto => ({
-  id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity, findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone',
+  id,
+  name: id,
+  version: '4.16.3',
+  desiredVersion: '4.16.3',
+  updating: false,
+  worstSeverity,
+  findingCounts: { critical: 0, warning: 0, info: 0 },
+  sources: [],
+  role: 'standalone',
 });
 const health = (id: string, title = 'x'): ClusterHealthDto => ({
   cluster: { id, name: id, version: '4.16.3', desiredVersion: '4.16.3', channel: 'stable-4.16', history: [] },
-  findings: [{ id: `f-${title}`, detector: 'catalog-replicas', severity: 'warning', subject: { kind: 'Deployment', name: 'd' }, title, summary: '', evidence: [], remediation: [] }],
+  findings: [
+    {
+      id: `f-${title}`,
+      detector: 'catalog-replicas',
+      severity: 'warning',
+      subject: { kind: 'Deployment', name: 'd' },
+      title,
+      summary: '',
+      evidence: [],
+      remediation: [],
+    },
+  ],
   updateProgress: null,
   updateRecommendations: null,
   sources: [],
 });
 const list: ClusterListDto = { clusters: [summary('a'), summary('b')] };
 const series = (points = 3): ClusterSeriesDto => ({
-  clusterId: 'a', now: points * 1000,
-  samples: { 'catalog-replicas': Array.from({ length: points }, (_, i) => ({ t: (i + 1) * 1000, values: { ready: i } })) },
+  clusterId: 'a',
+  now: points * 1000,
+  samples: {
+    'catalog-replicas': Array.from({ length: points }, (_, i) => ({ t: (i + 1) * 1000, values: { ready: i } })),
+  },
   transitions: [],
 });
-const slice = (over: Partial<LiveCacheSlice> = {}): LiveCacheSlice => ({ list, health: health('a'), series: series(), ...over });
-const tr = (at: string, reason: string): TransitionDto => ({ ref: { kind: 'ClusterExtension', name: 'e' }, type: 'Installed', status: 'False', reason, at });
+const slice = (over: Partial<LiveCacheSlice> = {}): LiveCacheSlice => ({
+  list,
+  health: health('a'),
+  series: series(),
+  ...over,
+});
+const tr = (at: string, reason: string): TransitionDto => ({
+  ref: { kind: 'ClusterExtension', name: 'e' },
+  type: 'Installed',
+  status: 'False',
+  reason,
+  at,
+});
 
 describe('applyStreamMessage: health', () => {
   it('replaces the health and that row of the list, keeping the other rows and the series', () => {
     const before = slice();
-    const msg: StreamMessage = { type: 'health', clusterId: 'a', health: health('a', 'new'), summary: summary('a', 'critical') };
+    const msg: StreamMessage = {
+      type: 'health',
+      clusterId: 'a',
+      health: health('a', 'new'),
+      summary: summary('a', 'critical'),
+    };
     const after = applyStreamMessage(before, msg);
     expect(after.health).toBe(msg.health);
     expect(after.list?.clusters.map((c) => c.worstSeverity)).toEqual(['critical', 'ok']);
@@ -41,7 +86,7 @@ describe('applyStreamMessage: health', () => {
   });
 });
 
-describe('applyStreamMessage: summary (the fleet page\'s stream)', () => {
+describe("applyStreamMessage: summary (the fleet page's stream)", () => {
   it('replaces only the row, keeping health and series by identity', () => {
     const before = slice();
     const after = applyStreamMessage(before, { type: 'summary', clusterId: 'b', summary: summary('b', 'warning') });
@@ -51,13 +96,15 @@ describe('applyStreamMessage: summary (the fleet page\'s stream)', () => {
   });
 });
 
-describe('applyStreamMessage: summary-patch (the fleet page\'s deltas)', () => {
+describe("applyStreamMessage: summary-patch (the fleet page's deltas)", () => {
   it('changes only the fields and sources it names, keeping other rows, health and series by identity', () => {
     const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
     const row = { ...summary('a'), sources: [source, { ...source, resource: 'nodes' }] };
     const before = slice({ list: { clusters: [row, summary('b')] } });
     const after = applyStreamMessage(before, {
-      type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'critical' },
+      type: 'summary-patch',
+      clusterId: 'a',
+      set: { worstSeverity: 'critical' },
       sources: [{ ...source, status: 'stale' }],
     });
     expect(after.list?.clusters[0]).toMatchObject({ id: 'a', worstSeverity: 'critical', version: '4.16.3' });
@@ -91,26 +138,49 @@ describe('forView', () => {
 
 describe('applyStreamMessage: samples', () => {
   it('appends newer points to the detector series and advances now', () => {
-    const msg: StreamMessage = { type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points: [{ t: 4000, values: { ready: 9 } }] };
+    const msg: StreamMessage = {
+      type: 'samples',
+      clusterId: 'a',
+      detector: 'catalog-replicas',
+      points: [{ t: 4000, values: { ready: 9 } }],
+    };
     const after = applyStreamMessage(slice(), msg);
     expect(after.series?.samples['catalog-replicas'].map((p) => p.t)).toEqual([1000, 2000, 3000, 4000]);
     expect(after.series?.now).toBe(4000);
   });
 
   it('starts a series for a detector that had none', () => {
-    const msg: StreamMessage = { type: 'samples', clusterId: 'a', detector: 'pod-setup-latency', points: [{ t: 5000, values: { p99: 3.2 } }] };
-    expect(applyStreamMessage(slice(), msg).series?.samples['pod-setup-latency']).toEqual([{ t: 5000, values: { p99: 3.2 } }]);
+    const msg: StreamMessage = {
+      type: 'samples',
+      clusterId: 'a',
+      detector: 'pod-setup-latency',
+      points: [{ t: 5000, values: { p99: 3.2 } }],
+    };
+    expect(applyStreamMessage(slice(), msg).series?.samples['pod-setup-latency']).toEqual([
+      { t: 5000, values: { p99: 3.2 } },
+    ]);
   });
 
   it('ignores points a resumed stream repeats, keeping identity when nothing is new', () => {
     const before = slice();
-    const msg: StreamMessage = { type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points: [{ t: 2000, values: { ready: 1 } }, { t: 3000, values: { ready: 2 } }] };
+    const msg: StreamMessage = {
+      type: 'samples',
+      clusterId: 'a',
+      detector: 'catalog-replicas',
+      points: [
+        { t: 2000, values: { ready: 1 } },
+        { t: 3000, values: { ready: 2 } },
+      ],
+    };
     expect(applyStreamMessage(before, msg).series).toBe(before.series);
   });
 
   it('bounds the series at the point limit, keeping first and last', () => {
     const before = slice({ series: series(1000) });
-    const points = Array.from({ length: 50 }, (_, i) => ({ t: 1_001_000 + i * 1000, values: { ready: i === 10 ? 99 : 1 } }));
+    const points = Array.from({ length: 50 }, (_, i) => ({
+      t: 1_001_000 + i * 1000,
+      values: { ready: i === 10 ? 99 : 1 },
+    }));
     const after = applyStreamMessage(before, { type: 'samples', clusterId: 'a', detector: 'catalog-replicas', points });
     const out = after.series!.samples['catalog-replicas'];
     expect(out.length).toBeLessThanOrEqual(1000);
@@ -121,7 +191,12 @@ describe('applyStreamMessage: samples', () => {
 
   it('drops samples when the series is not cached yet', () => {
     const before = slice({ series: undefined });
-    const after = applyStreamMessage(before, { type: 'samples', clusterId: 'a', detector: 'x', points: [{ t: 1, values: {} }] });
+    const after = applyStreamMessage(before, {
+      type: 'samples',
+      clusterId: 'a',
+      detector: 'x',
+      points: [{ t: 1, values: {} }],
+    });
     expect(after).toBe(before);
   });
 });
@@ -129,11 +204,25 @@ describe('applyStreamMessage: samples', () => {
 describe('applyStreamMessage: transitions', () => {
   it('appends new transitions, skips repeats, and keeps the newest within the bound', () => {
     let s = slice();
-    s = applyStreamMessage(s, { type: 'transitions', clusterId: 'a', transitions: [tr('2026-01-01T00:00:00Z', 'Failed')] });
-    s = applyStreamMessage(s, { type: 'transitions', clusterId: 'a', transitions: [tr('2026-01-01T00:00:00Z', 'Failed'), tr('2026-01-01T00:00:05Z', 'Retrying')] });
+    s = applyStreamMessage(s, {
+      type: 'transitions',
+      clusterId: 'a',
+      transitions: [tr('2026-01-01T00:00:00Z', 'Failed')],
+    });
+    s = applyStreamMessage(s, {
+      type: 'transitions',
+      clusterId: 'a',
+      transitions: [tr('2026-01-01T00:00:00Z', 'Failed'), tr('2026-01-01T00:00:05Z', 'Retrying')],
+    });
     expect(s.series?.transitions.map((t) => t.reason)).toEqual(['Failed', 'Retrying']);
-    const many = Array.from({ length: 30 }, (_, i) => tr(new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString(), `R${i}`));
-    const bounded = applyStreamMessage(s, { type: 'transitions', clusterId: 'a', transitions: many }, { maxPoints: 1000, maxTransitions: 10 });
+    const many = Array.from({ length: 30 }, (_, i) =>
+      tr(new Date(Date.UTC(2026, 0, 2, 0, 0, i)).toISOString(), `R${i}`),
+    );
+    const bounded = applyStreamMessage(
+      s,
+      { type: 'transitions', clusterId: 'a', transitions: many },
+      { maxPoints: 1000, maxTransitions: 10 },
+    );
     expect(bounded.series?.transitions).toHaveLength(10);
     expect(bounded.series?.transitions.at(-1)?.reason).toBe('R29');
   });

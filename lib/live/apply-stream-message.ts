@@ -1,5 +1,11 @@
 import type {
-  ClusterHealthDto, ClusterListDto, ClusterSeriesDto, SamplePointDto, StreamMessage, SummaryPatchMessage, TransitionDto,
+  ClusterHealthDto,
+  ClusterListDto,
+  ClusterSeriesDto,
+  SamplePointDto,
+  StreamMessage,
+  SummaryPatchMessage,
+  TransitionDto,
 } from '@/lib/api/dto';
 import { applySummaryPatch } from './summary-patch';
 import { downsampleSamples, MAX_POINTS } from '@/lib/charts/downsample';
@@ -32,7 +38,11 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = { maxPoints: MAX_POINTS, maxTrans
  * - `transitions` appends transitions not already cached, then keeps the newest `maxTransitions`.
  * Series messages for a cluster whose series is not cached yet are dropped: the pending fetch returns them.
  */
-export function applyStreamMessage(slice: LiveCacheSlice, msg: StreamMessage, limits: LiveLimits = DEFAULT_LIVE_LIMITS): LiveCacheSlice {
+export function applyStreamMessage(
+  slice: LiveCacheSlice,
+  msg: StreamMessage,
+  limits: LiveLimits = DEFAULT_LIVE_LIMITS,
+): LiveCacheSlice {
   switch (msg.type) {
     case 'health':
       return { ...slice, health: msg.health, list: slice.list && upsertRow(slice.list, msg.summary) };
@@ -62,7 +72,12 @@ function patchRow(list: ClusterListDto, patch: SummaryPatchMessage): ClusterList
 }
 
 /** Appends `points` to one detector's samples of `series`, bounded to `max` points. */
-export function appendSamples(series: ClusterSeriesDto, detector: string, points: readonly SamplePointDto[], max: number): ClusterSeriesDto {
+export function appendSamples(
+  series: ClusterSeriesDto,
+  detector: string,
+  points: readonly SamplePointDto[],
+  max: number,
+): ClusterSeriesDto {
   const old = series.samples[detector] ?? [];
   const lastT = old.length ? old[old.length - 1].t : -Infinity;
   const fresh = points.filter((p) => p.t > lastT).sort((a, b) => a.t - b.t);
@@ -76,7 +91,11 @@ export function appendSamples(series: ClusterSeriesDto, detector: string, points
 }
 
 /** Appends transitions not yet in `series`, keeping the newest `max`. */
-export function appendTransitions(series: ClusterSeriesDto, transitions: readonly TransitionDto[], max: number): ClusterSeriesDto {
+export function appendTransitions(
+  series: ClusterSeriesDto,
+  transitions: readonly TransitionDto[],
+  max: number,
+): ClusterSeriesDto {
   const seen = new Set(series.transitions.map(transitionKey));
   const fresh = transitions.filter((t) => !seen.has(transitionKey(t)));
   if (fresh.length === 0) return series;
@@ -85,5 +104,7 @@ export function appendTransitions(series: ClusterSeriesDto, transitions: readonl
 }
 
 function transitionKey(t: TransitionDto): string {
-  return [t.ref.kind, t.ref.namespace ?? '', t.ref.name, t.type, t.status, t.reason ?? '', t.at, t.message ?? ''].join('\u0000');
+  return [t.ref.kind, t.ref.namespace ?? '', t.ref.name, t.type, t.status, t.reason ?? '', t.at, t.message ?? ''].join(
+    '\u0000',
+  );
 }

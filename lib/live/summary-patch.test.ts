@@ -5,20 +5,40 @@ import { summaryPatcher } from './summary-stream';
 
 const AT = '2026-11-25T09:00:00Z';
 const source = (resource: string, over: Partial<SourceStateDto> = {}): SourceStateDto => ({
-  resource, status: 'synced', since: AT, lastSyncAt: AT, lastEventAt: AT, ...over,
+  resource,
+  status: 'synced',
+  since: AT,
+  lastSyncAt: AT,
+  lastEventAt: AT,
+  ...over,
 });
 const RESOURCES = [
-  'clusterversions', 'clusteroperators', 'nodes', 'pods', 'deployments', 'clusterextensions', 'featuregates',
+  'clusterversions',
+  'clusteroperators',
+  'nodes',
+  'pods',
+  'deployments',
+  'clusterextensions',
+  'featuregates',
 ];
 const row = (over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto => ({
-  id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'warning',
+  id: 'a',
+  name: 'a',
+  version: '4.16.3',
+  desiredVersion: '4.16.3',
+  updating: false,
+  worstSeverity: 'warning',
   worstFinding: { id: 'f1', detector: 'catalog-replicas', severity: 'warning', title: 'catalogd has 0 of 1 ready' },
-  findingCounts: { critical: 0, warning: 1, info: 0 }, sources: RESOURCES.map((r) => source(r)), role: 'standalone',
+  findingCounts: { critical: 0, warning: 1, info: 0 },
+  sources: RESOURCES.map((r) => source(r)),
+  role: 'standalone',
   channel: 'stable-4.16',
   ...over,
 });
-const withSource = (base: ClusterSummaryDto, i: number, over: Partial<SourceStateDto>): ClusterSummaryDto =>
-  ({ ...base, sources: base.sources.map((s, j) => (j === i ? { ...s, ...over } : s)) });
+const withSource = (base: ClusterSummaryDto, i: number, over: Partial<SourceStateDto>): ClusterSummaryDto => ({
+  ...base,
+  sources: base.sources.map((s, j) => (j === i ? { ...s, ...over } : s)),
+});
 
 describe('summaryPatch', () => {
   it('is undefined when nothing changed, even for equal copies', () => {
@@ -53,7 +73,9 @@ describe('summaryPatch', () => {
     const prev = row();
     const renamespaced = source('pods', { namespace: 'openshift-ovn-kubernetes' });
     const lists = [
-      [...prev.sources, source('hostedclusters')], prev.sources.slice(1), [...prev.sources].reverse(),
+      [...prev.sources, source('hostedclusters')],
+      prev.sources.slice(1),
+      [...prev.sources].reverse(),
       [...prev.sources.slice(0, 2), renamespaced, ...prev.sources.slice(3)],
     ];
     for (const sources of lists) {
@@ -85,7 +107,7 @@ describe('summaryPatch', () => {
 describe('summaryPatcher (one per stream)', () => {
   const summary = (r: ClusterSummaryDto) => ({ type: 'summary' as const, clusterId: r.id, summary: r });
 
-  it('sends a cluster\'s first row whole, then only what changed, and nothing for an unchanged row', () => {
+  it("sends a cluster's first row whole, then only what changed, and nothing for an unchanged row", () => {
     const patcher = summaryPatcher();
     const first = summary(row());
     expect(patcher(first)).toBe(first);

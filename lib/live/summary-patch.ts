@@ -6,8 +6,16 @@ type Unsettable = NonNullable<SummaryPatchMessage['unset']>[number];
 
 const OPTIONAL: readonly Unsettable[] = ['worstFinding', 'managedBy', 'channel'];
 const FIELDS: readonly (keyof Settable)[] = [
-  'name', 'version', 'desiredVersion', 'updating', 'worstSeverity', 'worstFinding', 'findingCounts', 'role',
-  'managedBy', 'channel',
+  'name',
+  'version',
+  'desiredVersion',
+  'updating',
+  'worstSeverity',
+  'worstFinding',
+  'findingCounts',
+  'role',
+  'managedBy',
+  'channel',
 ];
 
 const same = (a: unknown, b: unknown): boolean =>

@@ -26,7 +26,9 @@ describe('parseExposition', () => {
     expect(parsed.types).toEqual({ ovnkube_node_cni_request_duration_seconds: 'histogram', weird: 'gauge' });
     expect(parsed.samples).toHaveLength(9);
     expect(parsed.samples[2]).toEqual({
-      name: 'ovnkube_node_cni_request_duration_seconds_bucket', labels: { le: '+Inf', command: 'ADD', err: 'false' }, value: 6,
+      name: 'ovnkube_node_cni_request_duration_seconds_bucket',
+      labels: { le: '+Inf', command: 'ADD', err: 'false' },
+      value: 6,
     });
     const weird = parsed.samples[7];
     expect(weird.labels).toEqual({ path: 'C:\\x', msg: 'say "hi"\nbye' });
@@ -53,7 +55,14 @@ describe('parseExposition', () => {
     expect(parseExposition('!\n'.repeat(100)).errors).toHaveLength(20);
   });
 
-  it.each([['1e3', 1000], ['-0.5', -0.5], ['.5', 0.5], ['+Inf', Infinity], ['0x10', undefined], ['', undefined]])('value %s → %s', (text, value) => {
+  it.each([
+    ['1e3', 1000],
+    ['-0.5', -0.5],
+    ['.5', 0.5],
+    ['+Inf', Infinity],
+    ['0x10', undefined],
+    ['', undefined],
+  ])('value %s → %s', (text, value) => {
     expect(parseSampleValue(text)).toBe(value);
   });
 });
@@ -62,8 +71,23 @@ describe('histogramsOf', () => {
   it('groups buckets, sum and count by labels without le', () => {
     const series = histogramsOf(parseExposition(TEXT).samples, 'ovnkube_node_cni_request_duration_seconds');
     expect(series).toEqual([
-      { labels: { command: 'ADD', err: 'false' }, buckets: [{ le: 0.1, count: 2 }, { le: 0.2, count: 5 }, { le: Infinity, count: 6 }], sum: 1.25, count: 6 },
-      { labels: { command: 'DEL', err: 'false' }, buckets: [{ le: 0.1, count: 1 }, { le: Infinity, count: 1 }] },
+      {
+        labels: { command: 'ADD', err: 'false' },
+        buckets: [
+          { le: 0.1, count: 2 },
+          { le: 0.2, count: 5 },
+          { le: Infinity, count: 6 },
+        ],
+        sum: 1.25,
+        count: 6,
+      },
+      {
+        labels: { command: 'DEL', err: 'false' },
+        buckets: [
+          { le: 0.1, count: 1 },
+          { le: Infinity, count: 1 },
+        ],
+      },
     ]);
     // rank 3 of 6 in (0.1, 0.2]: 0.1 + 0.1 × (3 − 2) / 3
     expect(histogramQuantile(0.5, series[0].buckets)).toBeCloseTo(0.1 + 0.1 / 3, 12);

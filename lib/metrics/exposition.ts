@@ -30,9 +30,17 @@ const LABEL_NAME = /^[a-zA-Z_][a-zA-Z0-9_]*/;
 /** Go's strconv.ParseFloat as the exposition uses it: decimals, exponents, `+Inf`, `-Inf`, `NaN`. */
 export function parseSampleValue(text: string): number | undefined {
   switch (text) {
-    case '+Inf': case 'Inf': case '+inf': case 'inf': return Infinity;
-    case '-Inf': case '-inf': return -Infinity;
-    case 'NaN': case 'nan': return NaN;
+    case '+Inf':
+    case 'Inf':
+    case '+inf':
+    case 'inf':
+      return Infinity;
+    case '-Inf':
+    case '-inf':
+      return -Infinity;
+    case 'NaN':
+    case 'nan':
+      return NaN;
   }
   if (!/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text)) return undefined;
   return Number(text);
@@ -86,7 +94,10 @@ function parseSampleLine(line: string): ExpositionSample | string {
     labels = parsed.labels;
     i = parsed.end;
   }
-  const rest = line.slice(i).trim().split(/[ \t]+/);
+  const rest = line
+    .slice(i)
+    .trim()
+    .split(/[ \t]+/);
   if (rest.length < 1 || rest.length > 2 || rest[0] === '') return 'expected a value and an optional timestamp';
   const value = parseSampleValue(rest[0]);
   if (value === undefined) return `invalid value "${rest[0].slice(0, 40)}"`;
@@ -130,7 +141,10 @@ export interface HistogramSeries {
 
 /** A stable key of a label set (sorted `name="value"` pairs). */
 export function labelKey(labels: Record<string, string>): string {
-  return Object.keys(labels).sort().map((k) => `${k}=${JSON.stringify(labels[k])}`).join(',');
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${JSON.stringify(labels[k])}`)
+    .join(',');
 }
 
 /**

@@ -4,7 +4,11 @@ import { bucketAround, exponentialBuckets, POD_CREATION_LATENCY_BUCKETS } from '
 
 // Cumulative counts: 10 ≤ 0.1 s, 20 ≤ 0.2 s, 40 ≤ 0.4 s, 80 ≤ 0.8 s, 100 in total.
 const classic: Bucket[] = [
-  { le: 0.1, count: 10 }, { le: 0.2, count: 20 }, { le: 0.4, count: 40 }, { le: 0.8, count: 80 }, { le: Infinity, count: 100 },
+  { le: 0.1, count: 10 },
+  { le: 0.2, count: 20 },
+  { le: 0.4, count: 40 },
+  { le: 0.8, count: 80 },
+  { le: Infinity, count: 100 },
 ];
 
 describe('histogramQuantile (hand-checked against Prometheus BucketQuantile)', () => {
@@ -21,11 +25,36 @@ describe('histogramQuantile (hand-checked against Prometheus BucketQuantile)', (
     // q = 0: rank 0 in the first bucket → its lower bound 0
     [0, classic, 0],
     // decreasing count (0.2 → 5) is raised to 10: rank 15 in (0.2, 0.4]: 0.2 + 0.2 × 5/20 = 0.25
-    [0.5, [{ le: 0.1, count: 10 }, { le: 0.2, count: 5 }, { le: 0.4, count: 30 }, { le: Infinity, count: 30 }], 0.25],
+    [
+      0.5,
+      [
+        { le: 0.1, count: 10 },
+        { le: 0.2, count: 5 },
+        { le: 0.4, count: 30 },
+        { le: Infinity, count: 30 },
+      ],
+      0.25,
+    ],
     // unsorted input, duplicate le coalesced (2 + 2): rank 2 in (0, 1]: 0.5
-    [0.5, [{ le: Infinity, count: 4 }, { le: 1, count: 2 }, { le: 1, count: 2 }], 0.5],
+    [
+      0.5,
+      [
+        { le: Infinity, count: 4 },
+        { le: 1, count: 2 },
+        { le: 1, count: 2 },
+      ],
+      0.5,
+    ],
     // lowest bucket with a non-positive upper bound returns that bound
-    [0.25, [{ le: -1, count: 5 }, { le: 1, count: 10 }, { le: Infinity, count: 10 }], -1],
+    [
+      0.25,
+      [
+        { le: -1, count: 5 },
+        { le: 1, count: 10 },
+        { le: Infinity, count: 10 },
+      ],
+      -1,
+    ],
   ])('q=%f → %f', (q, buckets, expected) => {
     expect(histogramQuantile(q, buckets)).toBeCloseTo(expected, 12);
   });
@@ -33,8 +62,20 @@ describe('histogramQuantile (hand-checked against Prometheus BucketQuantile)', (
   it.each([
     ['empty', []],
     ['only +Inf', [{ le: Infinity, count: 5 }]],
-    ['no +Inf bucket', [{ le: 0.1, count: 1 }, { le: 0.2, count: 2 }]],
-    ['zero observations', [{ le: 0.1, count: 0 }, { le: Infinity, count: 0 }]],
+    [
+      'no +Inf bucket',
+      [
+        { le: 0.1, count: 1 },
+        { le: 0.2, count: 2 },
+      ],
+    ],
+    [
+      'zero observations',
+      [
+        { le: 0.1, count: 0 },
+        { le: Infinity, count: 0 },
+      ],
+    ],
   ])('NaN for %s', (_, buckets) => {
     expect(histogramQuantile(0.99, buckets)).toBeNaN();
     expect(bucketBounds(0.99, buckets)).toBeUndefined();
@@ -47,7 +88,11 @@ describe('histogramQuantile (hand-checked against Prometheus BucketQuantile)', (
   });
 
   it('ignores float noise between adjacent counts', () => {
-    const noisy = [{ le: 1, count: 3 }, { le: 2, count: 3 + 1e-15 }, { le: Infinity, count: 6 }];
+    const noisy = [
+      { le: 1, count: 3 },
+      { le: 2, count: 3 + 1e-15 },
+      { le: Infinity, count: 6 },
+    ];
     expect(normalizeBuckets(noisy)?.map((b) => b.count)).toStrictEqual([3, 3, 6]);
   });
 });

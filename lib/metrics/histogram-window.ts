@@ -50,7 +50,11 @@ export interface TargetScrape {
  * `sum by (le) (rate(x_bucket[w]))` over one target's scrapes, evaluated at `end`: each (series, le) rated on its
  * own, then summed per `le`. `undefined` when no bucket has two samples in the window.
  */
-export function targetBucketRates(scrapes: readonly TargetScrape[], end: number, windowMs: number): Bucket[] | undefined {
+export function targetBucketRates(
+  scrapes: readonly TargetScrape[],
+  end: number,
+  windowMs: number,
+): Bucket[] | undefined {
   const points = new Map<string, { le: number; samples: CounterSample[] }>();
   for (const scrape of scrapes) {
     if (scrape.t < end - windowMs || scrape.t > end) continue;

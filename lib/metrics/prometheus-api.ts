@@ -19,7 +19,11 @@ const successSchema = z.object({
   warnings: z.array(z.string()).optional(),
 });
 
-const errorSchema = z.object({ status: z.literal('error'), errorType: z.string().optional(), error: z.string().optional() });
+const errorSchema = z.object({
+  status: z.literal('error'),
+  errorType: z.string().optional(),
+  error: z.string().optional(),
+});
 
 /** One series of a query answer: labels and points (`t` epoch ms, `v` number, NaN kept as null). */
 export interface PromSeries {
@@ -28,9 +32,7 @@ export interface PromSeries {
 }
 
 /** A parsed query answer, or the error Prometheus (or the shape check) reported. */
-export type PromQueryResult =
-  | { ok: true; series: PromSeries[]; warnings: string[] }
-  | { ok: false; error: string };
+export type PromQueryResult = { ok: true; series: PromSeries[]; warnings: string[] } | { ok: false; error: string };
 
 function point([seconds, text]: [number, string]): { t: number; v: number | null } {
   const v = parseSampleValue(text);
@@ -40,13 +42,18 @@ function point([seconds, text]: [number, string]): { t: number; v: number | null
 /** Parses the JSON body of a query or query_range answer. Never throws. */
 export function parseQueryResponse(body: unknown): PromQueryResult {
   const failed = errorSchema.safeParse(body);
-  if (failed.success) return { ok: false, error: `${failed.data.errorType ?? 'error'}: ${failed.data.error ?? 'unknown error'}` };
+  if (failed.success)
+    return { ok: false, error: `${failed.data.errorType ?? 'error'}: ${failed.data.error ?? 'unknown error'}` };
   const parsed = successSchema.safeParse(body);
   if (!parsed.success) return { ok: false, error: 'the answer is not a Prometheus query result' };
   const { data, warnings = [] } = parsed.data;
   switch (data.resultType) {
     case 'matrix':
-      return { ok: true, warnings, series: data.result.map((s) => ({ metric: s.metric, points: s.values.map(point) })) };
+      return {
+        ok: true,
+        warnings,
+        series: data.result.map((s) => ({ metric: s.metric, points: s.values.map(point) })),
+      };
     case 'vector':
       return { ok: true, warnings, series: data.result.map((s) => ({ metric: s.metric, points: [point(s.value)] })) };
     default:

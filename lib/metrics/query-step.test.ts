@@ -25,7 +25,11 @@ describe('queryStepSeconds', () => {
 
 describe('time map', () => {
   // a virtual cluster clock running 10× faster than local time
-  const anchors = [{ local: 1000, cluster: 50_000 }, { local: 2000, cluster: 60_000 }, { local: 3000, cluster: 70_000 }];
+  const anchors = [
+    { local: 1000, cluster: 50_000 },
+    { local: 2000, cluster: 60_000 },
+    { local: 3000, cluster: 70_000 },
+  ];
   it('interpolates between anchors and maps 1:1 outside them', () => {
     expect(localToCluster(anchors, 1500)).toBe(55_000);
     expect(localToCluster(anchors, 3500)).toBe(70_500);

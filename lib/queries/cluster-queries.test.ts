@@ -8,8 +8,15 @@ function reply(status: number, body: unknown): Response {
 }
 
 const summary = {
-  id: 'steady', name: 'steady', version: '4.16.3', desiredVersion: '4.16.3', updating: false,
-  worstSeverity: 'ok', findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone',
+  id: 'steady',
+  name: 'steady',
+  version: '4.16.3',
+  desiredVersion: '4.16.3',
+  updating: false,
+  worstSeverity: 'ok',
+  findingCounts: { critical: 0, warning: 0, info: 0 },
+  sources: [],
+  role: 'standalone',
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -35,19 +42,29 @@ describe('clusterQueries', () => {
     vi.stubGlobal('fetch', fetchMock);
     const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
     await expect(client.fetchQuery({ ...clusterQueries.health('a/b'), retry: false })).rejects.toMatchObject({
-      name: 'ApiError', status: 404, code: 'not_found', message: 'no cluster "a/b"',
+      name: 'ApiError',
+      status: 404,
+      code: 'not_found',
+      message: 'no cluster "a/b"',
     });
     expect(fetchMock).toHaveBeenCalledWith('/api/clusters/a%2Fb/health', expect.anything());
   });
 
   it('rejects replies that break the contract', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => reply(200, { clusters: [{ id: 1 }] })));
-    await expect(new QueryClient().fetchQuery({ ...clusterQueries.list(), retry: false }))
-      .rejects.toMatchObject({ code: 'bad_response' });
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => reply(200, { clusters: [{ id: 1 }] })),
+    );
+    await expect(new QueryClient().fetchQuery({ ...clusterQueries.list(), retry: false })).rejects.toMatchObject({
+      code: 'bad_response',
+    });
   });
 
   it('turns an error reply without the error body into an ApiError', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response('oops', { status: 502 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response('oops', { status: 502 })),
+    );
     const err = await new QueryClient().fetchQuery({ ...clusterQueries.series('x'), retry: false }).catch((e) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(err).toMatchObject({ status: 502, code: 'http_error' });

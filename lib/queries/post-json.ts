@@ -9,7 +9,11 @@ import { ApiError } from './api-error';
 export async function postJson<S extends z.ZodType>(url: string, body: unknown, schema: S): Promise<z.infer<S>> {
   let res: Response;
   try {
-    res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(body) });
+    res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json' },
+      body: JSON.stringify(body),
+    });
   } catch (err) {
     throw new ApiError(`Request to ${url} failed: ${err instanceof Error ? err.message : String(err)}`, 0, 'network');
   }
@@ -20,6 +24,7 @@ export async function postJson<S extends z.ZodType>(url: string, body: unknown, 
     throw new ApiError(`${url} answered HTTP ${res.status}`, res.status, 'http_error');
   }
   const parsed = schema.safeParse(reply);
-  if (!parsed.success) throw new ApiError(`${url} answered an unexpected shape: ${parsed.error.message}`, res.status, 'bad_response');
+  if (!parsed.success)
+    throw new ApiError(`${url} answered an unexpected shape: ${parsed.error.message}`, res.status, 'bad_response');
   return parsed.data;
 }

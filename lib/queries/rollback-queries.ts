@@ -17,8 +17,12 @@ export const rollbackQueries = {
   plan: (id: string, to: string, acceptCrossMinorRisk: boolean) =>
     queryOptions({
       queryKey: [...clusterQueries.detail(id), 'rollback-plan', to, acceptCrossMinorRisk] as const,
-      queryFn: ({ signal }) => fetchJson(
-        `/api/clusters/${enc(id)}/rollback-plan?to=${enc(to)}${acceptCrossMinorRisk ? '&acceptCrossMinorRisk=1' : ''}`, rollbackPlanSchema, signal),
+      queryFn: ({ signal }) =>
+        fetchJson(
+          `/api/clusters/${enc(id)}/rollback-plan?to=${enc(to)}${acceptCrossMinorRisk ? '&acceptCrossMinorRisk=1' : ''}`,
+          rollbackPlanSchema,
+          signal,
+        ),
       retry: retryTransient,
       refetchInterval: PLAN_REFRESH_MS,
     }),

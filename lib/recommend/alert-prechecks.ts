@@ -14,7 +14,12 @@ export type AlertEvidence =
   /** Alerts could not be read (oc: "Failed to check for at least some preconditions"). */
   | { kind: 'error'; message: string };
 
-const NODE_ALERTS = new Set(['KubeletHealthState', 'KubeNodeNotReady', 'KubeNodeReadinessFlapping', 'KubeNodeUnreachable']);
+const NODE_ALERTS = new Set([
+  'KubeletHealthState',
+  'KubeNodeNotReady',
+  'KubeNodeReadinessFlapping',
+  'KubeNodeUnreachable',
+]);
 const VIRT_ALERTS = new Set(['VirtHandlerDaemonSetRolloutFailing', 'VMCannotBeEvicted']);
 
 /** oc's "summary. The alert description is: ... runbook" text of one alert. */
@@ -51,8 +56,17 @@ const CATEGORIES: readonly Category[] = [
     consequence: 'suggesting significant cluster issues worth investigating.',
     prefix: (alert) => (alert.labels.alertname === 'PodDisruptionBudgetLimit' ? pdbPrefix(alert) : ''),
   },
-  { name: 'PodDisruptionBudgetAlerts', matches: (_, name) => name === 'PodDisruptionBudgetAtLimit', consequence: 'which might slow node drains.', prefix: pdbPrefix },
-  { name: 'PodImagePullAlerts', matches: (_, name) => name === 'KubeContainerWaiting', consequence: SLOW_REDISTRIBUTION },
+  {
+    name: 'PodDisruptionBudgetAlerts',
+    matches: (_, name) => name === 'PodDisruptionBudgetAtLimit',
+    consequence: 'which might slow node drains.',
+    prefix: pdbPrefix,
+  },
+  {
+    name: 'PodImagePullAlerts',
+    matches: (_, name) => name === 'KubeContainerWaiting',
+    consequence: SLOW_REDISTRIBUTION,
+  },
   { name: 'NodeAlerts', matches: (_, name) => NODE_ALERTS.has(name), consequence: SLOW_REDISTRIBUTION },
   {
     name: 'UpdatePrecheckAlerts',
@@ -84,7 +98,8 @@ function precheck(name: string, status: string, reason: string, message: string,
  */
 export function alertPrechecks(evidence: AlertEvidence): PrecheckDto[] {
   if (evidence.kind === 'error') return [];
-  if (evidence.kind === 'missing') return [precheck('recommended/Alert', 'Unknown', evidence.reason, evidence.message, 'AlertNoTestData')];
+  if (evidence.kind === 'missing')
+    return [precheck('recommended/Alert', 'Unknown', evidence.reason, evidence.message, 'AlertNoTestData')];
   const out: PrecheckDto[] = [];
   const seen = new Set<string>();
   let index = 0;
@@ -94,7 +109,8 @@ export function alertPrechecks(evidence: AlertEvidence): PrecheckDto[] {
     const category = CATEGORIES.find((c) => c.matches(alert, name));
     if (!category) continue;
     seen.add(category.name);
-    if (category.name === 'CriticalAlerts' && name === 'PodDisruptionBudgetLimit') seen.add('PodDisruptionBudgetAlerts');
+    if (category.name === 'CriticalAlerts' && name === 'PodDisruptionBudgetLimit')
+      seen.add('PodDisruptionBudgetAlerts');
     const severity = alert.labels.severity ?? '';
     const message = `${severity} alert ${name} ${alert.state}, ${category.consequence} ${category.prefix?.(alert) ?? ''}${details(alert, name)}`;
     out.push(precheck(`recommended/${category.name}/${name}/${index}`, 'False', `Alert:${alert.state}`, message, name));

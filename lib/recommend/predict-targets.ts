@@ -13,7 +13,12 @@ import { predictRejection } from '@/lib/health/capability-rejection';
 import { pdbsFor } from '@/lib/health/workload-math';
 import { CATALOG_DEPLOYMENTS } from '@/lib/rollback/check-catalog';
 
-function prediction(check: string, status: TargetPredictionDto['status'], title: string, detail: string): TargetPredictionDto {
+function prediction(
+  check: string,
+  status: TargetPredictionDto['status'],
+  title: string,
+  detail: string,
+): TargetPredictionDto {
   return { check, status, title, detail };
 }
 
@@ -25,46 +30,94 @@ function updateInFlight(recommendations: UpdateRecommendationsDto, state?: Updat
   const progressing = recommendations.clusterConditions.find((c) => c.type === 'Progressing');
   if (state && state.phase !== 'idle') {
     const title = state.phase === 'unknown' ? state.label : `An update is in progress: ${state.label}`;
-    return prediction('update-in-progress', 'block', title, state.phase === 'unknown'
-      ? 'Without the update state nobody can tell whether requesting a target now would retarget an unfinished update.'
-      // A frozen status's Progressing message is as stale as the rest of it.
-      : `${!state.frozen && progressing?.status === 'True' && progressing.message ? `${progressing.message}. ` : ''}`
-        + 'Requesting another target now retargets an unfinished update; let it complete first.');
+    return prediction(
+      'update-in-progress',
+      'block',
+      title,
+      state.phase === 'unknown'
+        ? 'Without the update state nobody can tell whether requesting a target now would retarget an unfinished update.'
+        : // A frozen status's Progressing message is as stale as the rest of it.
+          `${!state.frozen && progressing?.status === 'True' && progressing.message ? `${progressing.message}. ` : ''}` +
+            'Requesting another target now retargets an unfinished update; let it complete first.',
+    );
   }
   if (progressing?.status === 'True') {
-    return prediction('update-in-progress', 'block', 'An update is in progress',
-      `${progressing.message || 'The cluster is updating'}. Requesting another target now retargets an unfinished update; let it complete first.`);
+    return prediction(
+      'update-in-progress',
+      'block',
+      'An update is in progress',
+      `${progressing.message || 'The cluster is updating'}. Requesting another target now retargets an unfinished update; let it complete first.`,
+    );
   }
-  return prediction('update-in-progress', 'pass', 'No update in progress', 'The cluster-version operator is not progressing towards another release.');
+  return prediction(
+    'update-in-progress',
+    'pass',
+    'No update in progress',
+    'The cluster-version operator is not progressing towards another release.',
+  );
 }
 
 /** Every update reboots each node after a drain; a catalog PDB at its limit refuses the eviction forever. */
 function catalogDrains(snapshot: Snapshot): TargetPredictionDto {
-  const deployments = objectsOf(snapshot, 'deployments').filter((d) => (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name));
+  const deployments = objectsOf(snapshot, 'deployments').filter((d) =>
+    (CATALOG_DEPLOYMENTS as readonly string[]).includes(d.metadata.name),
+  );
   const pdbs = objectsOf(snapshot, 'poddisruptionbudgets');
   const blocked = deployments.flatMap((deployment) => {
     const ready = asNumber(dig(deployment, 'status', 'readyReplicas')) ?? 0;
     return pdbsFor(deployment, pdbs).flatMap((pdb) => pdbFinding(deployment, pdb, ready) ?? []);
   });
   if (blocked.length > 0) {
-    return prediction('catalog-drain', 'block', blocked.map((f) => f.title).join('; '),
-      `The machine-config rollout of this update drains every node; ${blocked.map((f) => f.summary).join(' ')}`);
+    return prediction(
+      'catalog-drain',
+      'block',
+      blocked.map((f) => f.title).join('; '),
+      `The machine-config rollout of this update drains every node; ${blocked.map((f) => f.summary).join(' ')}`,
+    );
   }
-  if (deployments.length === 0) return prediction('catalog-drain', 'pass', 'No OLMv1 catalog Deployments', 'Nothing of catalogd or operator-controller to drain around.');
-  return prediction('catalog-drain', 'pass', 'Catalog PodDisruptionBudgets allow drains', 'Each catalog PodDisruptionBudget allows at least one disruption.');
+  if (deployments.length === 0)
+    return prediction(
+      'catalog-drain',
+      'pass',
+      'No OLMv1 catalog Deployments',
+      'Nothing of catalogd or operator-controller to drain around.',
+    );
+  return prediction(
+    'catalog-drain',
+    'pass',
+    'Catalog PodDisruptionBudgets allow drains',
+    'Each catalog PodDisruptionBudget allows at least one disruption.',
+  );
 }
 
 /** Components of the current release keep running during the update and look their version up in FeatureGate status. */
 function featureGateVersions(snapshot: Snapshot, current: string | null): TargetPredictionDto | undefined {
   const fg = findObject(snapshot, 'featuregates', 'cluster');
   if (!fg || !current) return undefined;
-  const versions = asArray(dig(fg, 'status', 'featureGates')).map((g) => asString(asObject(g)?.version)).filter((v): v is string => !!v);
-  if (versions.length === 0) return prediction('featuregate', 'pass', 'FeatureGate status records no versions', 'Releases before 4.14 do not look their version up there.');
+  const versions = asArray(dig(fg, 'status', 'featureGates'))
+    .map((g) => asString(asObject(g)?.version))
+    .filter((v): v is string => !!v);
+  if (versions.length === 0)
+    return prediction(
+      'featuregate',
+      'pass',
+      'FeatureGate status records no versions',
+      'Releases before 4.14 do not look their version up there.',
+    );
   if (versions.includes(current)) {
-    return prediction('featuregate', 'pass', `FeatureGate status keeps ${current}`, `Components still at ${current} during the rollout find their feature set (recorded: ${versions.join(', ')}).`);
+    return prediction(
+      'featuregate',
+      'pass',
+      `FeatureGate status keeps ${current}`,
+      `Components still at ${current} during the rollout find their feature set (recorded: ${versions.join(', ')}).`,
+    );
   }
-  return prediction('featuregate', 'block', `FeatureGate status lacks ${current}`,
-    `featuregates.config.openshift.io/cluster records ${versions.join(', ')} but not the running ${current}: every component at ${current} that restarts during the update exits with \`missing desired version "${current}"\` and crash-loops.`);
+  return prediction(
+    'featuregate',
+    'block',
+    `FeatureGate status lacks ${current}`,
+    `featuregates.config.openshift.io/cluster records ${versions.join(', ')} but not the running ${current}: every component at ${current} that restarts during the update exits with \`missing desired version "${current}"\` and crash-loops.`,
+  );
 }
 
 /** The target release re-applies its ClusterVersion CRD; an enum without an enabled capability freezes status. */
@@ -73,15 +126,27 @@ function capabilities(snapshot: Snapshot, target: UpdateTargetDto): TargetPredic
   const enabled = stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities');
   const result = predictRejection(enabled, target.version);
   if (!result.targetRelease) {
-    return prediction('capabilities', 'unknown', `No capability data for ${target.version}`,
-      'The release table (built from the real ClusterVersion CRDs) has no entry for it, so we cannot say whether its CRD accepts the enabled capabilities.');
+    return prediction(
+      'capabilities',
+      'unknown',
+      `No capability data for ${target.version}`,
+      'The release table (built from the real ClusterVersion CRDs) has no entry for it, so we cannot say whether its CRD accepts the enabled capabilities.',
+    );
   }
   if (result.rejected.length > 0) {
-    return prediction('capabilities', 'block', `The ${target.version} ClusterVersion CRD rejects ${result.rejected.join(', ')}`,
-      `Enabled now and never removable, but missing from the target's enum: after its CRD is applied every CVO status write fails (${result.message ?? ''}).`);
+    return prediction(
+      'capabilities',
+      'block',
+      `The ${target.version} ClusterVersion CRD rejects ${result.rejected.join(', ')}`,
+      `Enabled now and never removable, but missing from the target's enum: after its CRD is applied every CVO status write fails (${result.message ?? ''}).`,
+    );
   }
-  return prediction('capabilities', 'pass', `The ${target.version} CRD accepts every enabled capability`,
-    `All ${enabled.length} enabled capabilities are in the target release's ClusterVersion CRD enum${result.newerThanKnown ? ' (newest known release standing in)' : ''}.`);
+  return prediction(
+    'capabilities',
+    'pass',
+    `The ${target.version} CRD accepts every enabled capability`,
+    `All ${enabled.length} enabled capabilities are in the target release's ClusterVersion CRD enum${result.newerThanKnown ? ' (newest known release standing in)' : ''}.`,
+  );
 }
 
 /**
@@ -89,12 +154,15 @@ function capabilities(snapshot: Snapshot, target: UpdateTargetDto): TargetPredic
  * `state` is the cluster's update state (`lib/cluster/update-state`), when known.
  */
 export function withPredictions(
-  recommendations: UpdateRecommendationsDto, snapshot: Snapshot, state?: UpdateStateDto,
+  recommendations: UpdateRecommendationsDto,
+  snapshot: Snapshot,
+  state?: UpdateStateDto,
 ): UpdateRecommendationsDto {
   const shared = [
-    updateInFlight(recommendations, state), catalogDrains(snapshot), featureGateVersions(snapshot, recommendations.currentVersion),
-  ]
-    .filter((p): p is TargetPredictionDto => p !== undefined);
+    updateInFlight(recommendations, state),
+    catalogDrains(snapshot),
+    featureGateVersions(snapshot, recommendations.currentVersion),
+  ].filter((p): p is TargetPredictionDto => p !== undefined);
   return {
     ...recommendations,
     predictions: shared,

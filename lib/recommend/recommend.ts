@@ -15,7 +15,14 @@ function clusterConditions(clusterVersion: unknown): RecommendConditionDto[] {
   return CLUSTER_CONDITIONS.flatMap((type) => {
     const condition = all.find((c) => c?.type === type);
     if (!condition) return [];
-    return [{ type, status: asString(condition.status) ?? '', reason: asString(condition.reason) ?? '', message: asString(condition.message) ?? '' }];
+    return [
+      {
+        type,
+        status: asString(condition.status) ?? '',
+        reason: asString(condition.reason) ?? '',
+        message: asString(condition.message) ?? '',
+      },
+    ];
   });
 }
 

@@ -9,7 +9,10 @@ import type { TargetPredictionDto, UpdateRecommendationsDto, UpdateTargetDto } f
 export const UPGRADEABLE_FALSE_RISK = 'UpgradeableFalse';
 
 /** Every prediction about `target`: those holding for every target, then its own. */
-export function predictionsFor(recommendations: UpdateRecommendationsDto, target: UpdateTargetDto): TargetPredictionDto[] {
+export function predictionsFor(
+  recommendations: UpdateRecommendationsDto,
+  target: UpdateTargetDto,
+): TargetPredictionDto[] {
   return [...(recommendations.predictions ?? []), ...(target.predictions ?? [])];
 }
 
@@ -23,15 +26,19 @@ export function riskToAcknowledge(target: UpdateTargetDto): string | null {
 
 /** Why no command is offered for `target` (empty when one may be). */
 export function commandWithheld(
-  target: UpdateTargetDto, predictions: readonly TargetPredictionDto[], state: Pick<UpdateStateDto, 'phase' | 'label'> | null,
+  target: UpdateTargetDto,
+  predictions: readonly TargetPredictionDto[],
+  state: Pick<UpdateStateDto, 'phase' | 'label'> | null,
 ): string[] {
   const reasons: string[] = [];
   if (state && state.phase !== 'idle') {
     reasons.push(state.phase === 'unknown' ? state.label : `An update is in progress: ${state.label}`);
   }
   if (target.risks.some((risk) => risk.name === UPGRADEABLE_FALSE_RISK)) {
-    reasons.push('The cluster-version operator reports Upgradeable=False, which blocks minor updates '
-      + '(z-stream updates stay allowed)');
+    reasons.push(
+      'The cluster-version operator reports Upgradeable=False, which blocks minor updates ' +
+        '(z-stream updates stay allowed)',
+    );
   }
   // The server's own update-in-progress prediction says what the state already said.
   for (const p of predictions) if (p.status === 'block' && !reasons.includes(p.title)) reasons.push(p.title);
@@ -44,7 +51,8 @@ export function commandWithheld(
  * acknowledged its risks by name (then with `--allow-not-recommended`). `--force` is never offered.
  */
 export function updateCommand(
-  target: UpdateTargetDto, predictions: readonly TargetPredictionDto[],
+  target: UpdateTargetDto,
+  predictions: readonly TargetPredictionDto[],
   options: { state?: Pick<UpdateStateDto, 'phase' | 'label'> | null; acknowledged?: boolean } = {},
 ): string | null {
   if (commandWithheld(target, predictions, options.state ?? null).length > 0) return null;

@@ -13,7 +13,10 @@ const cv = {
     conditionalUpdates: [
       {
         release: { version: '4.17.10', image: image(3) },
-        risks: [{ name: 'B', message: 'b', url: 'https://b', matchingRules: [{ type: 'PromQL' }] }, { name: 'A', message: 'a', url: 'https://a', matchingRules: [{ type: 'Always' }] }],
+        risks: [
+          { name: 'B', message: 'b', url: 'https://b', matchingRules: [{ type: 'PromQL' }] },
+          { name: 'A', message: 'a', url: 'https://a', matchingRules: [{ type: 'Always' }] },
+        ],
       },
       {
         release: { version: '4.16.31', image: image(4) },
@@ -28,11 +31,14 @@ const cv = {
 describe('updateTargets', () => {
   it('merges conditional and available updates by image, newest first, dropping unparseable versions', () => {
     expect(updateTargets(cv, '4.16.27').map((t) => [t.version, t.conditional])).toEqual([
-      ['4.17.12', false], ['4.17.10', true], ['4.16.31', true], ['4.16.30', true],
+      ['4.17.12', false],
+      ['4.17.10', true],
+      ['4.16.31', true],
+      ['4.16.30', true],
     ]);
   });
 
-  it('risks without conditions are Recommended=Unknown NoConditions (with oc\'s empty-name quirk)', () => {
+  it("risks without conditions are Recommended=Unknown NoConditions (with oc's empty-name quirk)", () => {
     const target = updateTargets(cv, '4.16.27').find((t) => t.version === '4.17.10');
     expect(target).toMatchObject({ recommended: false, recommendedStatus: 'Unknown', reason: 'NoConditions' });
     expect(target?.message).toBe('Conditional update to 4.17.10 has risks (, , A, B), but no conditions.');
@@ -40,10 +46,20 @@ describe('updateTargets', () => {
 
   it('Upgradeable=False becomes a risk of minor updates only, replacing a True Recommended condition', () => {
     const targets = updateTargets(cv, '4.16.27', { reason: 'AdminAckRequired', message: 'ack please' });
-    expect(targets.find((t) => t.version === '4.17.12')).toMatchObject({ recommended: false, recommendedStatus: 'False', reason: 'AdminAckRequired', message: 'ack please' });
-    expect(targets.find((t) => t.version === '4.17.12')?.risks[0].url).toContain('/4.16/updating/preparing_for_updates/');
+    expect(targets.find((t) => t.version === '4.17.12')).toMatchObject({
+      recommended: false,
+      recommendedStatus: 'False',
+      reason: 'AdminAckRequired',
+      message: 'ack please',
+    });
+    expect(targets.find((t) => t.version === '4.17.12')?.risks[0].url).toContain(
+      '/4.16/updating/preparing_for_updates/',
+    );
     // Risks without conditions get Upgradeable's condition as their only one, as oc appends it.
-    expect(targets.find((t) => t.version === '4.17.10')).toMatchObject({ recommendedStatus: 'False', reason: 'AdminAckRequired' });
+    expect(targets.find((t) => t.version === '4.17.10')).toMatchObject({
+      recommendedStatus: 'False',
+      reason: 'AdminAckRequired',
+    });
     expect(targets.find((t) => t.version === '4.16.31')?.recommended).toBe(true);
     expect(targets.find((t) => t.version === '4.16.31')).not.toHaveProperty('releaseUrl');
   });

@@ -44,13 +44,23 @@ function risksOf(update: unknown): UpdateRiskDto[] {
 }
 
 function recommendedConditionOf(update: unknown): Condition | undefined {
-  const condition = asArray(dig(update, 'conditions')).map(asObject).find((c) => c?.type === 'Recommended');
+  const condition = asArray(dig(update, 'conditions'))
+    .map(asObject)
+    .find((c) => c?.type === 'Recommended');
   if (!condition) return undefined;
-  return { status: asString(condition.status) ?? '', reason: asString(condition.reason) ?? '', message: asString(condition.message) ?? '' };
+  return {
+    status: asString(condition.status) ?? '',
+    reason: asString(condition.reason) ?? '',
+    message: asString(condition.message) ?? '',
+  };
 }
 
 function releaseOf(release: unknown): { version: string; image: string; url: string } {
-  return { version: asString(dig(release, 'version')) ?? '', image: asString(dig(release, 'image')) ?? '', url: asString(dig(release, 'url')) ?? '' };
+  return {
+    version: asString(dig(release, 'version')) ?? '',
+    image: asString(dig(release, 'image')) ?? '',
+    url: asString(dig(release, 'url')) ?? '',
+  };
 }
 
 /** Conditional updates, then available updates whose image no conditional update has; unparseable versions dropped. */
@@ -58,7 +68,10 @@ function collectTargets(clusterVersion: unknown): Target[] {
   const conditional = asArray(dig(clusterVersion, 'status', 'conditionalUpdates'));
   const conditionalImages = new Set(conditional.map((update) => asString(dig(update, 'release', 'image'))));
   const targets: Target[] = conditional.map((update) => ({
-    ...releaseOf(dig(update, 'release')), conditional: true, risks: risksOf(update), recommended: recommendedConditionOf(update),
+    ...releaseOf(dig(update, 'release')),
+    conditional: true,
+    risks: risksOf(update),
+    recommended: recommendedConditionOf(update),
   }));
   for (const update of asArray(dig(clusterVersion, 'status', 'availableUpdates'))) {
     if (conditionalImages.has(asString(dig(update, 'image')))) continue;
@@ -79,8 +92,14 @@ function injectUpgradeable(target: Target, upgradeable: UpgradeableCondition, ur
   target.risks.push({ name: 'UpgradeableFalse', message: upgradeable.message, url, matchingRules: ['Always'] });
   const current = target.recommended;
   if (!current) target.recommended = { status: 'False', reason: upgradeable.reason, message: upgradeable.message };
-  else if (current.status === 'True') target.recommended = { status: 'False', reason: upgradeable.reason, message: upgradeable.message };
-  else target.recommended = { status: 'False', reason: 'MultipleReasons', message: `${upgradeable.message}\n\n${current.message}` };
+  else if (current.status === 'True')
+    target.recommended = { status: 'False', reason: upgradeable.reason, message: upgradeable.message };
+  else
+    target.recommended = {
+      status: 'False',
+      reason: 'MultipleReasons',
+      message: `${upgradeable.message}\n\n${current.message}`,
+    };
 }
 
 /**
@@ -92,12 +111,17 @@ function notRecommended(target: Target): Condition | undefined {
   if (target.risks.length === 0) return undefined;
   if (target.recommended) return target.recommended.status === 'True' ? undefined : target.recommended;
   const names = [...target.risks.map(() => ''), ...target.risks.map((risk) => risk.name)].sort();
-  return { status: 'Unknown', reason: 'NoConditions', message: `Conditional update to ${target.version} has risks (${names.join(', ')}), but no conditions.` };
+  return {
+    status: 'Unknown',
+    reason: 'NoConditions',
+    message: `Conditional update to ${target.version} has risks (${names.join(', ')}), but no conditions.`,
+  };
 }
 
 function toDto(target: Target): UpdateTargetDto {
   const concern = notRecommended(target);
-  const status = concern?.status === 'False' || concern?.status === 'Unknown' ? concern.status : concern ? 'Unknown' : 'True';
+  const status =
+    concern?.status === 'False' || concern?.status === 'Unknown' ? concern.status : concern ? 'Unknown' : 'True';
   return {
     version: target.version,
     image: target.image,
@@ -115,7 +139,11 @@ function toDto(target: Target): UpdateTargetDto {
  * `Upgradeable=False`) and the current version parses, every target of a later minor or major gets the
  * `UpgradeableFalse` risk and turns `Recommended=False`, as oc shows it.
  */
-export function updateTargets(clusterVersion: unknown, currentVersion: string | null, upgradeable?: UpgradeableCondition): UpdateTargetDto[] {
+export function updateTargets(
+  clusterVersion: unknown,
+  currentVersion: string | null,
+  upgradeable?: UpgradeableCondition,
+): UpdateTargetDto[] {
   const targets = collectTargets(clusterVersion);
   const current = currentVersion === null ? undefined : semver(currentVersion);
   if (upgradeable && current) {

@@ -23,21 +23,42 @@ describe('capabilityEnumFor', () => {
     const entry = capabilityEnumFor('4.13.9');
     expect(entry?.release).toBe('4.13');
     expect(entry?.enabledCapabilities).toStrictEqual([
-      'openshift-samples', 'baremetal', 'marketplace', 'Console', 'Insights', 'Storage', 'CSISnapshot', 'NodeTuning',
+      'openshift-samples',
+      'baremetal',
+      'marketplace',
+      'Console',
+      'Insights',
+      'Storage',
+      'CSISnapshot',
+      'NodeTuning',
     ]);
   });
 });
 
 describe('rejectedCapabilities', () => {
   const enabled414 = [
-    'Build', 'CSISnapshot', 'Console', 'DeploymentConfig', 'ImageRegistry', 'Insights', 'MachineAPI', 'NodeTuning',
-    'Storage', 'baremetal', 'marketplace', 'openshift-samples',
+    'Build',
+    'CSISnapshot',
+    'Console',
+    'DeploymentConfig',
+    'ImageRegistry',
+    'Insights',
+    'MachineAPI',
+    'NodeTuning',
+    'Storage',
+    'baremetal',
+    'marketplace',
+    'openshift-samples',
   ];
   it.each([
     // The rollbacks of SPEC §1 B, each against the older release's real CRD.
     ['4.13', enabled414, ['Build', 'DeploymentConfig', 'ImageRegistry', 'MachineAPI']],
     ['4.14', enabled414, []],
-    ['4.14.5', ['OperatorLifecycleManager', 'CloudCredential', 'Build'], ['OperatorLifecycleManager', 'CloudCredential']],
+    [
+      '4.14.5',
+      ['OperatorLifecycleManager', 'CloudCredential', 'Build'],
+      ['OperatorLifecycleManager', 'CloudCredential'],
+    ],
     ['4.15', ['Ingress', 'CloudControllerManager', 'Console'], ['Ingress', 'CloudControllerManager']],
     ['4.17', ['OperatorLifecycleManagerV1', 'Ingress'], ['OperatorLifecycleManagerV1']],
     ['4.18', ['OperatorLifecycleManagerV1'], []],

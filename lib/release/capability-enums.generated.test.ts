@@ -24,12 +24,25 @@ describe('capability-enums.generated.ts', () => {
 
   it('covers 4.11 … 4.21 and master', () => {
     expect(RELEASE_KEYS).toStrictEqual([
-      '4.11', '4.12', '4.13', '4.14', '4.15', '4.16', '4.17', '4.18', '4.19', '4.20', '4.21', 'master',
+      '4.11',
+      '4.12',
+      '4.13',
+      '4.14',
+      '4.15',
+      '4.16',
+      '4.17',
+      '4.18',
+      '4.19',
+      '4.20',
+      '4.21',
+      'master',
     ]);
   });
 
   it('matches the independently derived table in capability-enums.json', () => {
-    const json = JSON.parse(readFileSync(join(root, 'server/fixtures/openshift-api/capability-enums.json'), 'utf8')) as {
+    const json = JSON.parse(
+      readFileSync(join(root, 'server/fixtures/openshift-api/capability-enums.json'), 'utf8'),
+    ) as {
       releases: Record<string, DerivedRelease>;
     };
     expect(Object.keys(json.releases).sort()).toStrictEqual([...RELEASE_KEYS].sort());
@@ -37,15 +50,28 @@ describe('capability-enums.generated.ts', () => {
       const derived = json.releases[key];
       const entry = CAPABILITY_ENUMS[key];
       expect({ key, branch: entry.branch, commit: entry.commit, path: entry.path }).toStrictEqual({
-        key, branch: derived.branch, commit: derived.commit, path: derived.path,
+        key,
+        branch: derived.branch,
+        commit: derived.commit,
+        path: derived.path,
       });
-      expect({ key, enums: [entry.enabledCapabilities, entry.knownCapabilities, entry.additionalEnabledCapabilities,
-        entry.baselineCapabilitySet] }).toStrictEqual({ key, enums: [
-        derived['status.capabilities.enabledCapabilities[]'],
-        derived['status.capabilities.knownCapabilities[]'],
-        derived['spec.capabilities.additionalEnabledCapabilities[]'],
-        derived['spec.capabilities.baselineCapabilitySet'],
-      ] });
+      expect({
+        key,
+        enums: [
+          entry.enabledCapabilities,
+          entry.knownCapabilities,
+          entry.additionalEnabledCapabilities,
+          entry.baselineCapabilitySet,
+        ],
+      }).toStrictEqual({
+        key,
+        enums: [
+          derived['status.capabilities.enabledCapabilities[]'],
+          derived['status.capabilities.knownCapabilities[]'],
+          derived['spec.capabilities.additionalEnabledCapabilities[]'],
+          derived['spec.capabilities.baselineCapabilitySet'],
+        ],
+      });
     }
   });
 });

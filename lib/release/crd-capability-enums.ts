@@ -64,5 +64,8 @@ export function capabilityEnumsFromCrd(crd: unknown): CapabilityEnumSet | undefi
 export function crdFeatureSets(crd: unknown): string[] {
   const value = dig(crd, ['metadata', 'annotations', FEATURE_SET_ANNOTATION]);
   if (typeof value !== 'string' || value.trim() === '') return [];
-  return value.split(',').map((s) => s.trim()).filter(Boolean);
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
 }

@@ -13,7 +13,9 @@ describe('checkCapabilities (real 4.14.1 ClusterVersion, generated release enums
     const rejected = result.evidence.find((e) => e.label === 'Values the target CRD will reject')?.value as string[];
     expect([...rejected].sort()).toStrictEqual(['Build', 'DeploymentConfig', 'ImageRegistry', 'MachineAPI']);
     expect(result.detail).toContain('the CVO will be unable to write status after the rollback');
-    expect(String(result.evidence.at(-1)?.value)).toMatch(/^ClusterVersion\.config\.openshift\.io "version" is invalid: /);
+    expect(String(result.evidence.at(-1)?.value)).toMatch(
+      /^ClusterVersion\.config\.openshift\.io "version" is invalid: /,
+    );
   });
 
   it('passes a z-stream target and a roll forward', () => {
@@ -28,7 +30,9 @@ describe('checkCapabilities (real 4.14.1 ClusterVersion, generated release enums
 
   it('always compares with the capabilities enabled now (4.16 capture vs the 4.15 CRD)', () => {
     const cv416 = makeSnapshot({ clusterversions: [fixture('oc-upgrade/status/4.16.0-compact-cv.yaml')] });
-    const rejected = checkCapabilities(rollbackContext(cv416, '4.15.20')).evidence.find((e) => e.label === 'Values the target CRD will reject')?.value;
+    const rejected = checkCapabilities(rollbackContext(cv416, '4.15.20')).evidence.find(
+      (e) => e.label === 'Values the target CRD will reject',
+    )?.value;
     expect(rejected).toStrictEqual(['CloudControllerManager', 'Ingress']);
   });
 });

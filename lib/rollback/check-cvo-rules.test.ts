@@ -39,15 +39,22 @@ describe('checkCvoRules (real ClusterVersion captures)', () => {
   it('blocks any lower version that is not the previous entry, with the CVO message', () => {
     const result = checkCvoRules(rollbackContext(snap(cv('not-upgrading')), '4.14.0'));
     expect(result.status).toBe('block');
-    expect(result.detail).toContain('4.14.0 is less than the current target 4.14.1, and the only supported rollback is to the cluster\'s previous version');
+    expect(result.detail).toContain(
+      "4.14.0 is less than the current target 4.14.1, and the only supported rollback is to the cluster's previous version",
+    );
   });
 
   it('blocks a cross-minor previous entry unless the risk is accepted, then warns', () => {
     const object = cv('4.16.0-compact');
     const blocked = checkCvoRules(rollbackContext(snap(object), '4.16.0-0.nightly-2024-08-01-082745'));
-    expect(blocked).toMatchObject({ status: 'block', title: 'Cross-minor rollback 4.17.0-ec.0 → 4.16.0-0.nightly-2024-08-01-082745 is not supported' });
+    expect(blocked).toMatchObject({
+      status: 'block',
+      title: 'Cross-minor rollback 4.17.0-ec.0 → 4.16.0-0.nightly-2024-08-01-082745 is not supported',
+    });
     expect(blocked.detail).toContain('rollbacks that change major or minor versions are not supported');
-    const accepted = checkCvoRules(rollbackContext(snap(object), '4.16.0-0.nightly-2024-08-01-082745', { acceptCrossMinorRisk: true }));
+    const accepted = checkCvoRules(
+      rollbackContext(snap(object), '4.16.0-0.nightly-2024-08-01-082745', { acceptCrossMinorRisk: true }),
+    );
     expect(accepted.status).toBe('warn');
   });
 

@@ -7,8 +7,10 @@ import { checkInstalls } from './check-installs';
 
 const cv = fixture('oc-upgrade/status/not-upgrading-cv.yaml');
 const CE: ObjectRef = { apiVersion: 'olm.operatorframework.io/v1', kind: 'ClusterExtension', name: 'argocd' };
-const ROOT = 'failed to install release: Deployment.apps "argocd-operator-controller-manager" is invalid: spec.template.spec.containers[0].image: Required value';
-const TERMINATING = 'failed to install release: unable to create new content in namespace argocd because it is being terminated';
+const ROOT =
+  'failed to install release: Deployment.apps "argocd-operator-controller-manager" is invalid: spec.template.spec.containers[0].image: Required value';
+const TERMINATING =
+  'failed to install release: unable to create new content in namespace argocd because it is being terminated';
 const at = (s: number): string => new Date(Date.parse('2026-01-01T00:00:00Z') - 600_000 + s * 1000).toISOString();
 const attempt = (s: number, message: string): ConditionTransition[] => [
   { ref: CE, type: 'Installed', status: 'False', reason: 'Failed', message, at: at(s) },
@@ -17,8 +19,14 @@ const attempt = (s: number, message: string): ConditionTransition[] => [
 
 describe('checkInstalls', () => {
   it('blocks on a ClusterExtension whose root cause hides behind transient cleanup errors', () => {
-    const transitions = [0, 10, 30, 70, 150, 298].flatMap((s) => [...attempt(s, ROOT), ...attempt(s + 1, TERMINATING), ...attempt(s + 2, TERMINATING)]);
-    const result = checkInstalls(rollbackContext(makeSnapshot({ clusterversions: [cv] }, { transitions }), '4.14.0', { now: Date.parse(at(300)) }));
+    const transitions = [0, 10, 30, 70, 150, 298].flatMap((s) => [
+      ...attempt(s, ROOT),
+      ...attempt(s + 1, TERMINATING),
+      ...attempt(s + 2, TERMINATING),
+    ]);
+    const result = checkInstalls(
+      rollbackContext(makeSnapshot({ clusterversions: [cv] }, { transitions }), '4.14.0', { now: Date.parse(at(300)) }),
+    );
     expect(result.status).toBe('block');
     expect(result.title).toBe('1 install(s) not settled: ClusterExtension argocd');
     expect(result.evidence[0].value).toBe(ROOT);

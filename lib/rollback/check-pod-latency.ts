@@ -10,16 +10,30 @@ export const checkPodLatency: RollbackCheck = (ctx) => {
   const worst = findings.find((f) => f.severity === 'critical') ?? findings.find((f) => f.severity === 'warning');
   if (worst) {
     const critical = worst.severity === 'critical';
-    return checkResult('pod-latency', critical ? 'block' : 'warn', worst.title,
-      `${worst.summary} A rollback drains every node and recreates its pods; ${critical ? 'at this latency they will fail' : 'expect slow pod start-up'}. `
-        + 'Let latency recover (or drain fewer nodes at a time via maxUnavailable on the pools) first.',
-      worst.evidence, worst.remediation);
+    return checkResult(
+      'pod-latency',
+      critical ? 'block' : 'warn',
+      worst.title,
+      `${worst.summary} A rollback drains every node and recreates its pods; ${critical ? 'at this latency they will fail' : 'expect slow pod start-up'}. ` +
+        'Let latency recover (or drain fewer nodes at a time via maxUnavailable on the pools) first.',
+      worst.evidence,
+      worst.remediation,
+    );
   }
   if (findings.some((f) => f.severity === 'info') || !ctx.snapshot.latency) {
-    return checkResult('pod-latency', 'warn', 'Pod-setup latency unknown',
+    return checkResult(
+      'pod-latency',
+      'warn',
+      'Pod-setup latency unknown',
       'No metrics source reports ovnkube_controller_pod_creation_latency_seconds, so the guide cannot confirm pods will be wired quickly when the rollback drains nodes. This is not a sign of health.',
-      [], findings.flatMap((f) => f.remediation));
+      [],
+      findings.flatMap((f) => f.remediation),
+    );
   }
-  return checkResult('pod-latency', 'pass', 'Pod-setup latency healthy',
-    'p99 pod-creation latency is below the warning threshold: nodes can be drained and their pods recreated.');
+  return checkResult(
+    'pod-latency',
+    'pass',
+    'Pod-setup latency healthy',
+    'p99 pod-creation latency is below the warning threshold: nodes can be drained and their pods recreated.',
+  );
 };

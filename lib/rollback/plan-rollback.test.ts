@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW, ROLLBACK_FROM_VERSION } from '@/server/simulator/scenarios/cross-minor-rollback';
+import {
+  ROLLBACK_AFTER_WINDOW,
+  ROLLBACK_BEFORE_WINDOW,
+  ROLLBACK_FROM_VERSION,
+} from '@/server/simulator/scenarios/cross-minor-rollback';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
 import { rollbackPlanSchema } from '@/lib/api/rollback-dto';
 import { planRollback } from './plan-rollback';
 
-function planAt(scenario: Parameters<typeof scenarioSnapshot>[0], atMs: number, target: string, acceptCrossMinorRisk = false) {
+function planAt(
+  scenario: Parameters<typeof scenarioSnapshot>[0],
+  atMs: number,
+  target: string,
+  acceptCrossMinorRisk = false,
+) {
   const { snapshot, now } = scenarioSnapshot(scenario, atMs);
   const health = assess(snapshot, now, scenario);
   const plan = planRollback(snapshot, health, { target, now, acceptCrossMinorRisk });
@@ -23,12 +32,22 @@ describe('planRollback — cross-minor-rollback before the rollback (4.14.27 wit
     expect(plan.target.image).toMatch(/@sha256:[0-9a-f]{64}$/);
     const capabilities = plan.checks.find((c) => c.id === 'capabilities');
     expect(capabilities?.status).toBe('block');
-    const rejected = capabilities?.evidence.find((e) => e.label === 'Values the target CRD will reject')?.value as string[];
+    const rejected = capabilities?.evidence.find((e) => e.label === 'Values the target CRD will reject')
+      ?.value as string[];
     expect([...rejected].sort()).toStrictEqual(['Build', 'DeploymentConfig', 'ImageRegistry', 'MachineAPI']);
-    for (const name of ['MachineAPI', 'Build', 'DeploymentConfig', 'ImageRegistry']) expect(capabilities?.title).toContain(name);
+    for (const name of ['MachineAPI', 'Build', 'DeploymentConfig', 'ImageRegistry'])
+      expect(capabilities?.title).toContain(name);
     expect(capabilities?.detail).toContain('the CVO will be unable to write status');
     expect(plan.checks.find((c) => c.id === 'cvo-rules')?.status).toBe('block');
-    expect(plan.checks.map((c) => c.id)).toStrictEqual(['cvo-rules', 'capabilities', 'featuregate', 'catalog', 'installs', 'operators', 'pod-latency']);
+    expect(plan.checks.map((c) => c.id)).toStrictEqual([
+      'cvo-rules',
+      'capabilities',
+      'featuregate',
+      'catalog',
+      'installs',
+      'operators',
+      'pod-latency',
+    ]);
     expect(plan.commands).toStrictEqual([]);
     expect(plan.candidates.find((c) => c.previous)?.version).toBe('4.13.40');
   });
@@ -38,14 +57,22 @@ describe('planRollback — cross-minor-rollback before the rollback (4.14.27 wit
     expect(plan.allowed).toBe(false);
     expect(plan.checks.find((c) => c.id === 'cvo-rules')?.status).toBe('warn');
     expect(plan.commands[0]).toBe(`oc adm upgrade --to-image=${plan.target.image} --allow-explicit-upgrade --force`);
-    expect(plan.notes.join(' ')).toContain('--force: the ClusterVersionRollback precondition rejects cross-minor rollbacks');
+    expect(plan.notes.join(' ')).toContain(
+      '--force: the ClusterVersionRollback precondition rejects cross-minor rollbacks',
+    );
   });
 
   it('reads the rest of the simulated cluster: FeatureGate keeps 4.13.40, operators healthy, no OLMv1 on 4.14', () => {
     const plan = planAt('cross-minor-rollback', at, ROLLBACK_FROM_VERSION);
     expect(plan.direction).toBe('rollback');
     const status = Object.fromEntries(plan.checks.map((c) => [c.id, c.status]));
-    expect(status).toMatchObject({ featuregate: 'pass', installs: 'pass', operators: 'pass', catalog: 'pass', 'pod-latency': 'warn' });
+    expect(status).toMatchObject({
+      featuregate: 'pass',
+      installs: 'pass',
+      operators: 'pass',
+      catalog: 'pass',
+      'pod-latency': 'warn',
+    });
     // OLMv1 does not exist on 4.13/4.14 with the Default feature set: no catalogd or operator-controller Deployment.
     expect(plan.checks.find((c) => c.id === 'catalog')?.title).toBe('No OLMv1 on this release');
   });
@@ -74,7 +101,7 @@ describe('planRollback at other phases', () => {
     expect(plan.commands).toStrictEqual(['oc adm upgrade status']);
   });
 
-  it('after the rollback: 4.14.27 is a roll-forward, named as one, with an update\'s checks and its command', () => {
+  it("after the rollback: 4.14.27 is a roll-forward, named as one, with an update's checks and its command", () => {
     const plan = planAt('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000, '4.14.27');
     expect(plan.direction).toBe('roll-forward');
     const cvo = plan.checks.find((c) => c.id === 'cvo-rules');
@@ -87,7 +114,8 @@ describe('planRollback at other phases', () => {
     // The CVO cannot write status while the 4.13 CRD rejects the enabled capabilities: health is not verifiable.
     const operators = plan.checks.find((c) => c.id === 'operators');
     expect(operators).toMatchObject({
-      status: 'warn', title: 'Control plane health cannot be verified: the CVO cannot report',
+      status: 'warn',
+      title: 'Control plane health cannot be verified: the CVO cannot report',
     });
     expect(plan.allowed).toBe(true);
   });

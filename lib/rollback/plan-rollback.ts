@@ -14,13 +14,26 @@ import { checkOperators } from './check-operators';
 import { checkPodLatency } from './check-pod-latency';
 import { rollbackCommands } from './rollback-commands';
 import {
-  clusterVersionOf, desiredOf, directionOf, historyOf, isProgressing, previousEntry, resolveTarget, type RollbackCheck,
+  clusterVersionOf,
+  desiredOf,
+  directionOf,
+  historyOf,
+  isProgressing,
+  previousEntry,
+  resolveTarget,
+  type RollbackCheck,
   type RollbackContext,
 } from './rollback-context';
 
 /** The checks in the order the guide shows them. */
 export const ROLLBACK_CHECKS: readonly RollbackCheck[] = [
-  checkCvoRules, checkCapabilities, checkFeatureGate, checkCatalog, checkInstalls, checkOperators, checkPodLatency,
+  checkCvoRules,
+  checkCapabilities,
+  checkFeatureGate,
+  checkCatalog,
+  checkInstalls,
+  checkOperators,
+  checkPodLatency,
 ];
 
 /** Options of {@link planRollback}. */
@@ -38,22 +51,39 @@ export function rollbackCandidates(snapshot: Snapshot): RollbackCandidateDto[] {
   const previous = previousEntry(cv);
   const desired = desiredOf(cv);
   const seen = new Set<string>();
-  return historyOf(cv).filter((h) => {
-    if (seen.has(h.version) || h.version === desired.version || !h.image) return false;
-    seen.add(h.version);
-    return true;
-  }).map((h) => ({ version: h.version, image: h.image, state: h.state, previous: h.version === previous?.version && h.image === previous.image }));
+  return historyOf(cv)
+    .filter((h) => {
+      if (seen.has(h.version) || h.version === desired.version || !h.image) return false;
+      seen.add(h.version);
+      return true;
+    })
+    .map((h) => ({
+      version: h.version,
+      image: h.image,
+      state: h.state,
+      previous: h.version === previous?.version && h.image === previous.image,
+    }));
 }
 
 /** Plans a rollback to `options.target`; `undefined` when the target is not a release version. */
-export function planRollback(snapshot: Snapshot, health: ClusterHealthDto, options: PlanOptions): RollbackPlanDto | undefined {
+export function planRollback(
+  snapshot: Snapshot,
+  health: ClusterHealthDto,
+  options: PlanOptions,
+): RollbackPlanDto | undefined {
   const clusterVersion = clusterVersionOf(snapshot);
   const target = resolveTarget(clusterVersion, options.target);
   if (!target) return undefined;
   const acceptCrossMinorRisk = options.acceptCrossMinorRisk ?? false;
   const direction = directionOf(clusterVersion, target.version);
   const context: RollbackContext = {
-    snapshot, health, clusterVersion, target, direction, now: options.now, acceptCrossMinorRisk,
+    snapshot,
+    health,
+    clusterVersion,
+    target,
+    direction,
+    now: options.now,
+    acceptCrossMinorRisk,
   };
   const checks = ROLLBACK_CHECKS.map((check) => check(context));
   const { commands, notes } = rollbackCommands(clusterVersion, target, acceptCrossMinorRisk);
@@ -64,7 +94,12 @@ export function planRollback(snapshot: Snapshot, health: ClusterHealthDto, optio
     computedAt: options.now,
     target: { version: target.version, image: target.image, inHistory: target.inHistory, release: target.release },
     direction,
-    current: { version: health.cluster.version, desiredVersion: desired.version, image: desired.image, progressing: isProgressing(clusterVersion) },
+    current: {
+      version: health.cluster.version,
+      desiredVersion: desired.version,
+      image: desired.image,
+      progressing: isProgressing(clusterVersion),
+    },
     acceptCrossMinorRisk,
     allowed: checks.every((c) => c.status !== 'block'),
     checks,

@@ -19,11 +19,19 @@ const WATCH = 'oc adm upgrade status';
  * minor, Progressing=False); otherwise `oc adm upgrade --to-image=<image@digest> --allow-explicit-upgrade` plus
  * `--allow-upgrade-with-warnings` (Progressing or Failing) and `--force` (accepted cross-minor risk).
  */
-export function rollbackCommands(clusterVersion: KubeObject | undefined, target: RollbackTarget, acceptCrossMinorRisk: boolean): RollbackCommands {
+export function rollbackCommands(
+  clusterVersion: KubeObject | undefined,
+  target: RollbackTarget,
+  acceptCrossMinorRisk: boolean,
+): RollbackCommands {
   const desired = desiredOf(clusterVersion);
-  if (!clusterVersion || !desired.version) return { commands: [], notes: ['ClusterVersion is not visible: no command can be derived.'] };
+  if (!clusterVersion || !desired.version)
+    return { commands: [], notes: ['ClusterVersion is not visible: no command can be derived.'] };
   if (desired.version === target.version) {
-    return { commands: [WATCH], notes: [`ClusterVersion already targets ${target.version}; nothing to request. Watch it converge.`] };
+    return {
+      commands: [WATCH],
+      notes: [`ClusterVersion already targets ${target.version}; nothing to request. Watch it converge.`],
+    };
   }
   const order = compareVersions(target.version, desired.version);
   const previous = previousEntry(clusterVersion);
@@ -34,38 +42,56 @@ export function rollbackCommands(clusterVersion: KubeObject | undefined, target:
   if (order < 0 && isPrevious && sameMinor && !progressing && !failing) {
     return {
       commands: ['oc adm upgrade rollback', WATCH],
-      notes: [`\`oc adm upgrade rollback\` sets spec.desiredUpdate to the previous history entry ${previous.version} (${previous.image}), the one rollback the CVO supports.`],
+      notes: [
+        `\`oc adm upgrade rollback\` sets spec.desiredUpdate to the previous history entry ${previous.version} (${previous.image}), the one rollback the CVO supports.`,
+      ],
     };
   }
   const notes: string[] = [];
   if (order < 0 && !isPrevious) {
-    return { commands: [], notes: [`The CVO only rolls back to the previous version${previous ? ` ${previous.version}` : ''}; ${target.version} has no supported path. Roll forward instead.`] };
+    return {
+      commands: [],
+      notes: [
+        `The CVO only rolls back to the previous version${previous ? ` ${previous.version}` : ''}; ${target.version} has no supported path. Roll forward instead.`,
+      ],
+    };
   }
   const crossMinor = order < 0 && !sameMinor;
   if (crossMinor && !acceptCrossMinorRisk) {
     return {
       commands: [],
-      notes: [`The CVO's ClusterVersionRollback precondition refuses ${desired.version} → ${target.version} (LowDesiredVersion: rollbacks that change the minor version are not supported). `
-        + 'Only --force overrides it; the guide shows that command only after you accept the risk explicitly.'],
+      notes: [
+        `The CVO's ClusterVersionRollback precondition refuses ${desired.version} → ${target.version} (LowDesiredVersion: rollbacks that change the minor version are not supported). ` +
+          'Only --force overrides it; the guide shows that command only after you accept the risk explicitly.',
+      ],
     };
   }
   const image = target.image ?? `<release image of ${target.version} by digest>`;
   const flags = [`--to-image=${image}`, '--allow-explicit-upgrade'];
   const fromHistory = target.image ? ' from the ClusterVersion history' : '';
-  notes.push(order > 0
-    ? `A roll-forward to ${target.version}: --to-image pins the release by digest${fromHistory}; `
-      + '--allow-explicit-upgrade lets oc take a release given by image rather than picked from the updates the '
-      + 'cluster offers.'
-    : '--to-image pins the release by digest from the ClusterVersion history; --allow-explicit-upgrade is required '
-      + 'because the target is not among the updates the cluster offers (a rollback never is).');
-  if (!target.image) notes.push(`${target.version} is not in the history: replace the placeholder with its release image pinned by digest (quay.io/openshift-release-dev/ocp-release@sha256:…), never a tag.`);
+  notes.push(
+    order > 0
+      ? `A roll-forward to ${target.version}: --to-image pins the release by digest${fromHistory}; ` +
+          '--allow-explicit-upgrade lets oc take a release given by image rather than picked from the updates the ' +
+          'cluster offers.'
+      : '--to-image pins the release by digest from the ClusterVersion history; --allow-explicit-upgrade is required ' +
+          'because the target is not among the updates the cluster offers (a rollback never is).',
+  );
+  if (!target.image)
+    notes.push(
+      `${target.version} is not in the history: replace the placeholder with its release image pinned by digest (quay.io/openshift-release-dev/ocp-release@sha256:…), never a tag.`,
+    );
   if (progressing || failing) {
     flags.push('--allow-upgrade-with-warnings');
-    notes.push(`--allow-upgrade-with-warnings: ClusterVersion is ${[progressing ? 'Progressing=True' : '', failing ? 'Failing=True' : ''].filter(Boolean).join(' and ')}, and oc refuses to change the target without it; this retargets the update in flight.`);
+    notes.push(
+      `--allow-upgrade-with-warnings: ClusterVersion is ${[progressing ? 'Progressing=True' : '', failing ? 'Failing=True' : ''].filter(Boolean).join(' and ')}, and oc refuses to change the target without it; this retargets the update in flight.`,
+    );
   }
   if (crossMinor) {
     flags.push('--force');
-    notes.push('--force: the ClusterVersionRollback precondition rejects cross-minor rollbacks; --force overrides it and every other precondition and signature check. You accepted that risk; the failing pre-flight checks say what will break.');
+    notes.push(
+      '--force: the ClusterVersionRollback precondition rejects cross-minor rollbacks; --force overrides it and every other precondition and signature check. You accepted that risk; the failing pre-flight checks say what will break.',
+    );
   }
   return { commands: [`oc adm upgrade ${flags.join(' ')}`, WATCH], notes };
 }

@@ -62,8 +62,12 @@ export type RollbackCheck = (context: RollbackContext) => RollbackCheckDto;
 
 /** Builds a check result; keeps the DTO shape in one place. */
 export function checkResult(
-  id: RollbackCheckId, status: RollbackCheckStatus, title: string, detail: string,
-  evidence: Evidence[] = [], remediation: RemediationStep[] = [],
+  id: RollbackCheckId,
+  status: RollbackCheckStatus,
+  title: string,
+  detail: string,
+  evidence: Evidence[] = [],
+  remediation: RemediationStep[] = [],
 ): RollbackCheckDto {
   return { id, status, title, detail, evidence, remediation };
 }
@@ -79,10 +83,15 @@ export function historyOf(clusterVersion: KubeObject | undefined): HistoryItem[]
     const h = asObject(raw);
     const version = asString(h?.version);
     if (!h || !version) return [];
-    return [{
-      version, image: asString(h.image) ?? '', state: asString(h.state) ?? '',
-      startedTime: asString(h.startedTime) ?? null, completionTime: asString(h.completionTime) ?? null,
-    }];
+    return [
+      {
+        version,
+        image: asString(h.image) ?? '',
+        state: asString(h.state) ?? '',
+        startedTime: asString(h.startedTime) ?? null,
+        completionTime: asString(h.completionTime) ?? null,
+      },
+    ];
   });
 }
 

@@ -4,7 +4,13 @@ import { TabWriter, alignTabbed } from './tab-writer';
 describe('TabWriter', () => {
   it('pads columns to the widest cell plus padding, at least the minimum width', () => {
     let out = '';
-    const w = new TabWriter((s) => { out += s; }, 14, 1);
+    const w = new TabWriter(
+      (s) => {
+        out += s;
+      },
+      14,
+      1,
+    );
     w.row('  VERSION', 'ISSUES');
     w.row('  4.20.0-okd-scos.ec.14', 'none');
     w.flush();
@@ -13,7 +19,13 @@ describe('TabWriter', () => {
 
   it('writes nothing for rows never flushed, and each flush aligns only its own rows', () => {
     let out = '';
-    const w = new TabWriter((s) => { out += s; }, 14, 1);
+    const w = new TabWriter(
+      (s) => {
+        out += s;
+      },
+      14,
+      1,
+    );
     w.row('  4.14.10', 'x');
     w.flush();
     w.row('  never', 'y');

@@ -10,7 +10,9 @@ export function alignTabbed(lines: readonly (readonly string[])[], minWidth: num
   const out: string[] = [];
   const write = (from: number, to: number, widths: number[]) => {
     for (let i = from; i < to; i++) {
-      out.push(lines[i].map((cell, j) => (j < widths.length ? cell + ' '.repeat(widths[j] - width(cell)) : cell)).join(''));
+      out.push(
+        lines[i].map((cell, j) => (j < widths.length ? cell + ' '.repeat(widths[j] - width(cell)) : cell)).join(''),
+      );
     }
   };
   const format = (from: number, to: number, widths: number[]) => {
@@ -21,7 +23,8 @@ export function alignTabbed(lines: readonly (readonly string[])[], minWidth: num
       write(start, i, widths);
       start = i;
       let columnWidth = minWidth;
-      for (; i < to && column < lines[i].length - 1; i++) columnWidth = Math.max(columnWidth, width(lines[i][column]) + padding);
+      for (; i < to && column < lines[i].length - 1; i++)
+        columnWidth = Math.max(columnWidth, width(lines[i][column]) + padding);
       format(start, i, [...widths, columnWidth]);
       start = i;
     }

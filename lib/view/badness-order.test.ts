@@ -10,7 +10,13 @@ describe('compareByBadness', () => {
       { name: 'd-crash', status: 'CrashLoopBackOff', ready: '0/1', restarts: 9 },
       { name: 'e-unready', status: 'Running', ready: '1/2', restarts: 0 },
     ];
-    expect([...pods].sort(compareByBadness).map((p) => p.name)).toEqual(['d-crash', 'c-crash', 'b-pending', 'e-unready', 'a-ok']);
+    expect([...pods].sort(compareByBadness).map((p) => p.name)).toEqual([
+      'd-crash',
+      'c-crash',
+      'b-pending',
+      'e-unready',
+      'a-ok',
+    ]);
   });
 
   it('puts unavailable components before ones still rolling out, before healthy ones', () => {
@@ -26,6 +32,9 @@ describe('compareByBadness', () => {
 
 describe('countKinds', () => {
   it('counts items per kind, most common first', () => {
-    expect(countKinds(['a-1', 'b-1', 'a-2'], (s) => s.split('-')[0])).toEqual([{ kind: 'a', count: 2 }, { kind: 'b', count: 1 }]);
+    expect(countKinds(['a-1', 'b-1', 'a-2'], (s) => s.split('-')[0])).toEqual([
+      { kind: 'a', count: 2 },
+      { kind: 'b', count: 1 },
+    ]);
   });
 });

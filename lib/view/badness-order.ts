@@ -23,8 +23,12 @@ function notReady(ready: string | null | undefined): boolean {
 /** Badness rank of a row: 0 crash-looping or failed, 1 not ready / unavailable, 2 degraded or rolling out, 3 fine. */
 export function badnessRank(row: BadnessInput): number {
   if (row.status && CRASHING.test(row.status)) return 0;
-  if (row.available === 'False' || notReady(row.ready) || (row.status != null && row.status !== 'Running'
-    && row.status !== 'Succeeded' && row.status !== 'Completed')) return 1;
+  if (
+    row.available === 'False' ||
+    notReady(row.ready) ||
+    (row.status != null && row.status !== 'Running' && row.status !== 'Succeeded' && row.status !== 'Completed')
+  )
+    return 1;
   if (row.degraded === 'True' || row.rolloutComplete === 'False') return 2;
   return 3;
 }
@@ -41,5 +45,7 @@ export function compareByBadness(a: BadnessInput, b: BadnessInput): number {
 export function countKinds<T>(items: readonly T[], kindOf: (item: T) => string): { kind: string; count: number }[] {
   const counts = new Map<string, number>();
   for (const item of items) counts.set(kindOf(item), (counts.get(kindOf(item)) ?? 0) + 1);
-  return [...counts].map(([kind, count]) => ({ kind, count })).sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
+  return [...counts]
+    .map(([kind, count]) => ({ kind, count }))
+    .sort((a, b) => b.count - a.count || a.kind.localeCompare(b.kind));
 }

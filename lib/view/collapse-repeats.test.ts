@@ -10,8 +10,20 @@ describe('collapseRepeats', () => {
       '2026-01-01T00:01:02Z sync done',
     ]);
     expect(out).toEqual([
-      { line: '2026-01-01T00:00:01Z status write rejected: 422', text: 'status write rejected: 422', count: 3, first: '2026-01-01T00:00:01Z', last: '2026-01-01T00:01:01Z' },
-      { line: '2026-01-01T00:01:02Z sync done', text: 'sync done', count: 1, first: '2026-01-01T00:01:02Z', last: '2026-01-01T00:01:02Z' },
+      {
+        line: '2026-01-01T00:00:01Z status write rejected: 422',
+        text: 'status write rejected: 422',
+        count: 3,
+        first: '2026-01-01T00:00:01Z',
+        last: '2026-01-01T00:01:01Z',
+      },
+      {
+        line: '2026-01-01T00:01:02Z sync done',
+        text: 'sync done',
+        count: 1,
+        first: '2026-01-01T00:01:02Z',
+        last: '2026-01-01T00:01:02Z',
+      },
     ]);
   });
 
@@ -22,7 +34,11 @@ describe('collapseRepeats', () => {
   });
 
   it('handles klog prefixes and keeps the severity letter apart', () => {
-    const out = collapseRepeats(['E0101 00:00:01.000001 x failed', 'E0101 00:00:02.000001 x failed', 'I0101 00:00:03.1 x failed']);
+    const out = collapseRepeats([
+      'E0101 00:00:01.000001 x failed',
+      'E0101 00:00:02.000001 x failed',
+      'I0101 00:00:03.1 x failed',
+    ]);
     expect(out.map((l) => [l.text, l.count, l.first, l.last])).toEqual([
       ['E x failed', 2, '0101 00:00:01.000001', '0101 00:00:02.000001'],
       ['I x failed', 1, '0101 00:00:03.1', '0101 00:00:03.1'],
@@ -31,7 +47,9 @@ describe('collapseRepeats', () => {
 
   it('keeps non-adjacent repeats and untimed lines as they are', () => {
     expect(collapseRepeats(['a', 'a', 'b', 'a'])).toEqual([
-      { line: 'a', text: 'a', count: 2 }, { line: 'b', text: 'b', count: 1 }, { line: 'a', text: 'a', count: 1 },
+      { line: 'a', text: 'a', count: 2 },
+      { line: 'b', text: 'b', count: 1 },
+      { line: 'a', text: 'a', count: 1 },
     ]);
     expect(collapseRepeats([])).toEqual([]);
   });

@@ -12,7 +12,8 @@ export interface CollapsedLine {
 }
 
 // RFC 3339 (`2026-01-01T00:00:00.123Z`), klog (`E0101 00:00:00.123456`) or a bare clock, then blanks.
-const LEADING_TIME = /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?|[IWEF]\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?|\d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+/;
+const LEADING_TIME =
+  /^(\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:?\d{2})?|[IWEF]\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?|\d{2}:\d{2}:\d{2}(?:\.\d+)?)\s+/;
 
 function splitTime(line: string): { time?: string; text: string } {
   const m = LEADING_TIME.exec(line);

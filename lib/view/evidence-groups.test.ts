@@ -4,8 +4,10 @@ import { failingPods, groupByFailing, orderEvidence, shortenLists } from './evid
 
 describe('groupByFailing', () => {
   it('puts components with a failing pod first, keeping order, and does not match on a bare prefix', () => {
-    const out = groupByFailing(['etcd', 'kube-apiserver', 'kube-controller-manager', 'ingress'],
-      ['kube-controller-manager-7f9c6d8b5-abcde', 'ingress-operator-1']);
+    const out = groupByFailing(
+      ['etcd', 'kube-apiserver', 'kube-controller-manager', 'ingress'],
+      ['kube-controller-manager-7f9c6d8b5-abcde', 'ingress-operator-1'],
+    );
     expect(out).toEqual({ failing: ['kube-controller-manager'], rest: ['etcd', 'kube-apiserver', 'ingress'] });
   });
 });
@@ -39,8 +41,9 @@ describe('orderEvidence', () => {
 describe('shortenLists', () => {
   it('shortens long parenthesised lists and keeps short ones', () => {
     const names = Array.from({ length: 33 }, (_, i) => `c${i}`);
-    expect(shortenLists(`required by 33 components (${names.join(', ')}). Other (a, b) stays.`))
-      .toBe('required by 33 components (33: c0, c1, c2 and 30 more). Other (a, b) stays.');
+    expect(shortenLists(`required by 33 components (${names.join(', ')}). Other (a, b) stays.`)).toBe(
+      'required by 33 components (33: c0, c1, c2 and 30 more). Other (a, b) stays.',
+    );
     expect(shortenLists('no lists here')).toBe('no lists here');
   });
 });

@@ -20,7 +20,10 @@ function ownedBy(pod: string, name: string): boolean {
  * Splits a list of component names into those with a failing pod (a pod named after the component, as Deployments
  * and StatefulSets name theirs) and the rest, each keeping its order, so the crash-looping ones can be shown first.
  */
-export function groupByFailing(names: readonly string[], pods: readonly string[]): { failing: string[]; rest: string[] } {
+export function groupByFailing(
+  names: readonly string[],
+  pods: readonly string[],
+): { failing: string[]; rest: string[] } {
   const hit = (name: string): boolean => pods.some((pod) => pod === name || ownedBy(pod, name));
   return { failing: names.filter(hit), rest: names.filter((n) => !hit(n)) };
 }
@@ -31,7 +34,10 @@ export function groupByFailing(names: readonly string[], pods: readonly string[]
  */
 export function orderEvidence(evidence: readonly Evidence[]): Evidence[] {
   const rank = (e: Evidence): number => (e.kind === 'log' ? 0 : 1);
-  return evidence.map((e, i) => ({ e, i })).sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i).map(({ e }) => e);
+  return evidence
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => rank(a.e) - rank(b.e) || a.i - b.i)
+    .map(({ e }) => e);
 }
 
 /**

@@ -15,7 +15,10 @@ export interface FleetEntry {
 }
 
 /** Groups already filtered and sorted rows; `collapsed` holds management ids whose hosted rows are hidden. */
-export function groupFleetRows(rows: readonly ClusterSummaryDto[], collapsed: ReadonlySet<string> = new Set()): FleetEntry[] {
+export function groupFleetRows(
+  rows: readonly ClusterSummaryDto[],
+  collapsed: ReadonlySet<string> = new Set(),
+): FleetEntry[] {
   const shown = new Set(rows.map((row) => row.id));
   const children = new Map<string, ClusterSummaryDto[]>();
   for (const row of rows) {

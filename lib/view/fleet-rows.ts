@@ -28,10 +28,25 @@ export interface FleetView {
 }
 
 /** Default view: worst clusters first, nothing filtered. */
-export const DEFAULT_FLEET_VIEW: FleetView = { q: '', sort: 'severity', dir: 'asc', severity: '', update: '', role: '', managedBy: '', version: '' };
+export const DEFAULT_FLEET_VIEW: FleetView = {
+  q: '',
+  sort: 'severity',
+  dir: 'asc',
+  severity: '',
+  update: '',
+  role: '',
+  managedBy: '',
+  version: '',
+};
 
 /** URL parameter of each filter field. */
-export const FLEET_FILTER_PARAMS = { severity: 'sev', update: 'upd', role: 'role', managedBy: 'mgmt', version: 'ver' } as const;
+export const FLEET_FILTER_PARAMS = {
+  severity: 'sev',
+  update: 'upd',
+  role: 'role',
+  managedBy: 'mgmt',
+  version: 'ver',
+} as const;
 
 const SEVERITY_VALUES: readonly string[] = ['critical', 'warning', 'info', 'ok'];
 const ROLE_VALUES: readonly string[] = ['standalone', 'management', 'hosted'];
@@ -40,10 +55,13 @@ const ROLE_VALUES: readonly string[] = ['standalone', 'management', 'hosted'];
 export function parseFleetView(params: URLSearchParams): FleetView {
   const sort = params.get('sort');
   const dir = params.get('dir');
-  const pick = <T extends string>(value: string | null, allowed: readonly string[]): T | '' => (value && allowed.includes(value) ? value as T : '');
+  const pick = <T extends string>(value: string | null, allowed: readonly string[]): T | '' =>
+    value && allowed.includes(value) ? (value as T) : '';
   return {
     q: params.get('q') ?? '',
-    sort: (FLEET_SORT_KEYS as readonly string[]).includes(sort ?? '') ? (sort as FleetSortKey) : DEFAULT_FLEET_VIEW.sort,
+    sort: (FLEET_SORT_KEYS as readonly string[]).includes(sort ?? '')
+      ? (sort as FleetSortKey)
+      : DEFAULT_FLEET_VIEW.sort,
     dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_FLEET_VIEW.dir,
     severity: pick<SeverityDto>(params.get(FLEET_FILTER_PARAMS.severity), SEVERITY_VALUES),
     update: pick<'updating' | 'idle'>(params.get(FLEET_FILTER_PARAMS.update), ['updating', 'idle']),
@@ -66,7 +84,10 @@ export function fleetViewQuery(view: FleetView): string {
 }
 
 /** The choices the filter controls offer for these rows: versions present and management clusters. */
-export function fleetFacets(rows: readonly ClusterSummaryDto[]): { versions: string[]; managementClusters: { id: string; name: string }[] } {
+export function fleetFacets(rows: readonly ClusterSummaryDto[]): {
+  versions: string[];
+  managementClusters: { id: string; name: string }[];
+} {
   const versions = new Set<string>();
   for (const row of rows) {
     if (row.version) versions.add(row.version);
@@ -74,7 +95,9 @@ export function fleetFacets(rows: readonly ClusterSummaryDto[]): { versions: str
   }
   return {
     versions: [...versions].sort((a, b) => compareVersions(b, a)),
-    managementClusters: rows.filter((row) => row.role === 'management').map((row) => ({ id: row.id, name: row.name }))
+    managementClusters: rows
+      .filter((row) => row.role === 'management')
+      .map((row) => ({ id: row.id, name: row.name }))
       .sort((a, b) => a.name.localeCompare(b.name)),
   };
 }
@@ -102,19 +125,33 @@ const byVersion = (a: string | null, b: string | null): number => (a && b ? comp
 export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetView): ClusterSummaryDto[] {
   const q = view.q.trim().toLowerCase();
   const match = (c: ClusterSummaryDto): boolean =>
-    (!view.severity || c.worstSeverity === view.severity)
-    && (!view.update || (view.update === 'updating' ? c.updating : isIdle(c)))
-    && (!view.role || c.role === view.role)
-    && (!view.managedBy || c.id === view.managedBy || c.managedBy === view.managedBy)
-    && (!view.version || c.version === view.version || c.desiredVersion === view.version)
-    && (!q || [c.name, c.id, c.version ?? '', c.desiredVersion ?? '', updateStateLabel(c), c.worstSeverity, c.worstFinding?.title ?? ''].some((s) => s.toLowerCase().includes(q)));
+    (!view.severity || c.worstSeverity === view.severity) &&
+    (!view.update || (view.update === 'updating' ? c.updating : isIdle(c))) &&
+    (!view.role || c.role === view.role) &&
+    (!view.managedBy || c.id === view.managedBy || c.managedBy === view.managedBy) &&
+    (!view.version || c.version === view.version || c.desiredVersion === view.version) &&
+    (!q ||
+      [
+        c.name,
+        c.id,
+        c.version ?? '',
+        c.desiredVersion ?? '',
+        updateStateLabel(c),
+        c.worstSeverity,
+        c.worstFinding?.title ?? '',
+      ].some((s) => s.toLowerCase().includes(q)));
   const cmp = (a: ClusterSummaryDto, b: ClusterSummaryDto): number => {
     switch (view.sort) {
-      case 'name': return a.name.localeCompare(b.name);
-      case 'version': return byVersion(a.version, b.version);
-      case 'desired': return byVersion(a.desiredVersion, b.desiredVersion);
-      case 'update': return Number(b.updating) - Number(a.updating);
-      case 'severity': return severityRank(a.worstSeverity) - severityRank(b.worstSeverity);
+      case 'name':
+        return a.name.localeCompare(b.name);
+      case 'version':
+        return byVersion(a.version, b.version);
+      case 'desired':
+        return byVersion(a.desiredVersion, b.desiredVersion);
+      case 'update':
+        return Number(b.updating) - Number(a.updating);
+      case 'severity':
+        return severityRank(a.worstSeverity) - severityRank(b.worstSeverity);
     }
   };
   const sign = view.dir === 'asc' ? 1 : -1;

@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { formatClock, formatDateTime, formatDuration, formatNumber, formatSince, formatUntil } from './format-time';
 
 describe('time formatting', () => {
-  it.each([[5, '5s'], [125, '2m'], [3600, '1h'], [3 * 3600 + 300, '3h 5m'], [2 * 86400 + 4 * 3600, '2d 4h']])('%ss → %s', (s, out) => {
+  it.each([
+    [5, '5s'],
+    [125, '2m'],
+    [3600, '1h'],
+    [3 * 3600 + 300, '3h 5m'],
+    [2 * 86400 + 4 * 3600, '2d 4h'],
+  ])('%ss → %s', (s, out) => {
     expect(formatDuration(s)).toBe(out);
   });
   it('formats relative, clock and absolute times in UTC', () => {
@@ -17,7 +23,13 @@ describe('time formatting', () => {
 });
 
 describe('formatNumber', () => {
-  it.each([[3, '3'], [0.4567, '0.46'], [12.345, '12.3'], [null, '—'], [Number.NaN, '—']])('%s → %s', (v, out) => {
+  it.each([
+    [3, '3'],
+    [0.4567, '0.46'],
+    [12.345, '12.3'],
+    [null, '—'],
+    [Number.NaN, '—'],
+  ])('%s → %s', (v, out) => {
     expect(formatNumber(v)).toBe(out);
   });
 });

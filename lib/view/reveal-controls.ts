@@ -6,7 +6,10 @@ const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
 
 /** `text` with every bidi control replaced by a visible `⟨U+202E⟩` marker. */
 export function revealControls(text: string): string {
-  return text.replace(BIDI_CONTROLS, (control) => `⟨U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`);
+  return text.replace(
+    BIDI_CONTROLS,
+    (control) => `⟨U+${control.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`,
+  );
 }
 
 /** A `JSON.parse` reviver applying {@link revealControls} to every string value of API data. */

@@ -3,7 +3,10 @@ import { safeHttpUrl } from './safe-url';
 
 describe('safeHttpUrl', () => {
   it.each([
-    ['https://docs.openshift.com/container-platform/4.16/updating/', 'https://docs.openshift.com/container-platform/4.16/updating/'],
+    [
+      'https://docs.openshift.com/container-platform/4.16/updating/',
+      'https://docs.openshift.com/container-platform/4.16/updating/',
+    ],
     ['http://example.com', 'http://example.com/'],
     ['javascript:alert(1)', null],
     [' JaVaScRiPt:alert(1)', null],

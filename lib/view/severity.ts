@@ -25,6 +25,7 @@ export function worstSeverity(findings: readonly Pick<FindingDto, 'severity'>[])
 /** The worst severity per detector id, for panel headers. */
 export function worstByDetector(findings: readonly FindingDto[]): Record<string, SeverityDto> {
   const out: Record<string, SeverityDto> = {};
-  for (const f of findings) if (!out[f.detector] || severityRank(f.severity) < severityRank(out[f.detector])) out[f.detector] = f.severity;
+  for (const f of findings)
+    if (!out[f.detector] || severityRank(f.severity) < severityRank(out[f.detector])) out[f.detector] = f.severity;
   return out;
 }

@@ -1,22 +1,55 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
 import { parseClusterUrlState, withClusterUrlState } from './cluster-url-state';
-import { DEFAULT_FLEET_VIEW, fleetFacets, fleetViewQuery, parseFleetView, selectFleetRows, updateStateLabel } from './fleet-rows';
+import {
+  DEFAULT_FLEET_VIEW,
+  fleetFacets,
+  fleetViewQuery,
+  parseFleetView,
+  selectFleetRows,
+  updateStateLabel,
+} from './fleet-rows';
 import { sortFindings, worstByDetector, worstSeverity } from './severity';
 
-const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto =>
-  ({ id, detector, severity, subject: { kind: 'Deployment', name: 'x' }, title, summary: '', evidence: [], remediation: [] });
-const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto =>
-  ({ id, name: id, version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: 'ok', findingCounts: { critical: 0, warning: 0, info: 0 }, sources: [], role: 'standalone', ...over });
+const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto => ({
+  id,
+  detector,
+  severity,
+  subject: { kind: 'Deployment', name: 'x' },
+  title,
+  summary: '',
+  evidence: [],
+  remediation: [],
+});
+const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto => ({
+  id,
+  name: id,
+  version: '4.16.3',
+  desiredVersion: '4.16.3',
+  updating: false,
+  worstSeverity: 'ok',
+  findingCounts: { critical: 0, warning: 0, info: 0 },
+  sources: [],
+  role: 'standalone',
+  ...over,
+});
 
 describe('severity helpers', () => {
   it('sorts findings worst first, stably', () => {
-    expect(sortFindings([f('a', 'info'), f('b', 'critical'), f('c', 'warning'), f('d', 'critical', 'featuregate-coverage')]).map((x) => x.id))
-      .toEqual(['b', 'd', 'c', 'a']);
+    expect(
+      sortFindings([
+        f('a', 'info'),
+        f('b', 'critical'),
+        f('c', 'warning'),
+        f('d', 'critical', 'featuregate-coverage'),
+      ]).map((x) => x.id),
+    ).toEqual(['b', 'd', 'c', 'a']);
   });
   it('keeps the order when only titles change, and puts predictions after observed findings', () => {
     const list = [
-      f('a', 'warning', 'x', 'p99 0.9 s'), f('b', 'warning', 'x', 'p99 0.6 s'), { ...f('c', 'warning'), basis: 'predicted' as const },
+      f('a', 'warning', 'x', 'p99 0.9 s'),
+      f('b', 'warning', 'x', 'p99 0.6 s'),
+      { ...f('c', 'warning'), basis: 'predicted' as const },
     ];
     const renamed = list.map((x) => ({ ...x, title: `${x.title} (97%)` })).reverse();
     expect(sortFindings(list).map((x) => x.id)).toEqual(['a', 'b', 'c']);
@@ -25,7 +58,10 @@ describe('severity helpers', () => {
   it('finds the worst severity overall and per detector', () => {
     expect(worstSeverity([])).toBe('ok');
     expect(worstSeverity([f('a', 'info'), f('b', 'warning')])).toBe('warning');
-    expect(worstByDetector([f('a', 'info'), f('b', 'warning'), f('c', 'critical', 'x')])).toEqual({ 'catalog-replicas': 'warning', x: 'critical' });
+    expect(worstByDetector([f('a', 'info'), f('b', 'warning'), f('c', 'critical', 'x')])).toEqual({
+      'catalog-replicas': 'warning',
+      x: 'critical',
+    });
   });
 });
 
@@ -36,15 +72,23 @@ describe('fleet rows', () => {
     c('update-in-progress', { updating: true, desiredVersion: '4.16.0', version: '4.15.9', worstSeverity: 'info' }),
   ];
   it('sorts by severity by default', () => {
-    expect(selectFleetRows(rows, parseFleetView(new URLSearchParams())).map((r) => r.id)).toEqual(['cross-minor-rollback', 'update-in-progress', 'steady']);
+    expect(selectFleetRows(rows, parseFleetView(new URLSearchParams())).map((r) => r.id)).toEqual([
+      'cross-minor-rollback',
+      'update-in-progress',
+      'steady',
+    ]);
   });
   it('sorts versions numerically in both directions', () => {
     const view = parseFleetView(new URLSearchParams('sort=version&dir=desc'));
     expect(selectFleetRows(rows, view).map((r) => r.version)).toEqual(['4.16.3', '4.15.9', '4.13.20']);
   });
   it('filters by name, version or update state', () => {
-    expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: 'ROLLBACK', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['cross-minor-rollback']);
-    expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: 'updating', sort: 'name', dir: 'asc' }).map((r) => r.id)).toEqual(['update-in-progress']);
+    expect(
+      selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: 'ROLLBACK', sort: 'name', dir: 'asc' }).map((r) => r.id),
+    ).toEqual(['cross-minor-rollback']);
+    expect(
+      selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: 'updating', sort: 'name', dir: 'asc' }).map((r) => r.id),
+    ).toEqual(['update-in-progress']);
     expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, q: '4.13', sort: 'name', dir: 'asc' })).toHaveLength(1);
   });
   it('falls back to defaults on unknown params', () => {
@@ -54,7 +98,14 @@ describe('fleet rows', () => {
     const fleet = [
       ...rows,
       c('mgmt-a', { role: 'management', version: '4.16.8' }),
-      c('mgmt-a.clusters.one', { role: 'hosted', managedBy: 'mgmt-a', worstSeverity: 'critical', version: '4.14.38', desiredVersion: '4.14.39', updating: true }),
+      c('mgmt-a.clusters.one', {
+        role: 'hosted',
+        managedBy: 'mgmt-a',
+        worstSeverity: 'critical',
+        version: '4.14.38',
+        desiredVersion: '4.14.39',
+        updating: true,
+      }),
       c('mgmt-a.clusters.two', { role: 'hosted', managedBy: 'mgmt-a', version: '4.15.23' }),
       c('mgmt-b', { role: 'management', version: '4.16.8' }),
       c('mgmt-b.clusters.one', { role: 'hosted', managedBy: 'mgmt-b', version: '4.15.23' }),
@@ -66,12 +117,17 @@ describe('fleet rows', () => {
     expect(ids('upd=updating&sort=name')).toEqual(['mgmt-a.clusters.one', 'update-in-progress']);
     expect(ids('upd=idle&role=hosted&sort=name')).toEqual(['mgmt-a.clusters.two', 'mgmt-b.clusters.one']);
     expect(ids('ver=4.14.39')).toEqual(['mgmt-a.clusters.one']);
-    const view = parseFleetView(new URLSearchParams('q=x&sort=name&dir=desc&sev=warning&upd=idle&role=hosted&mgmt=mgmt-b&ver=4.15.23'));
+    const view = parseFleetView(
+      new URLSearchParams('q=x&sort=name&dir=desc&sev=warning&upd=idle&role=hosted&mgmt=mgmt-b&ver=4.15.23'),
+    );
     expect(parseFleetView(new URLSearchParams(fleetViewQuery(view)))).toEqual(view);
     expect(fleetViewQuery(DEFAULT_FLEET_VIEW)).toBe('');
     expect(fleetFacets(fleet)).toEqual({
       versions: ['4.16.8', '4.16.3', '4.16.0', '4.15.23', '4.15.9', '4.14.39', '4.14.38', '4.13.20'],
-      managementClusters: [{ id: 'mgmt-a', name: 'mgmt-a' }, { id: 'mgmt-b', name: 'mgmt-b' }],
+      managementClusters: [
+        { id: 'mgmt-a', name: 'mgmt-a' },
+        { id: 'mgmt-b', name: 'mgmt-b' },
+      ],
     });
   });
   it('labels the update state', () => {
@@ -82,13 +138,21 @@ describe('fleet rows', () => {
 
 describe('cluster URL state', () => {
   it('parses and defaults', () => {
-    expect(parseClusterUrlState(new URLSearchParams('range=6h&panel=catalog-replicas&finding=f1&target=4.19.4')))
-      .toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1', target: '4.19.4' });
-    expect(parseClusterUrlState(new URLSearchParams('range=2d'))).toEqual({ range: '1h', panel: null, finding: null, target: null });
+    expect(
+      parseClusterUrlState(new URLSearchParams('range=6h&panel=catalog-replicas&finding=f1&target=4.19.4')),
+    ).toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1', target: '4.19.4' });
+    expect(parseClusterUrlState(new URLSearchParams('range=2d'))).toEqual({
+      range: '1h',
+      panel: null,
+      finding: null,
+      target: null,
+    });
   });
   it('merges patches, dropping defaults and cleared values', () => {
     const cur = new URLSearchParams('range=6h&finding=f1&other=1');
-    expect(withClusterUrlState(cur, { panel: 'pod-setup-latency' })).toBe('?range=6h&finding=f1&other=1&panel=pod-setup-latency');
+    expect(withClusterUrlState(cur, { panel: 'pod-setup-latency' })).toBe(
+      '?range=6h&finding=f1&other=1&panel=pod-setup-latency',
+    );
     expect(withClusterUrlState(cur, { finding: null, range: '1h' })).toBe('?other=1');
     expect(withClusterUrlState(cur, { target: '4.19.4' })).toBe('?range=6h&finding=f1&other=1&target=4.19.4');
     expect(withClusterUrlState(new URLSearchParams(), { finding: 'a b&c' })).toBe('?finding=a+b%26c');
@@ -103,7 +167,7 @@ describe('cluster URL state', () => {
     expect(selectFleetRows(rows, { ...DEFAULT_FLEET_VIEW, update: 'idle' }).map((row) => row.id)).toEqual(['quiet']);
   });
 
-  it('takes the page\'s own default range (a frozen incident opens on all of it) and keeps a chosen 1 hour', () => {
+  it("takes the page's own default range (a frozen incident opens on all of it) and keeps a chosen 1 hour", () => {
     expect(parseClusterUrlState(new URLSearchParams(''), 'all').range).toBe('all');
     expect(parseClusterUrlState(new URLSearchParams('range=1h'), 'all').range).toBe('1h');
     expect(withClusterUrlState(new URLSearchParams(''), { range: '1h' }, 'all')).toBe('?range=1h');

@@ -12,8 +12,10 @@ interface SarAnswer {
 /** The subject of a SubjectAccessReview as kube-rbac-proxy sends it: name, uid, groups and extra (token scopes). */
 function subjectOf(user: UserIdentity): Record<string, unknown> {
   return {
-    user: user.name, groups: user.groups,
-    ...(user.uid ? { uid: user.uid } : {}), ...(user.extra ? { extra: user.extra } : {}),
+    user: user.name,
+    groups: user.groups,
+    ...(user.uid ? { uid: user.uid } : {}),
+    ...(user.extra ? { extra: user.extra } : {}),
   };
 }
 
@@ -48,16 +50,20 @@ export class AccessReviewer {
     const pending = this.inflight.get(cacheKey);
     if (pending) return pending;
     const body = {
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview', spec: { ...subjectOf(user), ...spec },
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
+      spec: { ...subjectOf(user), ...spec },
     };
-    const question = this.post(clusterId, SAR_PATH, body).then(
-      (answer) => {
-        const allowed = (answer as SarAnswer).status?.allowed === true;
-        this.cache.set(cacheKey, allowed, this.ttlMs);
-        return allowed;
-      },
-      () => false,
-    ).finally(() => this.inflight.delete(cacheKey));
+    const question = this.post(clusterId, SAR_PATH, body)
+      .then(
+        (answer) => {
+          const allowed = (answer as SarAnswer).status?.allowed === true;
+          this.cache.set(cacheKey, allowed, this.ttlMs);
+          return allowed;
+        },
+        () => false,
+      )
+      .finally(() => this.inflight.delete(cacheKey));
     this.inflight.set(cacheKey, question);
     return question;
   }
@@ -81,7 +87,9 @@ export class AccessReviewer {
     const everything = await Promise.all(READ_EVERYTHING.map((check) => this.allowed(clusterId, user, check)));
     if (everything.every(Boolean)) return () => true;
     const results = new Map<string, boolean>();
-    await Promise.all(checks.map(async (check) => results.set(checkKey(check), await this.allowed(clusterId, user, check))));
+    await Promise.all(
+      checks.map(async (check) => results.set(checkKey(check), await this.allowed(clusterId, user, check))),
+    );
     return (check) => results.get(checkKey(check)) === true;
   }
 }

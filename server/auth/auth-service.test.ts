@@ -30,12 +30,22 @@ describe('auth service against the embedded OpenShift API server', () => {
   const newService = (env: Partial<AuthEnv> = {}) => {
     const review = reviewerFor(t);
     const post = (_id: string, path: string, body: unknown) => review(path, body);
-    return new AuthService({ ...EMBEDDED_AUTH_ENV, ...env }, () => sessions, () => 'sim', post, () => now, {
+    return new AuthService(
+      { ...EMBEDDED_AUTH_ENV, ...env },
+      () => sessions,
+      () => 'sim',
+      post,
+      () => now,
+      {
         sealer: new SessionSealer(Buffer.alloc(32, 7)),
         login: new OAuthLogin({
-          apiServer: t.served.url, clientId: 'unused', clientSecret: () => t.served.tokens.reader, fetch: fetchFor(t),
+          apiServer: t.served.url,
+          clientId: 'unused',
+          clientSecret: () => t.served.tokens.reader,
+          fetch: fetchFor(t),
         }),
-      });
+      },
+    );
   };
   const tokenFor = (user: keyof typeof PASSWORDS, scope?: string) => ocToken(t, user, PASSWORDS[user], scope);
   const setGroupMembers = (group: string, users: string[]) => {
@@ -74,7 +84,7 @@ describe('auth service against the embedded OpenShift API server', () => {
     expect([view(CLUSTER_VERSION_ACCESS), view(CATALOGD_PODS)]).toEqual([false, true]);
   });
 
-  it('a session sees what its user may, and loses a group\'s access within the review interval', async () => {
+  it("a session sees what its user may, and loses a group's access within the review interval", async () => {
     const auth = newService();
     const { cookieValue, user } = await auth.startSession(await tokenFor('sre', 'user:info user:check-access'), 86_400);
     expect(user.groups).toContain('sre');
@@ -114,7 +124,7 @@ describe('auth service against the embedded OpenShift API server', () => {
     expect(await auth.viewerForSession(aged.cookieValue)).toBeUndefined();
   });
 
-  it('keeps the session\'s token sealed at rest, and logout deletes it on the cluster', async () => {
+  it("keeps the session's token sealed at rest, and logout deletes it on the cluster", async () => {
     const auth = newService();
     const token = await tokenFor('sre', 'user:info user:check-access');
     const { cookieValue } = await auth.startSession(token, 86_400);

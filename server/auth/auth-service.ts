@@ -78,7 +78,11 @@ export class AuthService {
       throw new LoginError(`the auth cluster "${this.authCluster()}" is not in the kubeconfig`, 'unavailable');
     }
     const caFile = this.env.UPDATE_HEALTH_OAUTH_CA_FILE ?? cluster.caFile;
-    const ca = caFile ? readFileSync(caFile, 'utf8') : cluster.caData ? Buffer.from(cluster.caData, 'base64').toString('utf8') : undefined;
+    const ca = caFile
+      ? readFileSync(caFile, 'utf8')
+      : cluster.caData
+        ? Buffer.from(cluster.caData, 'base64').toString('utf8')
+        : undefined;
     const secretFile = this.env.UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE;
     this.login = new OAuthLogin({
       apiServer: cluster.server,
@@ -93,7 +97,12 @@ export class AuthService {
   /** The OAuth server's issuer URL (what `GET /api/auth` reports), or undefined while it cannot be reached. */
   async issuer(): Promise<string | undefined> {
     if (this.mode !== 'openshift') return undefined;
-    return this.oauth().authorizationServer().then((as) => as.issuer, () => undefined);
+    return this.oauth()
+      .authorizationServer()
+      .then(
+        (as) => as.issuer,
+        () => undefined,
+      );
   }
 
   beginLogin(redirectUri: string, then: string): Promise<{ location: string; pending: PendingLogin }> {
@@ -101,7 +110,11 @@ export class AuthService {
   }
 
   /** Completes a login: token from the code, user from TokenReview, a session in the database. */
-  async finishLogin(callback: URL, pending: PendingLogin, redirectUri: string): Promise<{ cookieValue: string; maxAgeSeconds: number; user: UserIdentity }> {
+  async finishLogin(
+    callback: URL,
+    pending: PendingLogin,
+    redirectUri: string,
+  ): Promise<{ cookieValue: string; maxAgeSeconds: number; user: UserIdentity }> {
     const { accessToken, expiresInSeconds } = await this.oauth().finish(callback, pending, redirectUri);
     return this.startSession(accessToken, expiresInSeconds);
   }
@@ -110,8 +123,10 @@ export class AuthService {
    * A session for a fresh OAuth access token: the user as TokenReview reports them, the token sealed beside it, ending
    * when the token does or at the maximum session age, whichever is first.
    */
-  async startSession(accessToken: string, expiresInSeconds: number):
-    Promise<{ cookieValue: string; maxAgeSeconds: number; user: UserIdentity }> {
+  async startSession(
+    accessToken: string,
+    expiresInSeconds: number,
+  ): Promise<{ cookieValue: string; maxAgeSeconds: number; user: UserIdentity }> {
     const user = await this.tokens.review(accessToken, { fresh: true });
     if (!user) {
       throw new LoginError('the cluster does not accept the token its OAuth server just issued', 'not_authenticated');
@@ -121,8 +136,11 @@ export class AuthService {
     const now = this.now();
     const maxAgeSeconds = Math.min(expiresInSeconds, this.env.UPDATE_HEALTH_SESSION_MAX_AGE_SECONDS);
     await this.sessions().create(key, {
-      user, createdAt: new Date(now).toISOString(), expiresAt: new Date(now + maxAgeSeconds * 1_000).toISOString(),
-      sealedToken: this.seal().seal(accessToken, key), reviewedAt: new Date(now).toISOString(),
+      user,
+      createdAt: new Date(now).toISOString(),
+      expiresAt: new Date(now + maxAgeSeconds * 1_000).toISOString(),
+      sealedToken: this.seal().seal(accessToken, key),
+      reviewedAt: new Date(now).toISOString(),
     });
     return { cookieValue, maxAgeSeconds, user };
   }
@@ -137,8 +155,8 @@ export class AuthService {
     let session = await this.sessions().get(key, new Date(this.now()));
     const reviewEveryMs = this.env.UPDATE_HEALTH_SESSION_REVIEW_SECONDS * 1_000;
     if (session && this.now() - Date.parse(session.reviewedAt) >= reviewEveryMs) {
-      const pending = this.reviewing.get(key) ??
-        this.reviewSession(key, session).finally(() => this.reviewing.delete(key));
+      const pending =
+        this.reviewing.get(key) ?? this.reviewSession(key, session).finally(() => this.reviewing.delete(key));
       this.reviewing.set(key, pending);
       session = await pending;
     }

@@ -9,8 +9,15 @@ import { isAuthError } from './token-reviewer';
 
 /** Paths anyone may open: probes, the login itself, static assets, and `/api/auth` (which says how to log in). */
 export function isPublicPath(pathname: string): boolean {
-  return pathname === '/healthz' || pathname === '/readyz' || pathname === '/api/auth' || pathname.startsWith('/auth/') ||
-    pathname.startsWith('/_next/') || pathname === '/favicon.ico' || pathname === '/icon.svg';
+  return (
+    pathname === '/healthz' ||
+    pathname === '/readyz' ||
+    pathname === '/api/auth' ||
+    pathname.startsWith('/auth/') ||
+    pathname.startsWith('/_next/') ||
+    pathname === '/favicon.ico' ||
+    pathname === '/icon.svg'
+  );
 }
 
 /** Everything a machine reads answers 401 JSON; a page a person opens redirects to the login. */
@@ -38,7 +45,10 @@ type Authentication =
  * forges the header only spreads itself over more keys, which the overall limit still bounds.
  */
 export function clientAddress(headers: Headers): string {
-  const forwarded = (headers.get('x-forwarded-for') ?? '').split(',').map((part) => part.trim()).filter(Boolean);
+  const forwarded = (headers.get('x-forwarded-for') ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean);
   return forwarded.at(-1) ?? 'unknown';
 }
 
@@ -50,7 +60,9 @@ async function authenticate(headers: Headers, tls: boolean): Promise<Authenticat
   try {
     if (bearer) {
       const viewer = await auth.viewerForToken(bearer, clientAddress(headers));
-      return viewer ? { ok: true, viewer } : { ok: false, status: 401, message: 'the bearer token is not valid on the cluster' };
+      return viewer
+        ? { ok: true, viewer }
+        : { ok: false, status: 401, message: 'the bearer token is not valid on the cluster' };
     }
     if (session) {
       const viewer = await auth.viewerForSession(session);
@@ -77,8 +89,11 @@ export const requireViewer: EdgeStep = async (edge) => {
   const viewer = result.ok ? result.viewer : undefined;
   if (!open && viewer?.kind === 'user' && viewer.via === 'bearer' && !scopesMayRead(viewer.user)) {
     const scopes = viewer.user.extra?.[SCOPES_EXTRA_KEY]?.join(' ');
-    return jsonError(403, 'forbidden',
-      `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`);
+    return jsonError(
+      403,
+      'forbidden',
+      `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`,
+    );
   }
   if (result.ok && (result.viewer || open)) {
     edge.viewer = result.viewer;
@@ -88,7 +103,9 @@ export const requireViewer: EdgeStep = async (edge) => {
   if (!result.ok && result.status === 429) return tooManyRequests(result.retryAfterSeconds, result.message);
   if (wantsJson(edge.pathname)) {
     const status = result.ok ? 401 : result.status;
-    const message = result.ok ? 'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required' : result.message;
+    const message = result.ok
+      ? 'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required'
+      : result.message;
     const response = jsonError(status, status === 401 ? 'unauthorized' : 'auth_unavailable', message);
     if (status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="update-health"');
     return response;

@@ -7,7 +7,10 @@ import 'server-only';
 export class ExpiringLru<V> {
   private readonly entries = new Map<string, { value: V; until: number }>();
 
-  constructor(private readonly maxEntries: number, private readonly now: () => number) {
+  constructor(
+    private readonly maxEntries: number,
+    private readonly now: () => number,
+  ) {
     if (!(maxEntries >= 1)) throw new RangeError('a cache needs room for at least one entry');
   }
 

@@ -24,10 +24,12 @@ describe('login callback and logout', () => {
   let auth: AuthService;
   const holder = globalThis as unknown as { __updateHealthAuth?: AuthService };
 
-  const callback = (query: string, pending?: PendingLogin) => finishLogin(
-    new Request(`http://localhost/auth/callback?${query}`, {
-      headers: pending ? { Cookie: `uh_login=${encodeBase64Json(pending)}` } : {},
-    }));
+  const callback = (query: string, pending?: PendingLogin) =>
+    finishLogin(
+      new Request(`http://localhost/auth/callback?${query}`, {
+        headers: pending ? { Cookie: `uh_login=${encodeBase64Json(pending)}` } : {},
+      }),
+    );
 
   /** Logs `dev` in at the OAuth server's form, as a browser would; the callback query it is sent back with. */
   const codeFromOAuthServer = async (location: string): Promise<string> => {
@@ -38,10 +40,14 @@ describe('login callback and logout', () => {
     const csrfCookie = form.headers.get('set-cookie')!.split(';')[0];
     const then = authorize.pathname + authorize.search;
     const posted = await fetchTls(new URL('/login', t.served.url), {
-      method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrfCookie },
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrfCookie },
       body: new URLSearchParams({ then, csrf, username: 'dev', password: 'dev-pw' }).toString(),
     });
-    const cookies = posted.headers.get('set-cookie')!.split(',').map((cookie) => cookie.trim());
+    const cookies = posted.headers
+      .get('set-cookie')!
+      .split(',')
+      .map((cookie) => cookie.trim());
     const session = cookies.find((cookie) => cookie.startsWith('ssn='))!.split(';')[0];
     const back = await fetchTls(authorize, { headers: { Cookie: session } });
     return new URL(back.headers.get('location')!).search.slice(1);
@@ -55,13 +61,22 @@ describe('login callback and logout', () => {
     sessions = new SqliteSessionRepository(join(dir, 'incidents.sqlite'));
     const review = reviewerFor(t);
     const env = { ...EMBEDDED_AUTH_ENV, UPDATE_HEALTH_OAUTH_CLIENT_ID: EMBEDDED_OAUTH_CLIENT_ID };
-    auth = new AuthService(env, () => sessions, () => 'sim', (_id, path, body) => review(path, body), Date.now, {
-      sealer: new SessionSealer(Buffer.alloc(32, 3)),
-      login: new OAuthLogin({
-        apiServer: t.served.url, clientId: EMBEDDED_OAUTH_CLIENT_ID, clientSecret: () => t.served.tokens.reader,
-        fetch: fetchTls,
-      }),
-    });
+    auth = new AuthService(
+      env,
+      () => sessions,
+      () => 'sim',
+      (_id, path, body) => review(path, body),
+      Date.now,
+      {
+        sealer: new SessionSealer(Buffer.alloc(32, 3)),
+        login: new OAuthLogin({
+          apiServer: t.served.url,
+          clientId: EMBEDDED_OAUTH_CLIENT_ID,
+          clientSecret: () => t.served.tokens.reader,
+          fetch: fetchTls,
+        }),
+      },
+    );
     holder.__updateHealthAuth = auth;
   });
   afterAll(async () => {
@@ -79,7 +94,9 @@ describe('login callback and logout', () => {
 
     const forged = await callback(`code=abc&state=${encodeURIComponent(ATTACKER)}`, pending);
     const denied = await callback(
-      `error=access_denied&error_description=${encodeURIComponent(ATTACKER)}&state=${pending.state}`, pending);
+      `error=access_denied&error_description=${encodeURIComponent(ATTACKER)}&state=${pending.state}`,
+      pending,
+    );
     const first = await callback(query, pending);
     expect(first.status).toBe(302);
     expect(first.headers.get('set-cookie')).toMatch(/uh_session=[\w-]{43}/);
@@ -106,9 +123,12 @@ describe('login callback and logout', () => {
     const done = await callback(await codeFromOAuthServer(location), pending);
     const cookie = /uh_session=([\w-]+)/.exec(done.headers.get('set-cookie') ?? '')![1];
     expect(await auth.viewerForSession(cookie)).toMatchObject({ user: { name: 'dev' } });
-    const answer = await logout(new Request('http://localhost/auth/logout', {
-      method: 'POST', headers: { Cookie: `uh_session=${cookie}` },
-    }));
+    const answer = await logout(
+      new Request('http://localhost/auth/logout', {
+        method: 'POST',
+        headers: { Cookie: `uh_session=${cookie}` },
+      }),
+    );
     expect(answer.status).toBe(204);
     expect(answer.headers.get('set-cookie')).toContain('Max-Age=0');
     expect(await auth.viewerForSession(cookie)).toBeUndefined();

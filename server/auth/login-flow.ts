@@ -39,10 +39,23 @@ export async function startLogin(request: Request): Promise<Response> {
   const then = safeThen(new URL(request.url).searchParams.get('then'));
   try {
     const { location, pending } = await auth.beginLogin(redirectUri(request), then);
-    const cookie = setCookie(loginCookieName(isTls(request)), encodeBase64Json(pending), LOGIN_COOKIE_SECONDS, isTls(request));
-    return new Response(null, { status: 302, headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' } });
+    const cookie = setCookie(
+      loginCookieName(isTls(request)),
+      encodeBase64Json(pending),
+      LOGIN_COOKIE_SECONDS,
+      isTls(request),
+    );
+    return new Response(null, {
+      status: 302,
+      headers: { Location: location, 'Set-Cookie': cookie, 'Cache-Control': 'no-store' },
+    });
   } catch (error) {
-    return page(request, 'Login unavailable', `<p>The cluster's OAuth server cannot be reached: ${escapeHtml((error as Error).message)}</p><p><a href="/auth/login?then=${encodeURIComponent(then)}">Try again</a></p>`, 503);
+    return page(
+      request,
+      'Login unavailable',
+      `<p>The cluster's OAuth server cannot be reached: ${escapeHtml((error as Error).message)}</p><p><a href="/auth/login?then=${encodeURIComponent(then)}">Try again</a></p>`,
+      503,
+    );
   }
 }
 
@@ -53,20 +66,26 @@ function pendingOf(request: Request): PendingLogin | undefined {
 /** What the callback page says for each failure: our words only, never the OAuth server's or the caller's text. */
 const CALLBACK_FAILURES: Record<LoginFailure, { status: number; title: string; text: string }> = {
   refused: {
-    status: 400, title: 'Login refused',
-    text: 'The OAuth server did not grant this login: it was denied or cancelled, or the answer does not belong ' +
+    status: 400,
+    title: 'Login refused',
+    text:
+      'The OAuth server did not grant this login: it was denied or cancelled, or the answer does not belong ' +
       'to the login this browser started.',
   },
   exchange_failed: {
-    status: 400, title: 'Login failed',
-    text: 'The login\'s one-time code was not accepted (it was used already or has expired).',
+    status: 400,
+    title: 'Login failed',
+    text: "The login's one-time code was not accepted (it was used already or has expired).",
   },
   not_authenticated: {
-    status: 403, title: 'Login failed',
+    status: 403,
+    title: 'Login failed',
     text: 'The cluster does not accept the token its OAuth server issued for this login.',
   },
   unavailable: {
-    status: 503, title: 'Login unavailable', text: 'The cluster\'s OAuth server cannot be reached right now.',
+    status: 503,
+    title: 'Login unavailable',
+    text: "The cluster's OAuth server cannot be reached right now.",
   },
 };
 
@@ -80,10 +99,24 @@ export async function finishLogin(request: Request): Promise<Response> {
   const clearLogin = setCookie(loginCookieName(tls), '', 0, tls);
   const pending = pendingOf(request);
   const retry = `<p><a href="/auth/login">Log in again</a></p>`;
-  if (!pending) return page(request, 'Login expired', `<p>This login was started too long ago or in another browser.</p>${retry}`, 400, { 'Set-Cookie': clearLogin });
+  if (!pending)
+    return page(
+      request,
+      'Login expired',
+      `<p>This login was started too long ago or in another browser.</p>${retry}`,
+      400,
+      { 'Set-Cookie': clearLogin },
+    );
   try {
-    const { cookieValue, maxAgeSeconds } = await getAuthService().finishLogin(new URL(request.url), pending, redirectUri(request));
-    const headers = new Headers({ Location: new URL(safeThen(pending.then), publicOrigin(request)).toString(), 'Cache-Control': 'no-store' });
+    const { cookieValue, maxAgeSeconds } = await getAuthService().finishLogin(
+      new URL(request.url),
+      pending,
+      redirectUri(request),
+    );
+    const headers = new Headers({
+      Location: new URL(safeThen(pending.then), publicOrigin(request)).toString(),
+      'Cache-Control': 'no-store',
+    });
     headers.append('Set-Cookie', clearLogin);
     headers.append('Set-Cookie', setCookie(sessionCookieName(tls), cookieValue, maxAgeSeconds, tls));
     return new Response(null, { status: 302, headers });
@@ -106,10 +139,18 @@ export async function logout(request: Request): Promise<Response> {
   const tls = isTls(request);
   const value = readCookie(request.headers.get('cookie'), sessionCookieName(tls));
   if (value) await getAuthService().logout(value);
-  return new Response(null, { status: 204, headers: { 'Set-Cookie': setCookie(sessionCookieName(tls), '', 0, tls), 'Cache-Control': 'no-store' } });
+  return new Response(null, {
+    status: 204,
+    headers: { 'Set-Cookie': setCookie(sessionCookieName(tls), '', 0, tls), 'Cache-Control': 'no-store' },
+  });
 }
 
 /** `GET /auth/logged-out`: where the browser lands after logging out. */
 export function loggedOutPage(request: Request): Response {
-  return page(request, 'Logged out', '<p>Your session has ended.</p><p><a href="/auth/login">Log in again</a></p>', 200);
+  return page(
+    request,
+    'Logged out',
+    '<p>Your session has ended.</p><p><a href="/auth/login">Log in again</a></p>',
+    200,
+  );
 }

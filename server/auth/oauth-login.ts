@@ -13,7 +13,11 @@ export type LoginFailure = 'refused' | 'exchange_failed' | 'not_authenticated' |
  * `name` and `failure` code: an `instanceof` check fails when the edge and a route are bundled apart.
  */
 export class LoginError extends Error {
-  constructor(message: string, readonly failure: LoginFailure = 'unavailable', options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly failure: LoginFailure = 'unavailable',
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
     this.name = 'LoginError';
   }
@@ -21,8 +25,11 @@ export class LoginError extends Error {
 
 /** Whether an error is a LoginError (from any bundle's copy of this module). */
 export function isLoginError(error: unknown): error is LoginError {
-  return error instanceof Error && error.name === 'LoginError' &&
-    typeof (error as { failure?: unknown }).failure === 'string';
+  return (
+    error instanceof Error &&
+    error.name === 'LoginError' &&
+    typeof (error as { failure?: unknown }).failure === 'string'
+  );
 }
 
 /**
@@ -30,7 +37,9 @@ export function isLoginError(error: unknown): error is LoginError {
  * prefix), as OpenShift 4.6+ names them.
  */
 export function accessTokenObjectName(token: string): string {
-  return `sha256~${createHash('sha256').update(token.replace(/^sha256~/, '')).digest('base64url')}`;
+  return `sha256~${createHash('sha256')
+    .update(token.replace(/^sha256~/, ''))
+    .digest('base64url')}`;
 }
 
 /** What the browser carries between /auth/login and /auth/callback (in a short-lived HttpOnly cookie). */
@@ -57,16 +66,23 @@ export class OAuthLogin {
   /** The OAuth server's metadata: the issuer the API server names, then RFC 8414 discovery on that issuer. */
   authorizationServer(): Promise<oauth.AuthorizationServer> {
     this.server ??= (async () => {
-      const pointer = await this.options.fetch(new URL('/.well-known/oauth-authorization-server', this.options.apiServer));
+      const pointer = await this.options.fetch(
+        new URL('/.well-known/oauth-authorization-server', this.options.apiServer),
+      );
       if (!pointer.ok) throw new LoginError(`the cluster does not advertise an OAuth server (HTTP ${pointer.status})`);
       const { issuer } = (await pointer.json()) as { issuer?: string };
-      if (!issuer) throw new LoginError('the cluster\'s OAuth metadata names no issuer');
+      if (!issuer) throw new LoginError("the cluster's OAuth metadata names no issuer");
       const issuerUrl = new URL(issuer);
-      const response = await oauth.discoveryRequest(issuerUrl, { algorithm: 'oauth2', [oauth.customFetch]: this.options.fetch });
+      const response = await oauth.discoveryRequest(issuerUrl, {
+        algorithm: 'oauth2',
+        [oauth.customFetch]: this.options.fetch,
+      });
       return oauth.processDiscoveryResponse(issuerUrl, response);
     })();
     // A failed discovery is retried on the next login rather than cached.
-    this.server.catch(() => { this.server = undefined; });
+    this.server.catch(() => {
+      this.server = undefined;
+    });
     return this.server;
   }
 
@@ -92,19 +108,32 @@ export class OAuthLogin {
   }
 
   /** Exchanges the code of the callback for an access token (kept on the server, never sent to the browser). */
-  async finish(callback: URL, pending: PendingLogin, redirectUri: string): Promise<{ accessToken: string; expiresInSeconds: number }> {
+  async finish(
+    callback: URL,
+    pending: PendingLogin,
+    redirectUri: string,
+  ): Promise<{ accessToken: string; expiresInSeconds: number }> {
     const as = await this.authorizationServer();
     let params: URLSearchParams;
     try {
       params = oauth.validateAuthResponse(as, this.client(), callback, pending.state);
     } catch (error) {
-      throw new LoginError(`the OAuth server refused the login: ${(error as Error).message}`, 'refused',
-        { cause: error });
+      throw new LoginError(`the OAuth server refused the login: ${(error as Error).message}`, 'refused', {
+        cause: error,
+      });
     }
     try {
-      const response = await oauth.authorizationCodeGrantRequest(as, this.client(), oauth.ClientSecretPost(this.options.clientSecret()), params, redirectUri, pending.verifier, {
-        [oauth.customFetch]: this.options.fetch,
-      });
+      const response = await oauth.authorizationCodeGrantRequest(
+        as,
+        this.client(),
+        oauth.ClientSecretPost(this.options.clientSecret()),
+        params,
+        redirectUri,
+        pending.verifier,
+        {
+          [oauth.customFetch]: this.options.fetch,
+        },
+      );
       const result = await oauth.processAuthorizationCodeResponse(as, this.client(), response);
       return { accessToken: result.access_token, expiresInSeconds: result.expires_in ?? 86_400 };
     } catch (error) {
@@ -122,7 +151,8 @@ export class OAuthLogin {
     const name = encodeURIComponent(accessTokenObjectName(token));
     const url = new URL(`/apis/oauth.openshift.io/v1/oauthaccesstokens/${name}`, this.options.apiServer);
     const response = await this.options.fetch(url, {
-      method: 'DELETE', headers: { Authorization: `Bearer ${this.options.clientSecret()}` },
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${this.options.clientSecret()}` },
     });
     if (!response.ok && response.status !== 404) {
       throw new Error(`deleting the OAuth access token answered HTTP ${response.status}`);

@@ -43,7 +43,8 @@ export function parseSessionKey(text: string, source: string): Buffer {
   const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
   if (key.length !== 32 || (!/^[0-9a-fA-F]{64}$/.test(value) && !/^[A-Za-z0-9+/_-]{43}=?$/.test(value))) {
     throw new EnvError(
-      `${source} must hold 32 random bytes as base64 or hex (create it with \`openssl rand -base64 32\`)`);
+      `${source} must hold 32 random bytes as base64 or hex (create it with \`openssl rand -base64 32\`)`,
+    );
   }
   return key;
 }
@@ -64,10 +65,14 @@ export function sessionSealer(env: AuthEnv, warn: (message: string) => void = co
     return new SessionSealer(parseSessionKey(text, `UPDATE_HEALTH_SESSION_KEY_FILE (${file})`));
   }
   if (env.UPDATE_HEALTH_EMBEDDED === '1' || env.NODE_ENV === 'development') {
-    warn('Update Health: UPDATE_HEALTH_SESSION_KEY_FILE is not set; sessions are sealed with an ephemeral key ' +
-      'and end when this process does (and are not readable by other replicas)');
+    warn(
+      'Update Health: UPDATE_HEALTH_SESSION_KEY_FILE is not set; sessions are sealed with an ephemeral key ' +
+        'and end when this process does (and are not readable by other replicas)',
+    );
     return new SessionSealer(randomBytes(32));
   }
-  throw new EnvError('UPDATE_HEALTH_SESSION_KEY_FILE is required with --auth openshift: a file holding 32 random ' +
-    'bytes (`openssl rand -base64 32`), the same for every replica, that encrypts the OAuth tokens kept in sessions');
+  throw new EnvError(
+    'UPDATE_HEALTH_SESSION_KEY_FILE is required with --auth openshift: a file holding 32 random ' +
+      'bytes (`openssl rand -base64 32`), the same for every replica, that encrypts the OAuth tokens kept in sessions',
+  );
 }

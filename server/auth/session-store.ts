@@ -11,7 +11,8 @@ const holder = globalThis as unknown as { __updateHealthSessions?: SessionReposi
 export function getSessionRepository(): SessionRepository {
   if (!holder.__updateHealthSessions) {
     const where = databaseLocation();
-    const repository = where.kind === 'postgres' ? new PostgresSessionRepository(where.url) : new SqliteSessionRepository(where.file);
+    const repository =
+      where.kind === 'postgres' ? new PostgresSessionRepository(where.url) : new SqliteSessionRepository(where.file);
     holder.__updateHealthSessions = repository;
     onShutdown(() => repository.close());
   }

@@ -28,29 +28,44 @@ export class SqliteSessionRepository implements SessionRepository {
   }
 
   async create(key: string, record: SessionRecord): Promise<void> {
-    this.db.prepare(`INSERT INTO sessions (key, user_name, groups, user_uid, user_extra, created_at, expires_at,
-      sealed_token, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+    this.db
+      .prepare(
+        `INSERT INTO sessions (key, user_name, groups, user_uid, user_extra, created_at, expires_at,
+      sealed_token, reviewed_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
       .run(key, ...userColumns(record.user), record.createdAt, record.expiresAt, record.sealedToken, record.reviewedAt);
   }
 
   async get(key: string, now: Date): Promise<SessionRecord | undefined> {
-    const row = this.db.prepare(`SELECT user_name, groups, user_uid, user_extra, created_at, expires_at, sealed_token,
-      reviewed_at FROM sessions WHERE key = ?`).get(key) as Row | undefined;
+    const row = this.db
+      .prepare(
+        `SELECT user_name, groups, user_uid, user_extra, created_at, expires_at, sealed_token,
+      reviewed_at FROM sessions WHERE key = ?`,
+      )
+      .get(key) as Row | undefined;
     if (!row || Date.parse(row.expires_at) <= now.getTime()) return undefined;
     const user = userIdentitySchema.safeParse({
-      name: row.user_name, groups: JSON.parse(row.groups) as unknown, uid: row.user_uid ?? undefined,
-      extra: row.user_extra === null ? undefined : JSON.parse(row.user_extra) as unknown,
+      name: row.user_name,
+      groups: JSON.parse(row.groups) as unknown,
+      uid: row.user_uid ?? undefined,
+      extra: row.user_extra === null ? undefined : (JSON.parse(row.user_extra) as unknown),
     });
     if (!user.success) return undefined;
     return {
-      user: user.data, createdAt: row.created_at, expiresAt: row.expires_at, sealedToken: row.sealed_token,
+      user: user.data,
+      createdAt: row.created_at,
+      expiresAt: row.expires_at,
+      sealedToken: row.sealed_token,
       reviewedAt: row.reviewed_at,
     };
   }
 
   async reviewed(key: string, user: UserIdentity, reviewedAt: string): Promise<void> {
-    this.db.prepare(`UPDATE sessions SET user_name = ?, groups = ?, user_uid = ?, user_extra = ?, reviewed_at = ?
-      WHERE key = ?`)
+    this.db
+      .prepare(
+        `UPDATE sessions SET user_name = ?, groups = ?, user_uid = ?, user_extra = ?, reviewed_at = ?
+      WHERE key = ?`,
+      )
       .run(...userColumns(user), reviewedAt, key);
   }
 

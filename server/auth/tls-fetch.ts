@@ -11,7 +11,9 @@ export function tlsFetch(extraCa: string | undefined, timeoutMs = 10_000): typeo
   const ca = extraCa ? [...rootCertificates, extraCa] : undefined;
   return (async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(input instanceof Request ? input.url : input.toString());
-    const headers = Object.fromEntries(new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined)).entries());
+    const headers = Object.fromEntries(
+      new Headers(init.headers ?? (input instanceof Request ? input.headers : undefined)).entries(),
+    );
     const body = init.body === undefined || init.body === null ? undefined : String(init.body);
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body));
     const send = url.protocol === 'http:' ? http.request : https.request;
@@ -26,7 +28,12 @@ export function tlsFetch(extraCa: string | undefined, timeoutMs = 10_000): typeo
             if (value !== undefined) responseHeaders.set(name, Array.isArray(value) ? value.join(', ') : value);
           }
           const status = res.statusCode ?? 502;
-          resolve(new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), { status, headers: responseHeaders }));
+          resolve(
+            new Response([101, 204, 205, 304].includes(status) ? null : Buffer.concat(chunks), {
+              status,
+              headers: responseHeaders,
+            }),
+          );
         });
       });
       req.on('timeout', () => req.destroy(new Error(`no answer from ${url.origin} within ${timeoutMs} ms`)));

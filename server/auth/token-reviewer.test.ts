@@ -64,8 +64,15 @@ describe('TokenReview cache and limits', () => {
 
   it('answers 429 with Retry-After to a client trying many unknown tokens, not to others or known ones', async () => {
     posted = [];
-    const auth = new AuthService(EMBEDDED_AUTH_ENV, () => { throw new Error('no sessions here'); }, () => 'sim',
-      (_id, path, body) => post(path, body), () => 0);
+    const auth = new AuthService(
+      EMBEDDED_AUTH_ENV,
+      () => {
+        throw new Error('no sessions here');
+      },
+      () => 'sim',
+      (_id, path, body) => post(path, body),
+      () => 0,
+    );
     const holder = globalThis as unknown as { __updateHealthAuth?: AuthService };
     holder.__updateHealthAuth = auth;
     const call = async (token: string, from: string) => {

@@ -25,8 +25,10 @@ export class ReviewRateLimitedError extends Error {
 }
 
 /** Whether an error is one of the two above, by its `name` (module copies in different bundles share no class). */
-export function isAuthError<N extends 'AuthUnavailableError' | 'ReviewRateLimitedError'>(error: unknown, name: N):
-  error is N extends 'AuthUnavailableError' ? AuthUnavailableError : ReviewRateLimitedError {
+export function isAuthError<N extends 'AuthUnavailableError' | 'ReviewRateLimitedError'>(
+  error: unknown,
+  name: N,
+): error is N extends 'AuthUnavailableError' ? AuthUnavailableError : ReviewRateLimitedError {
   return error instanceof Error && error.name === name;
 }
 
@@ -63,7 +65,10 @@ function identityOf(answer: TokenReviewAnswer): UserIdentity | undefined {
   // An answer we cannot read whole (an `extra` not of string lists) authenticates nobody: dropping the scopes in it
   // would widen what the token may do.
   const parsed = userIdentitySchema.safeParse({
-    name: username, groups: groups ?? [], uid: uid || undefined, extra: extra ?? undefined,
+    name: username,
+    groups: groups ?? [],
+    uid: uid || undefined,
+    extra: extra ?? undefined,
   });
   return parsed.success ? parsed.data : undefined;
 }
@@ -131,9 +136,15 @@ export class TokenReviewer {
   private async ask(token: string, key: string): Promise<UserIdentity | undefined> {
     let answer: TokenReviewAnswer;
     try {
-      answer = (await this.post(TOKEN_REVIEW_PATH, { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token } })) as TokenReviewAnswer;
+      answer = (await this.post(TOKEN_REVIEW_PATH, {
+        apiVersion: 'authentication.k8s.io/v1',
+        kind: 'TokenReview',
+        spec: { token },
+      })) as TokenReviewAnswer;
     } catch (error) {
-      throw new AuthUnavailableError(`cannot validate the token with the cluster: ${(error as Error).message}`, { cause: error });
+      throw new AuthUnavailableError(`cannot validate the token with the cluster: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const user = identityOf(answer);
     if (user) {

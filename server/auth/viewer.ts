@@ -16,5 +16,9 @@ export function viewerOf(request: Request): Viewer | undefined {
 
 /** 401 for a route reached without an authenticated viewer. */
 export function unauthenticated(): Response {
-  return jsonError(401, 'unauthorized', 'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required');
+  return jsonError(
+    401,
+    'unauthorized',
+    'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required',
+  );
 }

@@ -2,12 +2,23 @@ import 'server-only';
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import type { IncidentDto } from '@/lib/api/incident-dto';
 import {
-  CLUSTER_METRICS_ACCESS, READ_EVERYTHING, accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck,
+  CLUSTER_METRICS_ACCESS,
+  READ_EVERYTHING,
+  accessForRef,
+  uniqueChecks,
+  type AccessAnswers,
+  type AccessCheck,
 } from '@/lib/access/access-check';
 import { incidentAccess, visibleIncident } from '@/lib/access/visible-incident';
 import { MUST_GATHER_ADMIN_PATH, isMustGatherClusterId } from '@/lib/api/must-gather-dto';
 import {
-  clusterVisible, detectorAccess, detectorReadable, healthAccess, seriesAccess, visibleHealth, visibleSeries,
+  clusterVisible,
+  detectorAccess,
+  detectorReadable,
+  healthAccess,
+  seriesAccess,
+  visibleHealth,
+  visibleSeries,
 } from '@/lib/access/visible-health';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { DETECTORS } from '@/lib/health/registry';
@@ -26,7 +37,10 @@ function answers(viewer: Viewer, memberId: string, checks: readonly AccessCheck[
 }
 
 /** The member's health for this viewer, or undefined when the viewer may not see the cluster at all. */
-export async function healthFor(viewer: Viewer, member: Pick<FleetMember, 'id' | 'health'>): Promise<ClusterHealthDto | undefined> {
+export async function healthFor(
+  viewer: Viewer,
+  member: Pick<FleetMember, 'id' | 'health'>,
+): Promise<ClusterHealthDto | undefined> {
   const health = member.health();
   if (viewer.kind === 'local') return health;
   const allowed = await answers(viewer, member.id, healthAccess(health, DETECTORS));
@@ -38,22 +52,28 @@ export async function healthFor(viewer: Viewer, member: Pick<FleetMember, 'id' |
  * caller answers both the same way (a hidden cluster must not be told apart from one that does not exist).
  */
 export async function unseenClusters(
-  viewer: Viewer, ids: readonly string[], member: (id: string) => FleetMember | undefined,
+  viewer: Viewer,
+  ids: readonly string[],
+  member: (id: string) => FleetMember | undefined,
 ): Promise<string[]> {
-  const seen = await Promise.all(ids.map(async (id) => {
-    const found = member(id);
-    return !!found && !!(await healthFor(viewer, found));
-  }));
+  const seen = await Promise.all(
+    ids.map(async (id) => {
+      const found = member(id);
+      return !!found && !!(await healthFor(viewer, found));
+    }),
+  );
   return ids.filter((_, i) => !seen[i]);
 }
 
 /** The fleet rows this viewer may see, counted from what they may see. */
 export async function summariesFor(viewer: Viewer, members: readonly FleetMember[]): Promise<ClusterSummaryDto[]> {
   if (viewer.kind === 'local') return members.map((member) => member.summary());
-  const rows = await Promise.all(members.map(async (member) => {
-    const health = await healthFor(viewer, member);
-    return health ? summaryOf(health) : undefined;
-  }));
+  const rows = await Promise.all(
+    members.map(async (member) => {
+      const health = await healthFor(viewer, member);
+      return health ? summaryOf(health) : undefined;
+    }),
+  );
   return rows.filter((row): row is ClusterSummaryDto => !!row);
 }
 
@@ -84,7 +104,11 @@ export async function incidentFor(viewer: Viewer, incident: IncidentDto): Promis
   return visibleIncident(incident, DETECTORS, allowed);
 }
 
-async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: string) => Promise<boolean>): Promise<StreamMessage | undefined> {
+async function messageFor(
+  viewer: Viewer,
+  message: StreamMessage,
+  visible: (id: string) => Promise<boolean>,
+): Promise<StreamMessage | undefined> {
   if (message.type === 'health') {
     const health = await healthFor(viewer, { id: message.clusterId, health: () => message.health });
     return health ? { ...message, health, summary: summaryOf(health) } : undefined;
@@ -95,11 +119,25 @@ async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: 
   if (message.type === 'samples') {
     const detector = DETECTORS.find((candidate) => candidate.id === message.detector);
     if (!detector) return undefined;
-    const allowed = await answers(viewer, message.clusterId, uniqueChecks([...READ_EVERYTHING, ...detectorAccess(detector)]));
+    const allowed = await answers(
+      viewer,
+      message.clusterId,
+      uniqueChecks([...READ_EVERYTHING, ...detectorAccess(detector)]),
+    );
     return detectorReadable(detector, allowed) ? message : undefined;
   }
-  const allowed = await answers(viewer, message.clusterId, message.transitions.flatMap((t) => { const check = accessForRef(t.ref); return check ? [check] : []; }));
-  const transitions = message.transitions.filter((t) => { const check = accessForRef(t.ref); return !!check && allowed(check); });
+  const allowed = await answers(
+    viewer,
+    message.clusterId,
+    message.transitions.flatMap((t) => {
+      const check = accessForRef(t.ref);
+      return check ? [check] : [];
+    }),
+  );
+  const transitions = message.transitions.filter((t) => {
+    const check = accessForRef(t.ref);
+    return !!check && allowed(check);
+  });
   return transitions.length ? { ...message, transitions } : undefined;
 }
 
@@ -107,7 +145,11 @@ async function messageFor(viewer: Viewer, message: StreamMessage, visible: (id: 
  * The stream as this viewer may see it. Messages are filtered in order (one queue per stream), so a client never
  * sees a stale health after a fresher one; clusters the viewer may not see send nothing at all.
  */
-export function streamFor(viewer: Viewer, source: StreamSource, member: (id: string) => FleetMember | undefined): StreamSource {
+export function streamFor(
+  viewer: Viewer,
+  source: StreamSource,
+  member: (id: string) => FleetMember | undefined,
+): StreamSource {
   if (viewer.kind === 'local') return source;
   const visible = async (id: string) => {
     const found = member(id);
@@ -115,17 +157,21 @@ export function streamFor(viewer: Viewer, source: StreamSource, member: (id: str
   };
   return {
     snapshot: async () => {
-      const messages = await Promise.all((await source.snapshot()).map((message) => messageFor(viewer, message, visible)));
+      const messages = await Promise.all(
+        (await source.snapshot()).map((message) => messageFor(viewer, message, visible)),
+      );
       return messages.filter((message): message is StreamMessage => !!message);
     },
     subscribe: (listener) => {
       let queue = Promise.resolve();
       let open = true;
       const unsubscribe = source.subscribe((message) => {
-        queue = queue.then(async () => {
-          const filtered = await messageFor(viewer, message, visible);
-          if (filtered && open) listener(filtered);
-        }).catch(() => undefined);
+        queue = queue
+          .then(async () => {
+            const filtered = await messageFor(viewer, message, visible);
+            if (filtered && open) listener(filtered);
+          })
+          .catch(() => undefined);
       });
       return () => {
         open = false;

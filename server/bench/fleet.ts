@@ -44,7 +44,13 @@ export interface FleetBenchResult {
    */
   eventLoopDelayP99Ms: { dashboard: number; simulators: number };
   /** The dashboard during the steady changes: CPU cores used, health evaluations per second and their mean time, major GCs. */
-  dashboardWork: { cpuCores: number; evaluationsPerSecond: number; evaluationMeanMs: number; majorGcs: number; majorGcMeanMs: number };
+  dashboardWork: {
+    cpuCores: number;
+    evaluationsPerSecond: number;
+    evaluationMeanMs: number;
+    majorGcs: number;
+    majorGcMeanMs: number;
+  };
   /**
    * Bytes per second one open fleet tab (`/api/stream?view=summary`) receives, averaged over the clients: while the
    * fleet runs its scenarios with no change from the bench (`quiet`, the steady cost of an open tab) and during the
@@ -67,15 +73,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** The dashboard's memory and counters; the event-loop delay is since the previous scrape (prom-client resets it). */
 async function metricsOf(base: string) {
   const { samples } = parseExposition(await (await fetch(`${base}/metrics`)).text());
-  const sum = (name: string, labels: Record<string, string> = {}) => samples
-    .filter((sample) => sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value))
-    .reduce((total, sample) => total + sample.value, 0);
+  const sum = (name: string, labels: Record<string, string> = {}) =>
+    samples
+      .filter(
+        (sample) =>
+          sample.name === name && Object.entries(labels).every(([key, value]) => sample.labels[key] === value),
+      )
+      .reduce((total, sample) => total + sample.value, 0);
   return {
-    heap: sum('nodejs_heap_size_used_bytes'), rss: sum('process_resident_memory_bytes'),
-    slowClientsEnded: sum('update_health_sse_slow_clients_ended_total'), loopDelayP99Ms: Math.round(sum('nodejs_eventloop_lag_p99_seconds') * 1000),
-    evaluations: sum('update_health_detector_evaluation_seconds_count'), evaluationSeconds: sum('update_health_detector_evaluation_seconds_sum'),
+    heap: sum('nodejs_heap_size_used_bytes'),
+    rss: sum('process_resident_memory_bytes'),
+    slowClientsEnded: sum('update_health_sse_slow_clients_ended_total'),
+    loopDelayP99Ms: Math.round(sum('nodejs_eventloop_lag_p99_seconds') * 1000),
+    evaluations: sum('update_health_detector_evaluation_seconds_count'),
+    evaluationSeconds: sum('update_health_detector_evaluation_seconds_sum'),
     cpuSeconds: sum('process_cpu_seconds_total'),
-    majorGcSeconds: sum('nodejs_gc_duration_seconds_sum', { kind: 'major' }), majorGcs: sum('nodejs_gc_duration_seconds_count', { kind: 'major' }),
+    majorGcSeconds: sum('nodejs_gc_duration_seconds_sum', { kind: 'major' }),
+    majorGcs: sum('nodejs_gc_duration_seconds_count', { kind: 'major' }),
   };
 }
 
@@ -89,8 +103,13 @@ function change(running: FleetCluster, marker: string): void {
 /** Where a change that never reached the clients got to: the API server, the dashboard's cache and health, each client. */
 async function diagnose(base: string, running: FleetCluster, marker: string, clients: StreamClient[]): Promise<string> {
   const cv = running.cluster.client.get('clusterversions', 'version');
-  const health = await fetch(`${base}/api/clusters/${encodeURIComponent(running.id)}/health`).then((r) => r.json(), (e: unknown) => ({ error: String(e) })) as
-    { cluster?: { channel?: string | null }; sources?: { resource: string; status: string; lastEventAt?: string; error?: { message: string } }[] };
+  const health = (await fetch(`${base}/api/clusters/${encodeURIComponent(running.id)}/health`).then(
+    (r) => r.json(),
+    (e: unknown) => ({ error: String(e) }),
+  )) as {
+    cluster?: { channel?: string | null };
+    sources?: { resource: string; status: string; lastEventAt?: string; error?: { message: string } }[];
+  };
   const source = health.sources?.find((s) => s.resource === 'clusterversions');
   return [
     `${running.id} ${marker}: API server channel=${(cv?.spec as { channel?: string } | undefined)?.channel} rv=${cv?.metadata.resourceVersion}`,
@@ -120,7 +139,15 @@ function superseded(running: FleetCluster, marker: string): { promise: Promise<'
  * Makes `count` changes on `targets`, one every `gapMs`, and returns each change's latency to the slowest client
  * (superseded changes are counted in `stats`, not timed).
  */
-async function measureChanges(base: string, targets: FleetCluster[], clients: StreamClient[], count: number, tag: string, stats: { superseded: number }, gapMs = 50): Promise<number[]> {
+async function measureChanges(
+  base: string,
+  targets: FleetCluster[],
+  clients: StreamClient[],
+  count: number,
+  tag: string,
+  stats: { superseded: number },
+  gapMs = 50,
+): Promise<number[]> {
   const waits: Promise<number | undefined>[] = [];
   const slowest: { id: string; ms: number }[] = [];
   for (let i = 0; i < count; i += 1) {
@@ -135,27 +162,41 @@ async function measureChanges(base: string, targets: FleetCluster[], clients: St
         throw new Error(`${error.message} (${await diagnose(base, running, marker, clients)})`);
       },
     );
-    waits.push(Promise.race([seen, overwritten.promise]).then((outcome) => {
-      overwritten.cancel();
-      if (outcome !== 'superseded') {
-        slowest.push({ id: running.id, ms: Math.round(outcome) });
-        return outcome;
-      }
-      stats.superseded += 1;
-      seen.catch(() => undefined);
-      return undefined;
-    }));
+    waits.push(
+      Promise.race([seen, overwritten.promise]).then((outcome) => {
+        overwritten.cancel();
+        if (outcome !== 'superseded') {
+          slowest.push({ id: running.id, ms: Math.round(outcome) });
+          return outcome;
+        }
+        stats.superseded += 1;
+        seen.catch(() => undefined);
+        return undefined;
+      }),
+    );
     await sleep(gapMs);
   }
   const latencies = (await Promise.all(waits)).filter((latency): latency is number => latency !== undefined);
-  console.log(`fleet bench: ${tag} slowest: ${slowest.sort((a, b) => b.ms - a.ms).slice(0, 5).map(({ id, ms }) => `${id} ${ms} ms`).join(', ')}`);
+  console.log(
+    `fleet bench: ${tag} slowest: ${slowest
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 5)
+      .map(({ id, ms }) => `${id} ${ms} ms`)
+      .join(', ')}`,
+  );
   return latencies;
 }
 
 function parse(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
-    options: { clusters: { type: 'string' }, json: { type: 'string' }, clients: { type: 'string' }, changes: { type: 'string' }, port: { type: 'string' } },
+    options: {
+      clusters: { type: 'string' },
+      json: { type: 'string' },
+      clients: { type: 'string' },
+      changes: { type: 'string' },
+      port: { type: 'string' },
+    },
     strict: true,
   });
   const number = (flag: string, text: string | undefined, fallback: number) => {
@@ -188,37 +229,71 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     for (const running of candidates) relays.push(await relay(running.url));
     const entries = fleet.clusters.map((running) => {
       const i = candidates.indexOf(running);
-      return { name: running.id, server: i >= 0 ? relays[i].url : running.url, caData: running.server.caData, token: running.server.tokens.reader };
+      return {
+        name: running.id,
+        server: i >= 0 ? relays[i].url : running.url,
+        caData: running.server.caData,
+        token: running.server.tokens.reader,
+      };
     });
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     writeFileSync(kubeconfig, buildKubeconfig(entries), { mode: 0o600 });
 
     if (needsBuild(process.cwd())) {
       console.log('fleet bench: building the dashboard first (not timed) ...');
-      const code = await new Promise<number | null>((resolve) => spawn('npx', ['next', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }).on('exit', resolve));
+      const code = await new Promise<number | null>((resolve) =>
+        spawn('npx', ['next', 'build'], { stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } }).on(
+          'exit',
+          resolve,
+        ),
+      );
       if (code !== 0) throw new Error(`next build failed (exit ${code})`);
     }
     const base = `http://127.0.0.1:${args.port}`;
     const started = performance.now();
     // As deployed (deploy/openshift): the heap limit the container's memory limit leaves for JavaScript.
-    dashboard = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'server/cli/start.ts', '--kubeconfig', kubeconfig, '--port', String(args.port), '--no-build', '--max-heap-mb', '1024'], {
-      env: { ...process.env, UPDATE_HEALTH_DATA_DIR: join(dir, 'data'), NEXT_TELEMETRY_DISABLED: '1' }, stdio: ['ignore', 'inherit', 'inherit'],
-    });
+    dashboard = spawn(
+      process.execPath,
+      [
+        '--conditions=react-server',
+        '--import',
+        'tsx',
+        'server/cli/start.ts',
+        '--kubeconfig',
+        kubeconfig,
+        '--port',
+        String(args.port),
+        '--no-build',
+        '--max-heap-mb',
+        '1024',
+      ],
+      {
+        env: { ...process.env, UPDATE_HEALTH_DATA_DIR: join(dir, 'data'), NEXT_TELEMETRY_DISABLED: '1' },
+        stdio: ['ignore', 'inherit', 'inherit'],
+      },
+    );
     const ids = new Set(fleet.clusters.map((running) => running.id));
     let synced = 0;
     let syncSeconds = Number.NaN;
     const deadline = performance.now() + 15 * 60_000;
     while (performance.now() < deadline) {
-      const list = await fetch(`${base}/api/clusters`).then((r) => (r.ok ? r.json() : undefined), () => undefined) as
-        { clusters: { id: string; sources: { status: string }[] }[] } | undefined;
-      synced = list?.clusters.filter((row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every((s) => s.status === 'synced')).length ?? 0;
+      const list = (await fetch(`${base}/api/clusters`).then(
+        (r) => (r.ok ? r.json() : undefined),
+        () => undefined,
+      )) as { clusters: { id: string; sources: { status: string }[] }[] } | undefined;
+      synced =
+        list?.clusters.filter(
+          (row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every((s) => s.status === 'synced'),
+        ).length ?? 0;
       if (synced === ids.size) {
         syncSeconds = (performance.now() - started) / 1000;
         break;
       }
       await sleep(1000);
     }
-    console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`);
+    console.log(
+      `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
+    );
 
     // Browser-like: the fleet page's stream, a row per cluster.
     for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
@@ -241,7 +316,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     const eventLoopDelayP99Ms = { dashboard: memory.loopDelayP99Ms, simulators: Math.round(loop.percentile(99) / 1e6) };
     const phaseSeconds = (performance.now() - phaseStart) / 1000;
     const streamBytesPerSecond = {
-      quiet: Math.round(quiet), duringChanges: Math.round((perClient() - changesBytes) / phaseSeconds),
+      quiet: Math.round(quiet),
+      duringChanges: Math.round((perClient() - changesBytes) / phaseSeconds),
     };
     const evaluations = memory.evaluations - before.evaluations;
     const dashboardWork = {
@@ -249,7 +325,9 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       evaluationsPerSecond: Math.round(evaluations / phaseSeconds),
       evaluationMeanMs: Math.round(((memory.evaluationSeconds - before.evaluationSeconds) / evaluations) * 1e4) / 10,
       majorGcs: memory.majorGcs - before.majorGcs,
-      majorGcMeanMs: Math.round(((memory.majorGcSeconds - before.majorGcSeconds) / Math.max(1, memory.majorGcs - before.majorGcs)) * 1000),
+      majorGcMeanMs: Math.round(
+        ((memory.majorGcSeconds - before.majorGcSeconds) / Math.max(1, memory.majorGcs - before.majorGcs)) * 1000,
+      ),
     };
 
     for (const r of relays) r.blackhole();
@@ -264,14 +342,19 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     for (const running of healthy) {
       running.cluster.faults.add({ verb: 'watch', kind: 'status', status: 429, retryAfterSeconds: 5, count: 40 });
       await running.server.close();
-      running.server = await serveCluster(running.cluster, { port: Number(new URL(running.url).port), driver: running.driver });
+      running.server = await serveCluster(running.cluster, {
+        port: Number(new URL(running.url).port),
+        driver: running.driver,
+      });
     }
-    const gaps = await Promise.all(healthy.map(async (running, i) => {
-      const marker = `bench-resync-${i}`;
-      change(running, marker);
-      const seen = await Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 10 * 60_000)));
-      return Math.max(...seen) - restartAt;
-    }));
+    const gaps = await Promise.all(
+      healthy.map(async (running, i) => {
+        const marker = `bench-resync-${i}`;
+        change(running, marker);
+        const seen = await Promise.all(clients.map((client) => client.waitForChannel(running.id, marker, 10 * 60_000)));
+        return Math.max(...seen) - restartAt;
+      }),
+    );
     const result: FleetBenchResult = {
       clusters: ids.size,
       syncedClusters: synced,
@@ -281,12 +364,18 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       changeToBrowserP50Ms: Math.round(percentile(latencies, 0.5)),
       changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
       isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },
-      resync: { seconds: Math.round(Math.max(...gaps) / 100) / 10, p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)) },
+      resync: {
+        seconds: Math.round(Math.max(...gaps) / 100) / 10,
+        p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)),
+      },
       eventLoopDelayP99Ms,
       dashboardWork,
       streamBytesPerSecond,
       supersededChanges: changeStats.superseded,
-      stream: { slowClientsEnded: (await metricsOf(base)).slowClientsEnded, clientReconnects: clients.reduce((sum, client) => sum + client.reconnects, 0) },
+      stream: {
+        slowClientsEnded: (await metricsOf(base)).slowClientsEnded,
+        clientReconnects: clients.reduce((sum, client) => sum + client.reconnects, 0),
+      },
     };
     console.log(JSON.stringify(result, null, 2));
     if (args.json) writeFileSync(args.json, `${JSON.stringify(result, null, 2)}\n`);

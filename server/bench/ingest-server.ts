@@ -29,7 +29,9 @@ async function main(): Promise<void> {
     } else if (command.type === 'flip') {
       const gates = command.drop ? fullGates.slice(0, 1) : fullGates;
       const current = cluster.client.get('featuregates', 'cluster') as KubeObject;
-      cluster.as('cluster-config-operator').updateStatus('featuregates', { ...current, status: { ...(current.status as object), featureGates: gates } });
+      cluster
+        .as('cluster-config-operator')
+        .updateStatus('featuregates', { ...current, status: { ...(current.status as object), featureGates: gates } });
       process.send?.({ type: 'flipped', at: Date.now(), drop: command.drop });
     } else {
       // Catch up to the target rate on every tick: a late timer must not lower the rate the client is offered.
@@ -38,13 +40,18 @@ async function main(): Promise<void> {
       let sent = 0;
       const tick = () => {
         const now = Date.now();
-        const due = Math.min(Math.floor(((Math.min(now, deadline) - started) / 1_000) * command.rate), sent + command.rate / 10) - sent;
+        const due =
+          Math.min(Math.floor(((Math.min(now, deadline) - started) / 1_000) * command.rate), sent + command.rate / 10) -
+          sent;
         const at = String(now);
         for (let i = 0; i < due; i += 1) {
           const pod = all[churned % all.length];
           churned += 1;
           // A label, not an annotation: the watch layer's pod projection keeps labels only.
-          cluster.store.importObject('pods', { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, 'bench-produced-at': at } } });
+          cluster.store.importObject('pods', {
+            ...pod,
+            metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, 'bench-produced-at': at } },
+          });
         }
         sent += Math.max(0, due);
         if (now < deadline) setTimeout(tick, 5);

@@ -42,7 +42,10 @@ function podTemplates(): { text: string; name: string }[] {
   return Array.from({ length: TEMPLATES }, (_, i) => {
     const pod = realisticPod(i);
     const body = dump(pod, { lineWidth: -1 }).trimEnd().split('\n');
-    return { text: `${body.map((line, n) => (n === 0 ? `- ${line}` : `  ${line}`)).join('\n')}\n`, name: pod.metadata.name };
+    return {
+      text: `${body.map((line, n) => (n === 0 ? `- ${line}` : `  ${line}`)).join('\n')}\n`,
+      name: pod.metadata.name,
+    };
   });
 }
 
@@ -58,7 +61,8 @@ async function* benchEntries(options: { yamlBytes: number; podsPerFile: number }
     for (let n = 0; n < options.podsPerFile; n++, index++) {
       const template = templates[index % TEMPLATES];
       // Per-pod digests and ids, as in real pods, so the archive compresses like a real one (~20x), not 60x.
-      const text = template.text.replaceAll(template.name, `${template.name}-${index.toString(36)}`)
+      const text = template.text
+        .replaceAll(template.name, `${template.name}-${index.toString(36)}`)
         .replaceAll('9c'.repeat(32), randomBytes(32).toString('hex'))
         .replace('4f'.repeat(32), randomBytes(32).toString('hex'));
       parts.push(text);
@@ -69,10 +73,18 @@ async function* benchEntries(options: { yamlBytes: number; podsPerFile: number }
     yield { name: `${root}/${ns}/core/pods.yaml`, body };
     if (file % 5 === 0) {
       // Data a reader must stream past: a container log and a list of a kind the product ignores.
-      const log = Buffer.from(Array.from({ length: 60_000 },
-        (_, n) => `2026-11-20T07:${String(n % 60).padStart(2, '0')}:52.${n % 1000}Z I1120 controller.go:120] synced ${ns}/${randomBytes(6).toString('hex')} in ${n % 97}ms\n`).join(''));
+      const log = Buffer.from(
+        Array.from(
+          { length: 60_000 },
+          (_, n) =>
+            `2026-11-20T07:${String(n % 60).padStart(2, '0')}:52.${n % 1000}Z I1120 controller.go:120] synced ${ns}/${randomBytes(6).toString('hex')} in ${n % 97}ms\n`,
+        ).join(''),
+      );
       yield { name: `${root}/${ns}/pods/server-0/server/server/logs/current.log`, body: log };
-      yield { name: `${root}/${ns}/core/configmaps.yaml`, body: Buffer.from(`apiVersion: v1\nitems: []\nkind: ConfigMapList\n# ${'x'.repeat(1000)}\n`.repeat(3000)) };
+      yield {
+        name: `${root}/${ns}/core/configmaps.yaml`,
+        body: Buffer.from(`apiVersion: v1\nitems: []\nkind: ConfigMapList\n# ${'x'.repeat(1000)}\n`.repeat(3000)),
+      };
     }
   }
 }
@@ -96,8 +108,12 @@ async function childMain(archive: string): Promise<void> {
   const wallMs = performance.now() - start;
   const used = process.cpuUsage(cpu);
   const report: ChildReport = {
-    wallMs, cpuMs: (used.user + used.system) / 1000, maxRssMb: process.resourceUsage().maxRSS / 1024,
-    parsedBytes: offline.stats.parsedBytes, objects: offline.stats.objects, findings: health.findings.length,
+    wallMs,
+    cpuMs: (used.user + used.system) / 1000,
+    maxRssMb: process.resourceUsage().maxRSS / 1024,
+    parsedBytes: offline.stats.parsedBytes,
+    objects: offline.stats.objects,
+    findings: health.findings.length,
   };
   process.stdout.write(JSON.stringify(report));
 }
@@ -111,28 +127,70 @@ export async function runMustGatherBench(options: MustGatherBenchOptions = {}): 
     const genStart = performance.now();
     await writeTestArchive(archive, benchEntries(settings));
     const archiveBytes = (await stat(archive)).size;
-    console.error(`generated ${(archiveBytes / MB).toFixed(1)} MB archive in ${((performance.now() - genStart) / 1000).toFixed(1)} s`);
+    console.error(
+      `generated ${(archiveBytes / MB).toFixed(1)} MB archive in ${((performance.now() - genStart) / 1000).toFixed(1)} s`,
+    );
     const gunzip = await timed(`gzip -dc '${archive}' | wc -c`);
-    const { stdout } = await promisify(execFile)(process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', 'server/bench/must-gather.ts', '--child', archive], { maxBuffer: 1 << 20 });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'server/bench/must-gather.ts', '--child', archive],
+      { maxBuffer: 1 << 20 },
+    );
     const child = JSON.parse(stdout) as ChildReport;
     const decompressed = Number(gunzip.output);
     const rows = [
-      { measure: 'archive', value: `${(archiveBytes / MB).toFixed(1)} MB gz`, detail: `${(decompressed / MB).toFixed(0)} MB decompressed` },
-      { measure: 'resource YAML parsed', value: `${(child.parsedBytes / MB).toFixed(0)} MB`, detail: `${child.objects} objects, ${child.findings} findings` },
-      { measure: 'analyze wall time', value: `${(child.wallMs / 1000).toFixed(1)} s`, detail: `${(child.parsedBytes / MB / (child.wallMs / 1000)).toFixed(1)} MB/s of YAML (wall)` },
-      { measure: 'YAML MB/s per core', value: (child.parsedBytes / MB / (child.cpuMs / 1000)).toFixed(1), detail: `CPU ${(child.cpuMs / 1000).toFixed(1)} s (user+sys, gunzip included)` },
+      {
+        measure: 'archive',
+        value: `${(archiveBytes / MB).toFixed(1)} MB gz`,
+        detail: `${(decompressed / MB).toFixed(0)} MB decompressed`,
+      },
+      {
+        measure: 'resource YAML parsed',
+        value: `${(child.parsedBytes / MB).toFixed(0)} MB`,
+        detail: `${child.objects} objects, ${child.findings} findings`,
+      },
+      {
+        measure: 'analyze wall time',
+        value: `${(child.wallMs / 1000).toFixed(1)} s`,
+        detail: `${(child.parsedBytes / MB / (child.wallMs / 1000)).toFixed(1)} MB/s of YAML (wall)`,
+      },
+      {
+        measure: 'YAML MB/s per core',
+        value: (child.parsedBytes / MB / (child.cpuMs / 1000)).toFixed(1),
+        detail: `CPU ${(child.cpuMs / 1000).toFixed(1)} s (user+sys, gunzip included)`,
+      },
       { measure: 'peak RSS', value: `${child.maxRssMb.toFixed(0)} MB`, detail: 'analysis child process' },
-      { measure: 'gzip -dc | wc -c', value: `${(gunzip.ms / 1000).toFixed(1)} s`, detail: `${(decompressed / MB / (gunzip.ms / 1000)).toFixed(0)} MB/s; analyze is ${(child.wallMs / gunzip.ms).toFixed(1)}x its time` },
-      { measure: 'budget', value: child.maxRssMb <= 512 && child.parsedBytes / MB / (child.cpuMs / 1000) >= 10 ? 'met' : 'MISSED',
-        detail: 'peak RSS ≤ 512 MB and ≥ 10 MB/s of YAML per core' },
+      {
+        measure: 'gzip -dc | wc -c',
+        value: `${(gunzip.ms / 1000).toFixed(1)} s`,
+        detail: `${(decompressed / MB / (gunzip.ms / 1000)).toFixed(0)} MB/s; analyze is ${(child.wallMs / gunzip.ms).toFixed(1)}x its time`,
+      },
+      {
+        measure: 'budget',
+        value: child.maxRssMb <= 512 && child.parsedBytes / MB / (child.cpuMs / 1000) >= 10 ? 'met' : 'MISSED',
+        detail: 'peak RSS ≤ 512 MB and ≥ 10 MB/s of YAML per core',
+      },
     ];
     if (options.json) {
-      await writeFile(options.json, `${JSON.stringify({
-        archiveBytes, decompressedBytes: decompressed, parsedBytes: child.parsedBytes, objects: child.objects, wallSeconds: child.wallMs / 1000,
-        cpuSeconds: child.cpuMs / 1000, yamlMBPerCoreSecond: child.parsedBytes / MB / (child.cpuMs / 1000), peakRssBytes: Math.round(child.maxRssMb * 1024 * 1024),
-        gunzipSeconds: gunzip.ms / 1000, ratioToGunzip: child.wallMs / gunzip.ms,
-      }, null, 2)}\n`);
+      await writeFile(
+        options.json,
+        `${JSON.stringify(
+          {
+            archiveBytes,
+            decompressedBytes: decompressed,
+            parsedBytes: child.parsedBytes,
+            objects: child.objects,
+            wallSeconds: child.wallMs / 1000,
+            cpuSeconds: child.cpuMs / 1000,
+            yamlMBPerCoreSecond: child.parsedBytes / MB / (child.cpuMs / 1000),
+            peakRssBytes: Math.round(child.maxRssMb * 1024 * 1024),
+            gunzipSeconds: gunzip.ms / 1000,
+            ratioToGunzip: child.wallMs / gunzip.ms,
+          },
+          null,
+          2,
+        )}\n`,
+      );
     }
     console.table(rows);
     return rows;

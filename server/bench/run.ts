@@ -6,10 +6,18 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   sim: async () => (await import('./sim')).runSimBench(),
   ingest: async () => (await import('./ingest')).runIngestBench(),
   'must-gather': async () => {
-    const { values } = parseArgs({ args: process.argv.slice(3), options: { 'yaml-mb': { type: 'string' }, json: { type: 'string' } }, strict: true });
+    const { values } = parseArgs({
+      args: process.argv.slice(3),
+      options: { 'yaml-mb': { type: 'string' }, json: { type: 'string' } },
+      strict: true,
+    });
     const yamlMb = values['yaml-mb'] === undefined ? undefined : Number(values['yaml-mb']);
-    if (yamlMb !== undefined && !(yamlMb > 0)) throw new Error(`--yaml-mb must be a positive number, got "${values['yaml-mb']}"`);
-    return (await import('./must-gather')).runMustGatherBench({ yamlBytes: yamlMb === undefined ? undefined : yamlMb * 1e6, json: values.json });
+    if (yamlMb !== undefined && !(yamlMb > 0))
+      throw new Error(`--yaml-mb must be a positive number, got "${values['yaml-mb']}"`);
+    return (await import('./must-gather')).runMustGatherBench({
+      yamlBytes: yamlMb === undefined ? undefined : yamlMb * 1e6,
+      json: values.json,
+    });
   },
   fleet: async () => (await import('./fleet')).runFleetBench(),
 };

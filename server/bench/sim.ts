@@ -24,12 +24,20 @@ export interface BenchRow {
 
 function get(served: ServedCluster, agent: Agent, path: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(`${served.url}${path}`, { agent, headers: { Authorization: `Bearer ${served.tokens.reader}` }, ca: Buffer.from(served.caData, 'base64').toString() }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      `${served.url}${path}`,
+      {
+        agent,
+        headers: { Authorization: `Bearer ${served.tokens.reader}` },
+        ca: Buffer.from(served.caData, 'base64').toString(),
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -90,7 +98,11 @@ export async function runSimBench(options: SimBenchOptions = {}): Promise<BenchR
     }
     cluster.store.importObject('pods', pod);
   }
-  record({ measure: 'load pods into store', value: secs(performance.now() - started), detail: `${podCount} pods, ${(sampleBytes / 200 / 1024).toFixed(1)} KB each, managedFields ${((managedBytes / sampleBytes) * 100).toFixed(0)}%` });
+  record({
+    measure: 'load pods into store',
+    value: secs(performance.now() - started),
+    detail: `${podCount} pods, ${(sampleBytes / 200 / 1024).toFixed(1)} KB each, managedFields ${((managedBytes / sampleBytes) * 100).toFixed(0)}%`,
+  });
 
   const served = await serveCluster(cluster, { bookmarkIntervalMs: 3_600_000 });
   const dir = mkdtempSync(join(tmpdir(), 'sim-bench-'));
@@ -103,7 +115,11 @@ export async function runSimBench(options: SimBenchOptions = {}): Promise<BenchR
       let pages = 0;
       let cont: string | undefined;
       do {
-        const page = await get(served, agent, `/api/v1/pods?limit=${pageSize}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`);
+        const page = await get(
+          served,
+          agent,
+          `/api/v1/pods?limit=${pageSize}${cont ? `&continue=${encodeURIComponent(cont)}` : ''}`,
+        );
         if (page.status !== 200) throw new Error(`list page answered ${page.status}: ${page.body.slice(0, 200)}`);
         bytes += Buffer.byteLength(page.body);
         const list = JSON.parse(page.body) as KubeList;
@@ -112,50 +128,87 @@ export async function runSimBench(options: SimBenchOptions = {}): Promise<BenchR
         cont = list.metadata.continue;
       } while (cont);
       const elapsed = performance.now() - started;
-      record({ measure: `paged LIST limit=${pageSize}, ${pass}`, value: secs(elapsed), detail: `${items} items, ${pages} pages, ${mb(bytes)}, ${(items / (elapsed / 1000)).toFixed(0)} items/s, client JSON.parse included` });
+      record({
+        measure: `paged LIST limit=${pageSize}, ${pass}`,
+        value: secs(elapsed),
+        detail: `${items} items, ${pages} pages, ${mb(bytes)}, ${(items / (elapsed / 1000)).toFixed(0)} items/s, client JSON.parse included`,
+      });
     }
     agent.destroy();
 
     const client = spawn(process.execPath, ['-e', WATCH_CLIENT], {
       stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, WATCH_URL: `${served.url}/api/v1/pods?watch=true&resourceVersion=${cluster.store.currentRv()}`, WATCH_TOKEN: served.tokens.reader, WATCH_CA: served.caData, WATCH_EVENTS: String(watchEvents) },
+      env: {
+        ...process.env,
+        WATCH_URL: `${served.url}/api/v1/pods?watch=true&resourceVersion=${cluster.store.currentRv()}`,
+        WATCH_TOKEN: served.tokens.reader,
+        WATCH_CA: served.caData,
+        WATCH_EVENTS: String(watchEvents),
+      },
     });
     let clientOut = '';
-    const connected = new Promise<void>((resolve) => client.stdout.on('data', (chunk: Buffer) => {
-      clientOut += chunk.toString();
-      if (clientOut.includes('connected')) resolve();
-    }));
+    const connected = new Promise<void>((resolve) =>
+      client.stdout.on('data', (chunk: Buffer) => {
+        clientOut += chunk.toString();
+        if (clientOut.includes('connected')) resolve();
+      }),
+    );
     const finished = new Promise<void>((resolve) => client.on('close', () => resolve()));
     await connected;
     let produced = 0;
     // The churn source holds its objects, as a controller would; the server still serialises every event.
-    const sources = cluster.store.list('pods').slice(0, 2_000).map((entry) => entry.object);
+    const sources = cluster.store
+      .list('pods')
+      .slice(0, 2_000)
+      .map((entry) => entry.object);
     const produce = () => {
       const end = Math.min(produced + 500, watchEvents);
       for (; produced < end; produced++) {
         const pod = sources[produced % sources.length];
-        cluster.store.importObject('pods', { ...pod, metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, churn: String(produced) } } });
+        cluster.store.importObject('pods', {
+          ...pod,
+          metadata: { ...pod.metadata, labels: { ...pod.metadata.labels, churn: String(produced) } },
+        });
       }
       if (produced < watchEvents) setImmediate(produce);
     };
     produce();
     await finished;
-    const measured = JSON.parse(clientOut.slice(clientOut.indexOf('{'))) as { events: number; ms: number; bytes: number };
-    record({ measure: 'WATCH stream to a client process', value: `${(measured.events / (measured.ms / 1000)).toFixed(0)} events/s`, detail: `${measured.events} MODIFIED events in ${secs(measured.ms)}, ${mb(measured.bytes)}, client parses every line (first to last event)` });
+    const measured = JSON.parse(clientOut.slice(clientOut.indexOf('{'))) as {
+      events: number;
+      ms: number;
+      bytes: number;
+    };
+    record({
+      measure: 'WATCH stream to a client process',
+      value: `${(measured.events / (measured.ms / 1000)).toFixed(0)} events/s`,
+      detail: `${measured.events} MODIFIED events in ${secs(measured.ms)}, ${mb(measured.bytes)}, client parses every line (first to last event)`,
+    });
 
     if (process.env.SIM_BENCH_KUBECTL === '0') return rows;
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     writeFileSync(kubeconfig, served.kubeconfig('reader'));
     started = performance.now();
     const result = await new Promise<{ code: number; bytes: number; stderr: string }>((resolve) => {
-      const child = spawn('kubectl', ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'pods', '-A', '-o', 'json'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(
+        'kubectl',
+        ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'pods', '-A', '-o', 'json'],
+        { stdio: ['ignore', 'pipe', 'pipe'] },
+      );
       let bytes = 0;
       let stderr = '';
       child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
       child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       child.on('close', (code) => resolve({ code: code ?? 1, bytes, stderr }));
     });
-    record({ measure: 'kubectl get pods -A -o json', value: secs(performance.now() - started), detail: result.code === 0 ? `${mb(result.bytes)} of output` : `failed rc=${result.code}: ${result.stderr.slice(0, 200)}` });
+    record({
+      measure: 'kubectl get pods -A -o json',
+      value: secs(performance.now() - started),
+      detail:
+        result.code === 0
+          ? `${mb(result.bytes)} of output`
+          : `failed rc=${result.code}: ${result.stderr.slice(0, 200)}`,
+    });
   } finally {
     await served.close();
     rmSync(dir, { recursive: true, force: true });
@@ -167,5 +220,6 @@ export async function runSimBench(options: SimBenchOptions = {}): Promise<BenchR
 function printTable(rows: BenchRow[]): void {
   const widths = [Math.max(...rows.map((row) => row.measure.length)), Math.max(...rows.map((row) => row.value.length))];
   console.log(`${'measure'.padEnd(widths[0])}  ${'value'.padEnd(widths[1])}  detail`);
-  for (const row of rows) console.log(`${row.measure.padEnd(widths[0])}  ${row.value.padEnd(widths[1])}  ${row.detail}`);
+  for (const row of rows)
+    console.log(`${row.measure.padEnd(widths[0])}  ${row.value.padEnd(widths[1])}  ${row.detail}`);
 }

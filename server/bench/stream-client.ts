@@ -75,7 +75,10 @@ export async function streamClient(url: string): Promise<StreamClient> {
         }
         const rows = ['event: health', 'event: summary', 'event: summary-patch'];
         if (!rows.some((event) => lines.includes(event))) continue;
-        const data = lines.filter((line) => line.startsWith('data: ')).map((line) => line.slice(6)).join('\n');
+        const data = lines
+          .filter((line) => line.startsWith('data: '))
+          .map((line) => line.slice(6))
+          .join('\n');
         if (data) onRow(data, at);
       }
     }
@@ -103,14 +106,31 @@ export async function streamClient(url: string): Promise<StreamClient> {
     }
   })();
   const timeout = <T>(promise: Promise<T>, ms: number, what: string) =>
-    Promise.race([promise, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref())]);
+    Promise.race([
+      promise,
+      new Promise<never>((_, reject) =>
+        setTimeout(() => reject(new Error(`timed out waiting for ${what}`)), ms).unref(),
+      ),
+    ]);
   return {
-    waitForSnapshot: (count, timeoutMs) => (seenClusters.size >= count ? Promise.resolve()
-      : timeout(new Promise<void>((resolve) => { snapshotWaiter = { count, resolve }; }), timeoutMs, `${count} clusters on the stream`)),
+    waitForSnapshot: (count, timeoutMs) =>
+      seenClusters.size >= count
+        ? Promise.resolve()
+        : timeout(
+            new Promise<void>((resolve) => {
+              snapshotWaiter = { count, resolve };
+            }),
+            timeoutMs,
+            `${count} clusters on the stream`,
+          ),
     waitForChannel: (clusterId, marker, timeoutMs) => {
       const seen = seenMarkers.get(`${clusterId} ${marker}`);
       if (seen !== undefined) return Promise.resolve(seen);
-      return timeout(new Promise<number>((resolve) => waiters.push({ clusterId, marker, resolve })), timeoutMs, `${clusterId} ${marker}`);
+      return timeout(
+        new Promise<number>((resolve) => waiters.push({ clusterId, marker, resolve })),
+        timeoutMs,
+        `${clusterId} ${marker}`,
+      );
     },
     get reconnects() {
       return reconnects;

@@ -35,14 +35,15 @@ export async function relay(target: string): Promise<{ url: string; blackhole():
         upstream.pause();
       }
     },
-    close: () => new Promise<void>((resolve) => {
-      for (const [client, upstream] of pairs) {
-        client.destroy();
-        upstream.destroy();
-      }
-      // Connections accepted while black-holed were never paired; server.close would wait for them forever.
-      for (const client of accepted) client.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const [client, upstream] of pairs) {
+          client.destroy();
+          upstream.destroy();
+        }
+        // Connections accepted while black-holed were never paired; server.close would wait for them forever.
+        for (const client of accepted) client.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -18,7 +18,8 @@ import { analyzeOffline } from '@/server/offline/analyze-offline';
 import { OfflineInputError } from '@/server/offline/errors';
 import { formatAnalysis } from '@/server/offline/format-text';
 
-const USAGE = 'usage: npm run analyze -- <path...> [--json] [--now <RFC3339>] [--name NAME] [--recommend [--version V | --show-outdated-releases]]';
+const USAGE =
+  'usage: npm run analyze -- <path...> [--json] [--now <RFC3339>] [--name NAME] [--recommend [--version V | --show-outdated-releases]]';
 
 function fail(code: number, message: string): never {
   process.stderr.write(`analyze: ${message.split('\n')[0]}${code === 2 ? `\n${USAGE}` : ''}\n`);
@@ -29,8 +30,13 @@ function parse() {
   try {
     return parseArgs({
       options: {
-        json: { type: 'boolean' }, now: { type: 'string' }, name: { type: 'string' }, help: { type: 'boolean', short: 'h' },
-        recommend: { type: 'boolean' }, version: { type: 'string' }, 'show-outdated-releases': { type: 'boolean' },
+        json: { type: 'boolean' },
+        now: { type: 'string' },
+        name: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        recommend: { type: 'boolean' },
+        version: { type: 'string' },
+        'show-outdated-releases': { type: 'boolean' },
       },
       allowPositionals: true,
       strict: true,
@@ -50,11 +56,19 @@ async function main(): Promise<void> {
   let now: number | undefined;
   if (values.now !== undefined) {
     now = Date.parse(values.now);
-    if (!/^\d{4}-\d{2}-\d{2}T/.test(values.now) || !Number.isFinite(now)) fail(2, `--now is not an RFC 3339 time: ${values.now}`);
+    if (!/^\d{4}-\d{2}-\d{2}T/.test(values.now) || !Number.isFinite(now))
+      fail(2, `--now is not an RFC 3339 time: ${values.now}`);
   }
-  if (!values.recommend && (values.version !== undefined || values['show-outdated-releases'])) fail(2, '--version and --show-outdated-releases need --recommend');
+  if (!values.recommend && (values.version !== undefined || values['show-outdated-releases']))
+    fail(2, '--version and --show-outdated-releases need --recommend');
   if (values.recommend) {
-    await recommend(positionals, { now, name: values.name, json: values.json, version: values.version, showOutdatedReleases: values['show-outdated-releases'] });
+    await recommend(positionals, {
+      now,
+      name: values.name,
+      json: values.json,
+      version: values.version,
+      showOutdatedReleases: values['show-outdated-releases'],
+    });
     return;
   }
   try {
@@ -69,7 +83,9 @@ async function main(): Promise<void> {
 
 /** oc's file mode reads `<name>-alerts.json` beside `<name>-cv.yaml` (when it exists and is not given already). */
 function withSiblingAlerts(paths: string[]): string[] {
-  const siblings = paths.filter((path) => path.endsWith('-cv.yaml')).map((path) => path.replace(/-cv\.yaml$/, '-alerts.json'));
+  const siblings = paths
+    .filter((path) => path.endsWith('-cv.yaml'))
+    .map((path) => path.replace(/-cv\.yaml$/, '-alerts.json'));
   return [...paths, ...siblings.filter((path) => !paths.includes(path) && existsSync(path))];
 }
 
@@ -90,14 +106,18 @@ async function recommend(paths: string[], flags: RecommendFlags): Promise<void> 
     fail(1, `unexpected failure: ${error instanceof Error ? error.message : String(error)}`);
   }
   const recommendations = analysis.health.updateRecommendations;
-  if (!recommendations) fail(1, 'No cluster version information available: the inputs hold no ClusterVersion "version"');
+  if (!recommendations)
+    fail(1, 'No cluster version information available: the inputs hold no ClusterVersion "version"');
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(recommendations, null, 2)}\n`);
     return;
   }
   let output;
   try {
-    output = formatRecommend(recommendations, { version: flags.version, showOutdatedReleases: flags.showOutdatedReleases });
+    output = formatRecommend(recommendations, {
+      version: flags.version,
+      showOutdatedReleases: flags.showOutdatedReleases,
+    });
   } catch (error) {
     if (error instanceof RecommendUsageError) fail(2, error.message);
     throw error;

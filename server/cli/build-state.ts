@@ -22,5 +22,8 @@ export function needsBuild(root: string): boolean {
   const built = statSync(buildId).mtimeMs;
   const sources = ['app', 'components', 'lib', 'server', 'public'].filter((dir) => existsSync(join(root, dir)));
   const configs = ['package.json', 'next.config.ts', 'tsconfig.json'].filter((file) => existsSync(join(root, file)));
-  return sources.some((dir) => newestMtime(join(root, dir)) > built) || configs.some((file) => statSync(join(root, file)).mtimeMs > built);
+  return (
+    sources.some((dir) => newestMtime(join(root, dir)) > built) ||
+    configs.some((file) => statSync(join(root, file)).mtimeMs > built)
+  );
 }

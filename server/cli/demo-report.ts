@@ -23,7 +23,9 @@ export function readManifests(outDir: string, order: readonly string[]): DemoMan
 /** Copies the scenario's video out of Playwright's results into `<out>/<scenario>/video.webm`; false if none. */
 export function collectVideo(outDir: string, manifest: DemoManifest): boolean {
   if (!existsSync(manifest.resultsDir)) return false;
-  const webm = readdirSync(manifest.resultsDir).filter((name) => name.endsWith('.webm')).sort()[0];
+  const webm = readdirSync(manifest.resultsDir)
+    .filter((name) => name.endsWith('.webm'))
+    .sort()[0];
   if (!webm) return false;
   copyFileSync(join(manifest.resultsDir, webm), join(outDir, manifest.scenario, VIDEO_FILE));
   return true;
@@ -31,7 +33,10 @@ export function collectVideo(outDir: string, manifest: DemoManifest): boolean {
 
 /** Text for HTML element content and quoted attribute values. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;margin:0 auto;max-width:1320px;padding:24px;background:#0f172a;color:#e2e8f0}
@@ -47,21 +52,32 @@ const at=Math.min(steps.length-1,Math.floor(v.currentTime/(v.duration||1)*steps.
 
 /** The static index page for the collected scenarios. */
 export function renderIndex(manifests: readonly DemoManifest[], generatedAt = new Date()): string {
-  const sections = manifests.map((m) => {
-    const dir = encodeURIComponent(m.scenario);
-    const steps = m.steps.map((s, i) => {
-      const image = s.screenshot ? `<a href="${dir}/${encodeURIComponent(s.screenshot)}"><img src="${dir}/${encodeURIComponent(s.screenshot)}" alt="${escapeHtml(s.caption)}" loading="lazy"></a>` : '';
-      return `<li><figure>${image}<figcaption>${i + 1}. ${escapeHtml(s.caption)}</figcaption></figure></li>`;
-    }).join('\n');
-    return `<section id="${escapeHtml(m.scenario)}">
+  const sections = manifests
+    .map((m) => {
+      const dir = encodeURIComponent(m.scenario);
+      const steps = m.steps
+        .map((s, i) => {
+          const image = s.screenshot
+            ? `<a href="${dir}/${encodeURIComponent(s.screenshot)}"><img src="${dir}/${encodeURIComponent(s.screenshot)}" alt="${escapeHtml(s.caption)}" loading="lazy"></a>`
+            : '';
+          return `<li><figure>${image}<figcaption>${i + 1}. ${escapeHtml(s.caption)}</figcaption></figure></li>`;
+        })
+        .join('\n');
+      return `<section id="${escapeHtml(m.scenario)}">
 <h2>${escapeHtml(m.scenario)}: ${escapeHtml(m.title)}</h2>
 <video src="${dir}/${VIDEO_FILE}" controls preload="metadata" muted></video>
 <ol>
 ${steps}
 </ol>
 </section>`;
-  }).join('\n');
-  const toc = manifests.map((m) => `<li><a href="#${encodeURIComponent(m.scenario)}">${escapeHtml(m.scenario)}</a>: ${escapeHtml(m.title)}</li>`).join('\n');
+    })
+    .join('\n');
+  const toc = manifests
+    .map(
+      (m) =>
+        `<li><a href="#${encodeURIComponent(m.scenario)}">${escapeHtml(m.scenario)}</a>: ${escapeHtml(m.title)}</li>`,
+    )
+    .join('\n');
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>Update Health demos</title><style>${STYLE}</style></head>

@@ -28,7 +28,12 @@ function fail(message: string, code = 2): never {
 function parse() {
   try {
     return parseArgs({
-      options: { scenario: { type: 'string' }, headed: { type: 'boolean' }, output: { type: 'string' }, help: { type: 'boolean' } },
+      options: {
+        scenario: { type: 'string' },
+        headed: { type: 'boolean' },
+        output: { type: 'string' },
+        help: { type: 'boolean' },
+      },
       strict: true,
     }).values;
   } catch (error) {
@@ -47,7 +52,8 @@ function onPath(command: string): string | undefined {
 /** Playwright records video with its own ffmpeg build, which is not downloadable here: link Debian's in its place. */
 function linkFfmpeg(root: string): string {
   const ffmpeg = onPath('ffmpeg');
-  if (!ffmpeg || !onPath('ffprobe')) fail("video needs ffmpeg and ffprobe: install Debian's package 'ffmpeg' (apt-get install -y ffmpeg)", 1);
+  if (!ffmpeg || !onPath('ffprobe'))
+    fail("video needs ffmpeg and ffprobe: install Debian's package 'ffmpeg' (apt-get install -y ffmpeg)", 1);
   const browsers = JSON.parse(readFileSync(join(root, 'node_modules', 'playwright-core', 'browsers.json'), 'utf8')) as {
     browsers: { name: string; revision: string }[];
   };
@@ -104,11 +110,18 @@ async function main(): Promise<void> {
   let wrapper: string[] = [];
   if (args.headed && !process.env.DISPLAY) {
     const xvfb = onPath('xvfb-run');
-    if (!xvfb) fail("--headed needs a display: set DISPLAY, or install Debian's package 'xvfb' so the browser runs under xvfb-run");
+    if (!xvfb)
+      fail(
+        "--headed needs a display: set DISPLAY, or install Debian's package 'xvfb' so the browser runs under xvfb-run",
+      );
     wrapper = [xvfb, '-a', '-s', '-screen 0 1280x800x24'];
   }
   const browsersPath = linkFfmpeg(root);
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PLAYWRIGHT_BROWSERS_PATH: browsersPath };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    PLAYWRIGHT_BROWSERS_PATH: browsersPath,
+  };
 
   if (needsBuild(root)) {
     console.log('npm run demo: building the dashboard (sources changed since the last build) ...');
@@ -120,12 +133,23 @@ async function main(): Promise<void> {
   const results = join(out, '.results');
   for (const name of scenarios) rmSync(join(out, name), { recursive: true, force: true });
   mkdirSync(out, { recursive: true });
-  const playwright = [join(root, 'node_modules', '.bin', 'playwright'), 'test', '--project', 'demo', '--output', results,
-    ...(args.scenario ? ['--grep', escapeRegExp(`[${args.scenario}]`)] : [])];
+  const playwright = [
+    join(root, 'node_modules', '.bin', 'playwright'),
+    'test',
+    '--project',
+    'demo',
+    '--output',
+    results,
+    ...(args.scenario ? ['--grep', escapeRegExp(`[${args.scenario}]`)] : []),
+  ];
   const [command, ...rest] = [...wrapper, ...playwright];
   const recordStarted = Date.now();
   const code = await run(command, rest, {
-    ...env, PW_VIDEO: 'on', PW_DEMO_ONLY: '1', PW_HEADED: args.headed ? '1' : '0', DEMO_OUTPUT: out,
+    ...env,
+    PW_VIDEO: 'on',
+    PW_DEMO_ONLY: '1',
+    PW_HEADED: args.headed ? '1' : '0',
+    DEMO_OUTPUT: out,
   });
   const recordSeconds = (Date.now() - recordStarted) / 1000;
   if (code !== 0) fail(`the walkthroughs failed (playwright exit ${code}); see the report above`, code);
@@ -149,8 +173,10 @@ async function main(): Promise<void> {
   const index = writeIndex(out, manifests);
   if (problems.length > 0) fail(`the recording is not usable:\n  - ${problems.join('\n  - ')}`, 1);
   rmSync(results, { recursive: true, force: true });
-  console.log(`npm run demo: ${manifests.length} scenario(s) in ${relative(root, out) || '.'}/, open ${relative(root, index)}`
-    + ` (recorded in ${recordSeconds.toFixed(0)} s, ${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+  console.log(
+    `npm run demo: ${manifests.length} scenario(s) in ${relative(root, out) || '.'}/, open ${relative(root, index)}` +
+      ` (recorded in ${recordSeconds.toFixed(0)} s, ${((Date.now() - started) / 1000).toFixed(0)} s in all)`,
+  );
 }
 
-void main().catch((error: unknown) => fail(error instanceof Error ? error.stack ?? error.message : String(error), 1));
+void main().catch((error: unknown) => fail(error instanceof Error ? (error.stack ?? error.message) : String(error), 1));

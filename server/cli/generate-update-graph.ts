@@ -70,19 +70,25 @@ function edgeOf(file: string, raw: unknown): BlockedEdgeFile | undefined {
 /** The text of the generated module for the graph data under `repoRoot`. */
 export function generateUpdateGraph(repoRoot: string): string {
   const dir = join(repoRoot, GRAPH_DIR);
-  const channels = readdirSync(join(dir, 'channels')).filter((f) => f.endsWith('.yaml')).sort()
+  const channels = readdirSync(join(dir, 'channels'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()
     .map((file) => channelOf(file, readYaml(join(dir, 'channels'), file)));
   const risks: { name: string; message: string; url: string; matchingRules: unknown[] }[] = [];
   const riskIndex = new Map<string, number>();
   const edges: [string, string, number][] = [];
-  for (const file of readdirSync(join(dir, 'blocked-edges')).filter((f) => f.endsWith('.yaml')).sort()) {
+  for (const file of readdirSync(join(dir, 'blocked-edges'))
+    .filter((f) => f.endsWith('.yaml'))
+    .sort()) {
     const edge = edgeOf(file, readYaml(join(dir, 'blocked-edges'), file));
     if (!edge) continue;
     const risk = {
-      name: edge.name!, message: edge.message!.trim(), url: edge.url!,
-      matchingRules: edge.matchingRules!.map((rule) => (rule.type === 'Always'
-        ? { type: 'Always' }
-        : { type: 'PromQL', promql: { promql: rule.promql.promql } })),
+      name: edge.name!,
+      message: edge.message!.trim(),
+      url: edge.url!,
+      matchingRules: edge.matchingRules!.map((rule) =>
+        rule.type === 'Always' ? { type: 'Always' } : { type: 'PromQL', promql: { promql: rule.promql.promql } },
+      ),
     };
     const key = JSON.stringify(risk);
     let index = riskIndex.get(key);

@@ -31,8 +31,10 @@ export function unsupportedNodeMessage(version: string, range: string): string |
   for (let i = 0; i < 3; i += 1) {
     if (current[i] > minimum[i]) return undefined;
     if (current[i] < minimum[i]) {
-      return `update-health needs Node.js ${range.trim()} (package.json engines), but runs on Node.js ${version}: `
-        + 'use a current LTS (README "Runtime"; bash .ci/run installs one)';
+      return (
+        `update-health needs Node.js ${range.trim()} (package.json engines), but runs on Node.js ${version}: ` +
+        'use a current LTS (README "Runtime"; bash .ci/run installs one)'
+      );
     }
   }
   return undefined;

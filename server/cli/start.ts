@@ -32,10 +32,22 @@ function parse() {
   try {
     return parseArgs({
       options: {
-        port: { type: 'string' }, host: { type: 'string' }, kubeconfig: { type: 'string' }, context: { type: 'string' },
-        scenario: { type: 'string' }, fleet: { type: 'string' }, speed: { type: 'string' }, 'no-build': { type: 'boolean' }, dev: { type: 'boolean' },
-        auth: { type: 'string' }, 'auth-cluster': { type: 'string' }, htpasswd: { type: 'string' }, 'insecure-no-auth': { type: 'boolean' },
-        'max-heap-mb': { type: 'string' }, 'tls-cert': { type: 'string' }, 'tls-key': { type: 'string' },
+        port: { type: 'string' },
+        host: { type: 'string' },
+        kubeconfig: { type: 'string' },
+        context: { type: 'string' },
+        scenario: { type: 'string' },
+        fleet: { type: 'string' },
+        speed: { type: 'string' },
+        'no-build': { type: 'boolean' },
+        dev: { type: 'boolean' },
+        auth: { type: 'string' },
+        'auth-cluster': { type: 'string' },
+        htpasswd: { type: 'string' },
+        'insecure-no-auth': { type: 'boolean' },
+        'max-heap-mb': { type: 'string' },
+        'tls-cert': { type: 'string' },
+        'tls-key': { type: 'string' },
         'xss-probe': { type: 'boolean' },
         help: { type: 'boolean' },
       },
@@ -79,23 +91,34 @@ async function main(): Promise<void> {
   }
   const root = resolve('.');
   const port = Number(args.port ?? process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port <= 0 || port > 65_535) fail(`--port must be a TCP port, got "${args.port ?? process.env.PORT}"`);
+  if (!Number.isInteger(port) || port <= 0 || port > 65_535)
+    fail(`--port must be a TCP port, got "${args.port ?? process.env.PORT}"`);
   const host = args.host ?? '127.0.0.1';
   const auth = args.auth ?? (process.env.UPDATE_HEALTH_AUTH || 'none');
   if (auth !== 'none' && auth !== 'openshift') fail(`--auth must be none or openshift, got "${auth}"`);
   if (auth === 'none' && !isLoopback(host) && !args['insecure-no-auth']) {
-    fail(`refusing to serve every cluster's data without login on ${host}: use --auth openshift, or --insecure-no-auth if something in front authenticates`);
+    fail(
+      `refusing to serve every cluster's data without login on ${host}: use --auth openshift, or --insecure-no-auth if something in front authenticates`,
+    );
   }
-  if (args.speed !== undefined && !(Number(args.speed) > 0)) fail(`--speed must be a positive number, got "${args.speed}"`);
-  if (args.htpasswd && (args.kubeconfig || args.context)) fail('--htpasswd configures the embedded clusters\' login; a real cluster has its own identity providers');
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', PORT: String(port), UPDATE_HEALTH_AUTH: auth };
+  if (args.speed !== undefined && !(Number(args.speed) > 0))
+    fail(`--speed must be a positive number, got "${args.speed}"`);
+  if (args.htpasswd && (args.kubeconfig || args.context))
+    fail("--htpasswd configures the embedded clusters' login; a real cluster has its own identity providers");
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    NEXT_TELEMETRY_DISABLED: '1',
+    PORT: String(port),
+    UPDATE_HEALTH_AUTH: auth,
+  };
   if (args['auth-cluster']) env.UPDATE_HEALTH_AUTH_CLUSTER = args['auth-cluster'];
   // The dashboard's JavaScript heap limit: set it to what the container's memory limit leaves for the heap, or V8
   // sizes it from the machine and grows the heap with garbage long past what the service needs.
   const heapText = args['max-heap-mb'] ?? process.env.UPDATE_HEALTH_MAX_HEAP_MB;
   if (heapText !== undefined && heapText !== '') {
     const heapMb = Number(heapText);
-    if (!Number.isInteger(heapMb) || heapMb < 128) fail(`--max-heap-mb must be an integer of at least 128, got "${heapText}"`);
+    if (!Number.isInteger(heapMb) || heapMb < 128)
+      fail(`--max-heap-mb must be an integer of at least 128, got "${heapText}"`);
     env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --max-old-space-size=${heapMb}`.trim();
   }
   const tlsFiles = tlsEnv();
@@ -118,7 +141,8 @@ async function main(): Promise<void> {
     const unknown = names.filter((name) => !SCENARIO_NAMES.includes(name));
     if (unknown.length > 0) fail(`unknown scenario(s) ${unknown.join(', ')}; known: ${SCENARIO_NAMES.join(', ')}`);
     const size = args.fleet === undefined ? undefined : Number(args.fleet);
-    if (size !== undefined && !(Number.isInteger(size) && size > 0)) fail(`--fleet must be a positive integer, got "${args.fleet}"`);
+    if (size !== undefined && !(Number.isInteger(size) && size > 0))
+      fail(`--fleet must be a positive integer, got "${args.fleet}"`);
     const speed = args.speed === undefined ? defaultFleetSpeed(size) : Number(args.speed);
     let users: string | undefined;
     try {
@@ -163,11 +187,12 @@ async function main(): Promise<void> {
   let front: TlsFront | undefined;
   if (certFile && keyFile) {
     const warn = (message: string) => console.warn(`Update Health: ${message}`);
-    front = await startTlsFront({ host, port, certFile, keyFile, upstreamPort: nextPort, warn })
-      .catch(async (error: unknown) => {
+    front = await startTlsFront({ host, port, certFile, keyFile, upstreamPort: nextPort, warn }).catch(
+      async (error: unknown) => {
         await stopFleet();
         return fail((error as Error).message);
-      });
+      },
+    );
   }
   const nextArgs = [args.dev ? 'dev' : 'start', '-H', nextHost, '-p', String(nextPort)];
   const child = spawn(next, nextArgs, { stdio: 'inherit', env });

@@ -23,7 +23,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 step() { echo; echo "==> $*"; }
-step "lint";       npx eslint . --max-warnings=0
+step "lint";       npx eslint . --max-warnings=0 && npx prettier --check --log-level warn .
 step "typecheck";  npx tsc --noEmit
 step "unit + integration"; npx vitest run
 step "build";      npx next build

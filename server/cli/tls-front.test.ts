@@ -14,9 +14,27 @@ const certFile = join(dir, 'tls.crt');
 const keyFile = join(dir, 'tls.key');
 
 function issue(name: string): { cert: string; key: string } {
-  execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, `${name}.key`),
-    '-out', join(dir, `${name}.crt`), '-days', '1', '-subj', `/CN=${name}`, '-addext', 'subjectAltName=DNS:localhost'],
-  { stdio: 'pipe' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-keyout',
+      join(dir, `${name}.key`),
+      '-out',
+      join(dir, `${name}.crt`),
+      '-days',
+      '1',
+      '-subj',
+      `/CN=${name}`,
+      '-addext',
+      'subjectAltName=DNS:localhost',
+    ],
+    { stdio: 'pipe' },
+  );
   return { cert: readFileSync(join(dir, `${name}.crt`), 'utf8'), key: readFileSync(join(dir, `${name}.key`), 'utf8') };
 }
 
@@ -62,10 +80,20 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Answer { status: number; headers: IncomingMessage['headers']; body: string; peerCert: string }
+interface Answer {
+  status: number;
+  headers: IncomingMessage['headers'];
+  body: string;
+  peerCert: string;
+}
 
 function call(
-  port: number, ca: string, path: string, method = 'GET', body?: string, headers: Record<string, string> = {},
+  port: number,
+  ca: string,
+  path: string,
+  method = 'GET',
+  body?: string,
+  headers: Record<string, string> = {},
 ) {
   return new Promise<Answer>((resolve, reject) => {
     const options = { host: '127.0.0.1', port, path, method, ca, servername: 'localhost', headers, agent: false };
@@ -94,8 +122,11 @@ async function until<T>(probe: () => Promise<T | undefined>, what: string): Prom
 describe('TLS front', () => {
   it('relays a request over HTTPS with its body, status and headers, and tells the dashboard it was TLS', async () => {
     front = await startTlsFront({ host: '127.0.0.1', port: 0, certFile, keyFile, upstreamPort });
-    const answer = await call(front.port, first.cert, '/api/things?x=1', 'POST', 'hello',
-      { 'x-forwarded-proto': 'http', 'x-forwarded-for': '10.0.0.9', 'content-type': 'text/plain' });
+    const answer = await call(front.port, first.cert, '/api/things?x=1', 'POST', 'hello', {
+      'x-forwarded-proto': 'http',
+      'x-forwarded-for': '10.0.0.9',
+      'content-type': 'text/plain',
+    });
     expect(answer).toMatchObject({ status: 201, body: 'POST /api/things?x=1 hello', peerCert: 'first' });
     expect(answer.headers['x-upstream']).toBe('yes');
     const relayed = seen.at(-1)!;
@@ -108,14 +139,13 @@ describe('TLS front', () => {
     front = await startTlsFront({ host: '127.0.0.1', port: 0, certFile, keyFile, upstreamPort });
     const firstChunk = await new Promise<string>((resolve, reject) => {
       const target = { host: '127.0.0.1', port: front!.port, path: '/stream' };
-      const req = request({ ...target, ca: first.cert, servername: 'localhost', agent: false },
-        (res) => {
-          res.setEncoding('utf8');
-          res.once('data', (chunk: string) => {
-            resolve(chunk);
-            req.destroy();
-          });
+      const req = request({ ...target, ca: first.cert, servername: 'localhost', agent: false }, (res) => {
+        res.setEncoding('utf8');
+        res.once('data', (chunk: string) => {
+          resolve(chunk);
+          req.destroy();
         });
+      });
       req.on('error', (error) => (error.message.includes('socket hang up') ? undefined : reject(error)));
       req.end();
     });
@@ -137,13 +167,15 @@ describe('TLS front', () => {
   it('refuses to start on a missing file or a certificate that does not match its key, naming the file', async () => {
     const absent = join(dir, 'absent.crt');
     const unreadable = expect.stringMatching(/^cannot read the TLS certificate .*absent\.crt/);
-    await expect(startTlsFront({ host: '127.0.0.1', port: 0, certFile: absent, keyFile, upstreamPort }))
-      .rejects.toMatchObject({ name: 'TlsFilesError', message: unreadable });
+    await expect(
+      startTlsFront({ host: '127.0.0.1', port: 0, certFile: absent, keyFile, upstreamPort }),
+    ).rejects.toMatchObject({ name: 'TlsFilesError', message: unreadable });
     const other = issue('other');
     const otherKey = join(dir, 'other-only.key');
     writeFileSync(otherKey, other.key);
-    await expect(startTlsFront({ host: '127.0.0.1', port: 0, certFile, keyFile: otherKey, upstreamPort }))
-      .rejects.toMatchObject({ name: 'TlsFilesError', message: expect.stringContaining('are not a usable pair') });
+    await expect(
+      startTlsFront({ host: '127.0.0.1', port: 0, certFile, keyFile: otherKey, upstreamPort }),
+    ).rejects.toMatchObject({ name: 'TlsFilesError', message: expect.stringContaining('are not a usable pair') });
   });
 
   it('serves a renewed certificate without a restart, the last good one while the files are half-written', async () => {

@@ -39,10 +39,19 @@ export interface TlsFront {
 }
 
 const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'transfer-encoding',
+  'upgrade',
+  'te',
+  'trailer',
 ]);
 
-interface KeyPair { cert: string; key: string }
+interface KeyPair {
+  cert: string;
+  key: string;
+}
 
 /** Reads and checks the pair; throws TlsFilesError naming the file or the mismatch. */
 function readKeyPair(certFile: string, keyFile: string): KeyPair {
@@ -79,14 +88,21 @@ export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront>
   let current = readKeyPair(options.certFile, options.keyFile);
   const agent = new Agent({ keepAlive: true });
   const server: Server = createServer(current, (req, res) => {
-    const upstream = request({
-      host: '127.0.0.1', port: options.upstreamPort, method: req.method, path: req.url, agent,
-      headers: forwardedHeaders(req.headers, req.socket.remoteAddress),
-    }, (answer) => {
-      const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
-      answer.pipe(res);
-    });
+    const upstream = request(
+      {
+        host: '127.0.0.1',
+        port: options.upstreamPort,
+        method: req.method,
+        path: req.url,
+        agent,
+        headers: forwardedHeaders(req.headers, req.socket.remoteAddress),
+      },
+      (answer) => {
+        const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+        res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
+        answer.pipe(res);
+      },
+    );
     upstream.on('error', (error) => {
       if (res.headersSent) {
         res.destroy(error);
@@ -122,11 +138,12 @@ export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront>
   reload.unref();
   return {
     port: (server.address() as AddressInfo).port,
-    close: () => new Promise<void>((resolve) => {
-      clearInterval(reload);
-      agent.destroy();
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        clearInterval(reload);
+        agent.destroy();
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -50,12 +50,15 @@ export async function migrate(pool: pg.Pool): Promise<void> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(hashtext($1))', ['update-health-migrations']);
-    await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())',
+    );
     const { rows } = await client.query<{ version: number }>('SELECT version FROM schema_migrations');
     const applied = new Set(rows.map((row) => row.version));
     const newest = Math.max(0, ...applied);
     const known = Math.max(...MIGRATIONS.map((m) => m.version));
-    if (newest > known) throw new MigrationError(`the database has schema version ${newest}; this build knows up to ${known}`);
+    if (newest > known)
+      throw new MigrationError(`the database has schema version ${newest}; this build knows up to ${known}`);
     for (const migration of MIGRATIONS) {
       if (applied.has(migration.version)) continue;
       await client.query('BEGIN');
@@ -65,7 +68,9 @@ export async function migrate(pool: pg.Pool): Promise<void> {
         await client.query('COMMIT');
       } catch (error) {
         await client.query('ROLLBACK');
-        throw new MigrationError(`migration ${migration.version} failed: ${(error as Error).message}`, { cause: error });
+        throw new MigrationError(`migration ${migration.version} failed: ${(error as Error).message}`, {
+          cause: error,
+        });
       }
     }
   } finally {

@@ -30,15 +30,19 @@ it('tightens an existing world-readable file and brings a version 2 file to vers
   const old = new Database(file);
   old.exec(`CREATE TABLE sessions (key TEXT PRIMARY KEY, user_name TEXT NOT NULL, groups TEXT NOT NULL,
     created_at TEXT NOT NULL, expires_at TEXT NOT NULL) STRICT; PRAGMA user_version = 2`);
-  old.prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?)')
+  old
+    .prepare('INSERT INTO sessions VALUES (?, ?, ?, ?, ?)')
     .run('k1', 'sre', '["sre"]', '2026-11-25T00:00:00.000Z', '2026-11-26T00:00:00.000Z');
   old.close();
   expect(statSync(file).mode & 0o077).not.toBe(0);
   const sessions = new SqliteSessionRepository(file);
   expect(statSync(file).mode & 0o777).toBe(0o600);
   expect(await sessions.get('k1', new Date('2026-11-25T01:00:00Z'))).toEqual({
-    user: { name: 'sre', groups: ['sre'] }, createdAt: '2026-11-25T00:00:00.000Z',
-    expiresAt: '2026-11-26T00:00:00.000Z', sealedToken: '', reviewedAt: '1970-01-01T00:00:00.000Z',
+    user: { name: 'sre', groups: ['sre'] },
+    createdAt: '2026-11-25T00:00:00.000Z',
+    expiresAt: '2026-11-26T00:00:00.000Z',
+    sealedToken: '',
+    reviewedAt: '1970-01-01T00:00:00.000Z',
   });
   await sessions.close();
 });

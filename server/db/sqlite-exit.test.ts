@@ -23,11 +23,16 @@ process.exit(0);
 describe('the embedded SQLite database on this Node.js', () => {
   it('lets the process exit cleanly with statements and connections left to the garbage collector', () => {
     for (let run = 0; run < 3; run += 1) {
-      const result = spawnSync(process.execPath,
+      const result = spawnSync(
+        process.execPath,
         ['--conditions=react-server', '--import', 'tsx', '--input-type=module', '-e', SCRIPT],
-        { encoding: 'utf8', timeout: 60_000, env: { ...process.env, DB_FILE: join(dir, `run${run}-`) } });
-      expect({ status: result.status, signal: result.signal, stderr: result.stderr }).toEqual(
-        { status: 0, signal: null, stderr: '' });
+        { encoding: 'utf8', timeout: 60_000, env: { ...process.env, DB_FILE: join(dir, `run${run}-`) } },
+      );
+      expect({ status: result.status, signal: result.signal, stderr: result.stderr }).toEqual({
+        status: 0,
+        signal: null,
+        stderr: '',
+      });
     }
   }, 180_000);
 });

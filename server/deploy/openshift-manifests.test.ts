@@ -9,7 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { parseMinimumNode, requiredNodeRange } from '@/server/cli/node-version';
 import { accountGrants, renderOpenShiftManifests, type Manifest } from './rendered-manifests';
 
-interface Probe { httpGet?: { path: string; port: string; scheme?: string } }
+interface Probe {
+  httpGet?: { path: string; port: string; scheme?: string };
+}
 interface Container {
   name: string;
   image: string;
@@ -19,7 +21,9 @@ interface Container {
   livenessProbe?: Probe;
   resources?: { limits?: { memory?: string } };
   securityContext?: {
-    allowPrivilegeEscalation?: boolean; readOnlyRootFilesystem?: boolean; runAsNonRoot?: boolean;
+    allowPrivilegeEscalation?: boolean;
+    readOnlyRootFilesystem?: boolean;
+    runAsNonRoot?: boolean;
     capabilities?: { drop?: string[] };
   };
   env?: { name: string; value?: string; valueFrom?: { secretKeyRef?: { name: string } } }[];
@@ -31,8 +35,12 @@ interface PodSpec {
   containers: Container[];
   volumes: { name: string; secret?: { secretName: string; items?: { key: string }[] } }[];
 }
-interface Deployment extends Manifest { spec: { replicas: number; template: { spec: PodSpec } } }
-interface Service extends Manifest { spec: { ports: { name: string; targetPort: string }[] } }
+interface Deployment extends Manifest {
+  spec: { replicas: number; template: { spec: PodSpec } };
+}
+interface Service extends Manifest {
+  spec: { ports: { name: string; targetPort: string }[] };
+}
 interface Route extends Manifest {
   spec: { port: { targetPort: string }; tls: { termination: string; insecureEdgeTerminationPolicy: string } };
 }
@@ -73,9 +81,22 @@ const mountOf = (file: string | undefined) => {
 
 describe('deploy/openshift', () => {
   it('renders every object an admin needs, with every namespaced object in a namespace', () => {
-    expect([...new Set(rendered.map((m) => m.kind))].sort()).toEqual(['ClusterRole', 'ClusterRoleBinding', 'ConfigMap',
-      'Deployment', 'ImageStream', 'Namespace', 'NetworkPolicy', 'Role', 'RoleBinding', 'Route', 'Secret', 'Service',
-      'ServiceAccount', 'ServiceMonitor']);
+    expect([...new Set(rendered.map((m) => m.kind))].sort()).toEqual([
+      'ClusterRole',
+      'ClusterRoleBinding',
+      'ConfigMap',
+      'Deployment',
+      'ImageStream',
+      'Namespace',
+      'NetworkPolicy',
+      'Role',
+      'RoleBinding',
+      'Route',
+      'Secret',
+      'Service',
+      'ServiceAccount',
+      'ServiceMonitor',
+    ]);
     const clusterScoped = new Set(['ClusterRole', 'ClusterRoleBinding', 'Namespace']);
     for (const m of rendered) {
       expect(m.metadata.namespace === undefined, `${m.kind} ${m.metadata.name}`).toBe(clusterScoped.has(m.kind));
@@ -87,8 +108,11 @@ describe('deploy/openshift', () => {
     expect(deployment.spec.replicas).toBe(2);
     expect(pod.securityContext).toMatchObject({ runAsNonRoot: true, seccompProfile: { type: 'RuntimeDefault' } });
     for (const container of pod.containers) {
-      expect(container.securityContext, container.name)
-        .toMatchObject({ allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, runAsNonRoot: true });
+      expect(container.securityContext, container.name).toMatchObject({
+        allowPrivilegeEscalation: false,
+        readOnlyRootFilesystem: true,
+        runAsNonRoot: true,
+      });
       expect(container.securityContext?.capabilities?.drop, container.name).toEqual(['ALL']);
       expect(container.resources?.limits?.memory, container.name).toMatch(/^\d+(Mi|Gi)$/);
       expect(container.readinessProbe?.httpGet, container.name).toBeDefined();
@@ -156,7 +180,8 @@ describe('deploy/openshift', () => {
     expect(monitor.metadata.namespace).toBe(APP_NAMESPACE);
     const [endpoint] = monitor.spec.endpoints;
     expect(endpoint).toMatchObject({
-      port: service.spec.ports[0].name, scheme: 'https',
+      port: service.spec.ports[0].name,
+      scheme: 'https',
       tlsConfig: { serverName: `${service.metadata.name}.${APP_NAMESPACE}.svc` },
     });
     expect(endpoint.bearerTokenFile, 'user-workload monitoring refuses token files').toBeUndefined();
@@ -175,18 +200,24 @@ describe('deploy/openshift', () => {
   it('runs images pinned by digest: the release tag imported once, its digest written into the pod template', () => {
     const version = (JSON.parse(readFileSync('package.json', 'utf8')) as { version: string }).version;
     const triggers = JSON.parse(deployment.metadata.annotations!['image.openshift.io/triggers']) as unknown;
-    expect(triggers).toEqual([{
-      from: { kind: 'ImageStreamTag', name: `update-health:${version}` },
-      fieldPath: 'spec.template.spec.containers[?(@.name=="dashboard")].image',
-    }]);
+    expect(triggers).toEqual([
+      {
+        from: { kind: 'ImageStreamTag', name: `update-health:${version}` },
+        fieldPath: 'spec.template.spec.containers[?(@.name=="dashboard")].image',
+      },
+    ]);
     expect(dashboard.image).toBe(`update-health:${version}`);
     type ImageStream = Manifest & { spec: { lookupPolicy: { local: boolean }; tags: ImageTag[] } };
     const stream = one<ImageStream>('ImageStream', 'update-health');
     expect(stream.spec.lookupPolicy.local).toBe(true);
-    expect(stream.spec.tags).toEqual([{
-      name: version, from: { kind: 'DockerImage', name: `quay.io/update-health/update-health:${version}` },
-      importPolicy: { scheduled: false }, referencePolicy: { type: 'Source' },
-    }]);
+    expect(stream.spec.tags).toEqual([
+      {
+        name: version,
+        from: { kind: 'DockerImage', name: `quay.io/update-health/update-health:${version}` },
+        importPolicy: { scheduled: false },
+        referencePolicy: { type: 'Source' },
+      },
+    ]);
     for (const container of pod.containers) expect(container.image, container.name).not.toMatch(/:latest$|^[^:@]+$/);
 
     const containerfile = readFileSync('deploy/Containerfile', 'utf8');
@@ -201,8 +232,8 @@ describe('deploy/openshift', () => {
     const [major] = parseMinimumNode(requiredNodeRange());
     const images = `registry.access.redhat.com/ubi9/nodejs-${major}`;
     const expected = [`BUILD_IMAGE=${images}`, `RUNTIME_IMAGE=${images}-minimal`];
-    const documented = (file: string) => [...readFileSync(file, 'utf8').matchAll(/--build-arg (\w+=\S+)@sha256:<digest>/g)]
-      .map((match) => match[1]);
+    const documented = (file: string) =>
+      [...readFileSync(file, 'utf8').matchAll(/--build-arg (\w+=\S+)@sha256:<digest>/g)].map((match) => match[1]);
     expect(documented('deploy/Containerfile')).toEqual(expected);
     expect(documented('README.md')).toEqual(expected);
     expect(readFileSync('README.md', 'utf8')).toContain(`skopeo inspect docker://${images}:latest`);

@@ -9,7 +9,12 @@ import { RESOURCES, type ResourceInfo, type ResourceName } from '@/lib/k8s/resou
 import { THANOS_ALERTS_PATH } from '@/server/metrics/alerts-poller';
 import { OVNKUBE_NAMESPACE } from '@/server/metrics/scrape-source';
 import {
-  accountGrants, isResourceGrant, renderOpenShiftManifests, UPSTREAM_ONLY_NAMESPACES, type Manifest, type ResourceGrant,
+  accountGrants,
+  isResourceGrant,
+  renderOpenShiftManifests,
+  UPSTREAM_ONLY_NAMESPACES,
+  type Manifest,
+  type ResourceGrant,
 } from './rendered-manifests';
 
 const rendered = renderOpenShiftManifests();
@@ -26,9 +31,14 @@ const key = (g: Pick<ResourceGrant, 'group' | 'resource'>) => `${g.group}/${g.re
 const groupOf = (resource: ResourceName) => (RESOURCES[resource] as ResourceInfo).group;
 /** The grants that let the account do `verb` on group/resource in `namespace` (undefined: all) on `name`. */
 function covering(group: string, resource: string, verb: string, namespace?: string, name?: string): ResourceGrant[] {
-  return grants.filter((g) => g.group === group && g.resource === resource && g.verbs.includes(verb)
-    && (g.namespace === undefined || g.namespace === namespace)
-    && (g.names === undefined || (name !== undefined && g.names.includes(name))));
+  return grants.filter(
+    (g) =>
+      g.group === group &&
+      g.resource === resource &&
+      g.verbs.includes(verb) &&
+      (g.namespace === undefined || g.namespace === namespace) &&
+      (g.names === undefined || (name !== undefined && g.names.includes(name))),
+  );
 }
 
 describe('deploy/openshift RBAC', () => {
@@ -61,10 +71,16 @@ describe('deploy/openshift RBAC', () => {
       expect(covering('', 'pods/log', 'get', namespace, 'any-pod'), namespace).not.toHaveLength(0);
       expect(covering('', 'pods', 'list', namespace), namespace).not.toHaveLength(0);
     }
-    expect(grants.filter((g) => g.resource === 'pods/log').map((g) => g.namespace).sort()).toEqual(logNamespaces);
+    expect(
+      grants
+        .filter((g) => g.resource === 'pods/log')
+        .map((g) => g.namespace)
+        .sort(),
+    ).toEqual(logNamespaces);
     expect(grants.filter((g) => g.resource === 'pods/proxy').map((g) => g.namespace)).toEqual([OVNKUBE_NAMESPACE]);
-    const [, thanosNamespace, thanosTarget] = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)\/proxy\//
-      .exec(THANOS_ALERTS_PATH)!;
+    const [, thanosNamespace, thanosTarget] = /^\/api\/v1\/namespaces\/([^/]+)\/services\/([^/]+)\/proxy\//.exec(
+      THANOS_ALERTS_PATH,
+    )!;
     expect(grants.filter((g) => g.resource === 'services/proxy')).toEqual([
       { group: '', resource: 'services/proxy', verbs: ['get'], namespace: thanosNamespace, names: [thanosTarget] },
     ]);
@@ -74,7 +90,10 @@ describe('deploy/openshift RBAC', () => {
   });
 
   it('writes nothing but the two reviews and reads no Secrets', () => {
-    expect(everything.filter((g) => !isResourceGrant(g)), 'no non-resource URL').toEqual([]);
+    expect(
+      everything.filter((g) => !isResourceGrant(g)),
+      'no non-resource URL',
+    ).toEqual([]);
     for (const grant of grants) {
       expect(grant.resource, 'no Secrets').not.toBe('secrets');
       expect(grant.resource).not.toBe('*');
@@ -82,6 +101,11 @@ describe('deploy/openshift RBAC', () => {
       expect(grant.verbs, key(grant)).toEqual(review ? ['create'] : grant.resource.includes('/') ? ['get'] : READ);
       if (review) expect(grant.namespace).toBeUndefined();
     }
-    expect(grants.filter((g) => g.verbs.includes('create')).map(key).sort()).toEqual(REVIEWS);
+    expect(
+      grants
+        .filter((g) => g.verbs.includes('create'))
+        .map(key)
+        .sort(),
+    ).toEqual(REVIEWS);
   });
 });

@@ -22,7 +22,10 @@ import { startTestServer, type TestServer } from '@/server/simulator/test-harnes
 import { renderOpenShiftManifests, UPSTREAM_ONLY_NAMESPACES, type Manifest } from './rendered-manifests';
 
 const RBAC_RESOURCES: Record<string, ResourceName> = {
-  ClusterRole: 'clusterroles', ClusterRoleBinding: 'clusterrolebindings', Role: 'roles', RoleBinding: 'rolebindings',
+  ClusterRole: 'clusterroles',
+  ClusterRoleBinding: 'clusterrolebindings',
+  Role: 'roles',
+  RoleBinding: 'rolebindings',
 };
 
 let server: TestServer;
@@ -33,8 +36,8 @@ const stops: (() => void)[] = [];
 function installRenderedRbac(test: TestServer): void {
   const rendered = renderOpenShiftManifests();
   const deployment = rendered.find((m) => m.kind === 'Deployment')!;
-  const account = (deployment as Manifest & { spec: { template: { spec: { serviceAccountName: string } } } })
-    .spec.template.spec.serviceAccountName;
+  const account = (deployment as Manifest & { spec: { template: { spec: { serviceAccountName: string } } } }).spec
+    .template.spec.serviceAccountName;
   const stand = IDENTITY_USERS.restricted.name.split(':').at(-1)!;
   const client = test.cluster.as('kubectl');
   for (const binding of client.list('clusterrolebindings')) {
@@ -43,11 +46,15 @@ function installRenderedRbac(test: TestServer): void {
   }
   type Subject = { kind: string; name: string; namespace?: string };
   type Binding = Manifest & { roleRef: { name: string }; subjects: Subject[] };
-  const ours = (m: Manifest) => (m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding')
-    && (m as Binding).subjects.some((s) => s.kind === 'ServiceAccount' && s.name === account);
+  const ours = (m: Manifest) =>
+    (m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding') &&
+    (m as Binding).subjects.some((s) => s.kind === 'ServiceAccount' && s.name === account);
   const bindings = rendered.filter(ours) as Binding[];
-  const roles = rendered.filter((m) => (m.kind === 'ClusterRole' || m.kind === 'Role') && bindings.some((b) =>
-    b.roleRef.name === m.metadata.name && b.metadata.namespace === m.metadata.namespace));
+  const roles = rendered.filter(
+    (m) =>
+      (m.kind === 'ClusterRole' || m.kind === 'Role') &&
+      bindings.some((b) => b.roleRef.name === m.metadata.name && b.metadata.namespace === m.metadata.namespace),
+  );
   for (const object of [...roles, ...bindings]) {
     // Renamed: the embedded cluster seeds its own update-health-reader binding for the reader account.
     const copy = structuredClone(object) as unknown as KubeObject & Partial<Binding>;
@@ -91,13 +98,19 @@ describe('deploy/openshift RBAC on a cluster', () => {
       return states.length > 0 && states.every((s) => s.status !== 'pending') ? states : undefined;
     }, 'every source to leave pending');
     const outcome = sources.map((s) => `${s.resource}${s.namespace ? ` in ${s.namespace}` : ''}: ${s.status}`).sort();
-    const expected = sources.map((s) => `${s.resource}${s.namespace ? ` in ${s.namespace}` : ''}: ${
-      UPSTREAM_ONLY_NAMESPACES.has(s.namespace ?? '') ? 'forbidden' : 'synced'}`).sort();
+    const expected = sources
+      .map(
+        (s) =>
+          `${s.resource}${s.namespace ? ` in ${s.namespace}` : ''}: ${
+            UPSTREAM_ONLY_NAMESPACES.has(s.namespace ?? '') ? 'forbidden' : 'synced'
+          }`,
+      )
+      .sort();
     expect(outcome).toEqual(expected);
     expect(sources.filter((s) => s.status === 'synced').length).toBeGreaterThan(15);
   });
 
-  it('reads the logs detectors corroborate with, and no other namespace\'s', async () => {
+  it("reads the logs detectors corroborate with, and no other namespace's", async () => {
     const needs = requiredLogs(DETECTORS);
     const poller = new LogPoller(connection, needs, () => undefined, 50);
     stops.push(() => poller.stop());
@@ -126,13 +139,18 @@ describe('deploy/openshift RBAC on a cluster', () => {
   it('creates the two reviews, and reads no ConfigMap but the feature gates and no Deployment not named', async () => {
     const post = (path: string, body: unknown) =>
       server.raw('POST', path, { identity: 'restricted', contentType: 'application/json', body: JSON.stringify(body) });
-    const tokenReview = await post('/apis/authentication.k8s.io/v1/tokenreviews',
-      { apiVersion: 'authentication.k8s.io/v1', kind: 'TokenReview', spec: { token: server.served.tokens.reader } });
+    const tokenReview = await post('/apis/authentication.k8s.io/v1/tokenreviews', {
+      apiVersion: 'authentication.k8s.io/v1',
+      kind: 'TokenReview',
+      spec: { token: server.served.tokens.reader },
+    });
     expect(tokenReview.status).toBe(201);
     const review = await post('/apis/authorization.k8s.io/v1/subjectaccessreviews', {
-      apiVersion: 'authorization.k8s.io/v1', kind: 'SubjectAccessReview',
+      apiVersion: 'authorization.k8s.io/v1',
+      kind: 'SubjectAccessReview',
       spec: {
-        user: 'sre', groups: ['sre'],
+        user: 'sre',
+        groups: ['sre'],
         resourceAttributes: { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions' },
       },
     });

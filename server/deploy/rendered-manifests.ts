@@ -58,11 +58,17 @@ export function accountGrants(rendered: readonly Manifest[], namespace: string, 
   const grants: Grant[] = [];
   const isAccount = (s: { kind: string; name: string; namespace?: string }) =>
     s.kind === 'ServiceAccount' && s.name === name && s.namespace === namespace;
-  const bindings = rendered.filter((m): m is Binding =>
-    (m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding') && ((m as Binding).subjects ?? []).some(isAccount));
+  const bindings = rendered.filter(
+    (m): m is Binding =>
+      (m.kind === 'ClusterRoleBinding' || m.kind === 'RoleBinding') && ((m as Binding).subjects ?? []).some(isAccount),
+  );
   for (const binding of bindings) {
-    const role = rendered.find((m) => m.kind === binding.roleRef.kind && m.metadata.name === binding.roleRef.name
-      && (m.kind === 'ClusterRole' || m.metadata.namespace === binding.metadata.namespace));
+    const role = rendered.find(
+      (m) =>
+        m.kind === binding.roleRef.kind &&
+        m.metadata.name === binding.roleRef.name &&
+        (m.kind === 'ClusterRole' || m.metadata.namespace === binding.metadata.namespace),
+    );
     if (!role) {
       const { kind, name: roleName } = binding.roleRef;
       throw new Error(`${binding.kind} ${binding.metadata.name} refers to ${kind} ${roleName}, which is not rendered`);
@@ -77,7 +83,9 @@ export function accountGrants(rendered: readonly Manifest[], namespace: string, 
       for (const group of rule.apiGroups ?? []) {
         for (const resource of rule.resources ?? []) {
           grants.push({
-            group, resource, verbs,
+            group,
+            resource,
+            verbs,
             ...(where === undefined ? {} : { namespace: where }),
             ...(rule.resourceNames?.length ? { names: [...rule.resourceNames].sort() } : {}),
           });

@@ -2,9 +2,21 @@ import 'server-only';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type {
-  ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, SourceStateDto, StreamMessage, TransitionDto,
+  ClusterHealthDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  SourceStateDto,
+  StreamMessage,
+  TransitionDto,
 } from '@/lib/api/dto';
-import type { ConditionTransition, Detector, HealthConfig, LatencySeries, ResourceNeed, Snapshot } from '@/lib/health/types';
+import type {
+  ConditionTransition,
+  Detector,
+  HealthConfig,
+  LatencySeries,
+  ResourceNeed,
+  Snapshot,
+} from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import type { Alert } from '@/lib/health/update-progress-types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
@@ -20,7 +32,14 @@ import { PublishedHealth } from './published-health';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
-const TRACKED_KINDS = new Set(['ClusterExtension', 'ClusterOperator', 'ClusterCatalog', 'BundleDeployment', 'HostedCluster', 'NodePool']);
+const TRACKED_KINDS = new Set([
+  'ClusterExtension',
+  'ClusterOperator',
+  'ClusterCatalog',
+  'BundleDeployment',
+  'HostedCluster',
+  'NodePool',
+]);
 const MAX_TRANSITIONS = 2_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
 const COALESCE_MS = { bulk: 250, other: 5 } as const;
@@ -97,9 +116,18 @@ export class ClusterEngine {
     this.connection = options.connection;
     this.detectors = options.detectors ?? DETECTORS;
     this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
-    this.logs = new LogPoller(this.connection, requiredLogs(this.detectors), () => this.schedule(), LOG_POLL_MS * (options.pollScale ?? 1));
+    this.logs = new LogPoller(
+      this.connection,
+      requiredLogs(this.detectors),
+      () => this.schedule(),
+      LOG_POLL_MS * (options.pollScale ?? 1),
+    );
     this.published = new PublishedHealth(this.id, {
-      cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' }, findings: [], updateProgress: null, updateRecommendations: null, sources: [],
+      cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' },
+      findings: [],
+      updateProgress: null,
+      updateRecommendations: null,
+      sources: [],
     });
   }
 
@@ -119,9 +147,14 @@ export class ClusterEngine {
     this.running = true;
     const needs = requiredResources(this.detectors);
     for (const need of needs.filter((candidate) => !candidate.optional)) this.startSource(need);
-    this.optional = new OptionalSources(this.connection, needs.filter((need) => need.optional), (need) => {
-      if (this.running) this.startSource(need);
-    }, this.options.optionalProbeMs);
+    this.optional = new OptionalSources(
+      this.connection,
+      needs.filter((need) => need.optional),
+      (need) => {
+        if (this.running) this.startSource(need);
+      },
+      this.options.optionalProbeMs,
+    );
     this.optional.start();
     this.logs.start();
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
@@ -171,10 +204,13 @@ export class ClusterEngine {
 
   /** True once every source has synced or failed in a way only time or RBAC can fix (not `pending`). */
   settled(): boolean {
-    return this.sources.length > 0 && this.sources.every(({ handle }) => {
-      const { status, error } = handle.state();
-      return status !== 'pending' || error !== undefined;
-    });
+    return (
+      this.sources.length > 0 &&
+      this.sources.every(({ handle }) => {
+        const { status, error } = handle.state();
+        return status !== 'pending' || error !== undefined;
+      })
+    );
   }
 
   health(): ClusterHealthDto {
@@ -201,7 +237,6 @@ export class ClusterEngine {
     return this.published.series(this.connection.now(), this.transitions, from, to, max);
   }
 
-
   /** The current snapshot detectors see (also what must-gather and incidents reuse). */
   snapshot(): Snapshot {
     const objects: Snapshot['objects'] = {};
@@ -209,7 +244,14 @@ export class ClusterEngine {
       const held = objects[resource];
       objects[resource] = held ? [...held, ...handle.objects()] : handle.objects();
     }
-    return { objects, transitions: this.transitions, logs: this.logs.excerpts(), probes: [], latency: this.options.latency?.(), alerts: this.options.alerts?.() };
+    return {
+      objects,
+      transitions: this.transitions,
+      logs: this.logs.excerpts(),
+      probes: [],
+      latency: this.options.latency?.(),
+      alerts: this.options.alerts?.(),
+    };
   }
 
   /** Subscribes to stream messages; returns the unsubscribe function. */
@@ -237,11 +279,16 @@ export class ClusterEngine {
       this.lastTracked.delete(key);
       return;
     }
-    const found = conditionTransitions(this.lastTracked.get(key), object, statusWriteTime(object) ?? new Date(this.connection.now()).toISOString());
+    const found = conditionTransitions(
+      this.lastTracked.get(key),
+      object,
+      statusWriteTime(object) ?? new Date(this.connection.now()).toISOString(),
+    );
     this.lastTracked.set(key, object);
     if (found.length === 0) return;
     this.transitions.push(...found);
-    if (this.transitions.length > MAX_TRANSITIONS) this.transitions.splice(0, this.transitions.length - MAX_TRANSITIONS);
+    if (this.transitions.length > MAX_TRANSITIONS)
+      this.transitions.splice(0, this.transitions.length - MAX_TRANSITIONS);
     this.pendingTransitions.push(...found);
   }
 
@@ -273,7 +320,12 @@ export class ClusterEngine {
     const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
     const split = splitSnapshot(this.snapshot());
     const assessment = assessCluster({
-      id: this.id, name: this.name, snapshot: split.own, context: { now, config: this.config }, sources, detectors: this.detectors,
+      id: this.id,
+      name: this.name,
+      snapshot: split.own,
+      context: { now, config: this.config },
+      sources,
+      detectors: this.detectors,
       hostedClusterCount: split.hosted.length,
     });
     this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
@@ -301,8 +353,14 @@ export class ClusterEngine {
       }
       view.clusterID = part.clusterID;
       const assessment = assessCluster({
-        id, name: part.name, snapshot: part.snapshot, context: { now, config: this.config }, sources, detectors: this.detectors,
-        role: 'hosted', managedBy: this.id,
+        id,
+        name: part.name,
+        snapshot: part.snapshot,
+        context: { now, config: this.config },
+        sources,
+        detectors: this.detectors,
+        role: 'hosted',
+        managedBy: this.id,
       });
       for (const message of view.apply(assessment, part.snapshot, now, sample)) this.emit(message);
     }

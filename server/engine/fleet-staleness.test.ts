@@ -43,18 +43,29 @@ describe('a healthy embedded fleet over ten minutes at the real bookmark cadence
     dir = mkdtempSync(join(tmpdir(), 'fleet-staleness-'));
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     writeFileSync(kubeconfig, fleet.kubeconfig('reader'), { mode: 0o600 });
-    engines = fleet.clusters.map((running) => new ClusterEngine({
-      id: running.name, name: running.name, connection: createKubeConnection(kubeconfig, running.name),
-    }));
+    engines = fleet.clusters.map(
+      (running) =>
+        new ClusterEngine({
+          id: running.name,
+          name: running.name,
+          connection: createKubeConnection(kubeconfig, running.name),
+        }),
+    );
     for (const engine of engines) engine.start();
 
-    const allSynced = () => engines.every((engine) => {
-      const sources = engine.health().sources;
-      return sources.length > 0 && sources.every((source) => QUIET.has(source.status));
-    });
+    const allSynced = () =>
+      engines.every((engine) => {
+        const sources = engine.health().sources;
+        return sources.length > 0 && sources.every((source) => QUIET.has(source.status));
+      });
     for (let step = 0; !allSynced(); step += 1) {
       if (step > 2_000) {
-        const pending = engines.flatMap((engine) => engine.health().sources.filter((s) => !QUIET.has(s.status)).map((s) => `${engine.id}/${s.resource}: ${s.status}`));
+        const pending = engines.flatMap((engine) =>
+          engine
+            .health()
+            .sources.filter((s) => !QUIET.has(s.status))
+            .map((s) => `${engine.id}/${s.resource}: ${s.status}`),
+        );
         throw new Error(`the fleet never synced: ${pending.join(', ')}`);
       }
       await vi.advanceTimersByTimeAsync(50);
@@ -68,7 +79,10 @@ describe('a healthy embedded fleet over ten minutes at the real bookmark cadence
       await ioTurns();
       for (const engine of engines) {
         for (const source of engine.health().sources) {
-          if (!QUIET.has(source.status)) alarms.push(`${engine.id} ${source.resource}${source.namespace ? ` (${source.namespace})` : ''}: ${source.status} ${source.error?.reason ?? ''}`);
+          if (!QUIET.has(source.status))
+            alarms.push(
+              `${engine.id} ${source.resource}${source.namespace ? ` (${source.namespace})` : ''}: ${source.status} ${source.error?.reason ?? ''}`,
+            );
         }
       }
     }
@@ -76,9 +90,12 @@ describe('a healthy embedded fleet over ten minutes at the real bookmark cadence
     // every watch stayed live to the end (on quiet resources only bookmarks arrive; a re-watch restarts the
     // server's bookmark timer, so allow up to the inactivity timeout): the cadence was exercised
     const end = Date.now();
-    const silent = engines.flatMap((engine) => engine.health().sources
-      .filter((s) => s.status === 'synced' && !(Date.parse(s.lastEventAt ?? '') > end - 3 * MINUTE))
-      .map((s) => `${engine.id}/${s.resource}: last event ${s.lastEventAt ?? 'never'}`));
+    const silent = engines.flatMap((engine) =>
+      engine
+        .health()
+        .sources.filter((s) => s.status === 'synced' && !(Date.parse(s.lastEventAt ?? '') > end - 3 * MINUTE))
+        .map((s) => `${engine.id}/${s.resource}: last event ${s.lastEventAt ?? 'never'}`),
+    );
     expect(silent).toEqual([]);
   }, 600_000);
 });

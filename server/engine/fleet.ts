@@ -141,26 +141,32 @@ export class Fleet {
     const wanted = ids.length > 0 ? new Set(ids) : undefined;
     const members = () => this.members().filter((member) => !wanted || wanted.has(member.id));
     return {
-      snapshot: (): StreamMessage[] => members().map((member) => ({
-        type: 'health', clusterId: member.id, health: member.health(), summary: member.summary(),
-      })),
+      snapshot: (): StreamMessage[] =>
+        members().map((member) => ({
+          type: 'health',
+          clusterId: member.id,
+          health: member.health(),
+          summary: member.summary(),
+        })),
       subscribe: (listener) => {
         // One subscription per engine: hosted views publish through the engine of their management cluster.
-        const unsubscribers = [...this.engines.values()].map((engine) => engine.subscribe((message) => {
-          const joins = this.joins();
-          // A hosted view joined with its own context speaks through the joined member.
-          const own = [...joins].find(([, view]) => view.id === message.clusterId)?.[0];
-          const id = own ?? message.clusterId;
-          if (wanted && !wanted.has(id)) return;
-          if (!joins.has(id)) {
-            listener(message);
-          } else if (message.type === 'health') {
-            const member = this.get(id)!;
-            listener({ type: 'health', clusterId: id, health: member.health(), summary: member.summary() });
-          } else if (!own) {
-            listener(message);
-          }
-        }));
+        const unsubscribers = [...this.engines.values()].map((engine) =>
+          engine.subscribe((message) => {
+            const joins = this.joins();
+            // A hosted view joined with its own context speaks through the joined member.
+            const own = [...joins].find(([, view]) => view.id === message.clusterId)?.[0];
+            const id = own ?? message.clusterId;
+            if (wanted && !wanted.has(id)) return;
+            if (!joins.has(id)) {
+              listener(message);
+            } else if (message.type === 'health') {
+              const member = this.get(id)!;
+              listener({ type: 'health', clusterId: id, health: member.health(), summary: member.summary() });
+            } else if (!own) {
+              listener(message);
+            }
+          }),
+        );
         return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
       },
     };
@@ -216,7 +222,14 @@ export function startFleetFromKubeconfig(path: string, contexts?: readonly strin
   const engines = chosen.map((name) => {
     const connection = createKubeConnection(path, name);
     const metrics = startMetricsSource(name, connection, pollScale);
-    return new ClusterEngine({ id: name, name, connection, latency: () => metrics.latency(), alerts: () => metrics.alerts(), pollScale });
+    return new ClusterEngine({
+      id: name,
+      name,
+      connection,
+      latency: () => metrics.latency(),
+      alerts: () => metrics.alerts(),
+      pollScale,
+    });
   });
   for (const engine of engines) engine.start();
   return new Fleet(engines);
@@ -238,7 +251,9 @@ const holder = globalThis as unknown as { __updateHealthFleet?: Fleet };
 export function getFleet(): Fleet {
   if (!holder.__updateHealthFleet) {
     const env = serverEnv();
-    const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',').map((name) => name.trim()).filter(Boolean);
+    const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
     const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
     holder.__updateHealthFleet = fleet;
     onShutdown(() => fleet.stop());

@@ -29,7 +29,10 @@ export class HostedClusterView {
   ) {
     this.published = new PublishedHealth(id, {
       cluster: { id, name, role: 'hosted', managedBy, version: null, desiredVersion: null, channel: null, history: [] },
-      findings: [], updateProgress: null, updateRecommendations: null, sources: [],
+      findings: [],
+      updateProgress: null,
+      updateRecommendations: null,
+      sources: [],
     });
   }
 

@@ -1,7 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterListSchema, clusterHealthSchema, type StreamMessage } from '@/lib/api/dto';
 import { runScenario } from '@/server/simulator/core';
-import { HCP_CRASHLOOP_BY_MS, HC_HEALTHY, HC_ROLLING, HC_STALLED, NODEPOOL_UPDATE_AT_MS } from '@/server/simulator/scenarios/hypershift-management';
+import {
+  HCP_CRASHLOOP_BY_MS,
+  HC_HEALTHY,
+  HC_ROLLING,
+  HC_STALLED,
+  NODEPOOL_UPDATE_AT_MS,
+} from '@/server/simulator/scenarios/hypershift-management';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import type { ScenarioName } from '@/server/simulator/types';
@@ -19,11 +25,19 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-async function boot(name: ScenarioName, seed: number, timing?: WatchTiming): Promise<{ server: TestServer; engine: ClusterEngine }> {
+async function boot(
+  name: ScenarioName,
+  seed: number,
+  timing?: WatchTiming,
+): Promise<{ server: TestServer; engine: ClusterEngine }> {
   const server = await startTestServer({ seed });
   servers.push(server);
   runScenario(server.cluster, SCENARIOS[name]!);
-  const engine = new ClusterEngine({ id: name, name, connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim', timing) });
+  const engine = new ClusterEngine({
+    id: name,
+    name,
+    connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim', timing),
+  });
   return { server, engine };
 }
 
@@ -52,21 +66,38 @@ describe('a HyperShift management cluster in the fleet', () => {
     engines = [engine];
     fleet = new Fleet(engines);
     engine.start();
-    await until(() => engine.health(), (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
+    await until(
+      () => engine.health(),
+      (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'),
+    );
     await advanceGradually(server, HCP_CRASHLOOP_BY_MS + 60_000);
     const stalledId = `hypershift-management.clusters.${HC_STALLED}`;
-    const rows = await until(() => clusterListSchema.parse({ clusters: fleet!.summaries() }).clusters,
-      (list) => list.find((row) => row.id === stalledId)?.worstSeverity === 'critical');
+    const rows = await until(
+      () => clusterListSchema.parse({ clusters: fleet!.summaries() }).clusters,
+      (list) => list.find((row) => row.id === stalledId)?.worstSeverity === 'critical',
+    );
 
-    expect(rows.find((row) => row.id === 'hypershift-management')).toMatchObject({ role: 'management', version: '4.16.8' });
+    expect(rows.find((row) => row.id === 'hypershift-management')).toMatchObject({
+      role: 'management',
+      version: '4.16.8',
+    });
     const hosted = rows.filter((row) => row.role === 'hosted');
-    expect(hosted.map((row) => row.id).sort()).toEqual([HC_HEALTHY, HC_ROLLING, HC_STALLED].map((name) => `hypershift-management.clusters.${name}`).sort());
+    expect(hosted.map((row) => row.id).sort()).toEqual(
+      [HC_HEALTHY, HC_ROLLING, HC_STALLED].map((name) => `hypershift-management.clusters.${name}`).sort(),
+    );
     for (const row of hosted) expect(row.managedBy).toBe('hypershift-management');
     expect(rows.find((row) => row.id === 'hypershift-management')?.worstSeverity).not.toBe('critical');
 
     const health = clusterHealthSchema.parse(fleet.get(stalledId)!.health());
-    expect(health.cluster).toMatchObject({ role: 'hosted', managedBy: 'hypershift-management', version: '4.14.38', desiredVersion: '4.14.39' });
-    const missing = health.findings.find((finding) => finding.detector === 'featuregate-coverage' && finding.severity === 'critical');
+    expect(health.cluster).toMatchObject({
+      role: 'hosted',
+      managedBy: 'hypershift-management',
+      version: '4.14.38',
+      desiredVersion: '4.14.39',
+    });
+    const missing = health.findings.find(
+      (finding) => finding.detector === 'featuregate-coverage' && finding.severity === 'critical',
+    );
     expect(missing?.id).toBe(`featuregate-coverage:ConfigMap/clusters-${HC_STALLED}/feature-gate:missing-4.14.38`);
     expect(missing?.title).toBe('FeatureGate status dropped outgoing version 4.14.38 during the update');
     const crashes = missing!.evidence.filter((evidence) => evidence.kind === 'log');
@@ -77,21 +108,35 @@ describe('a HyperShift management cluster in the fleet', () => {
       expect(evidence.lines?.join('\n')).toContain('missing desired version "4.14.38"');
     }
     expect(crashes.map((evidence) => evidence.ref?.name).join(' ')).toMatch(/cluster-network-operator-/);
-    expect(health.findings.find((finding) => finding.id === `hosted-control-plane:HostedCluster/clusters/${HC_STALLED}:degraded`)?.title)
-      .toContain('cluster-network-operator');
+    expect(
+      health.findings.find(
+        (finding) => finding.id === `hosted-control-plane:HostedCluster/clusters/${HC_STALLED}:degraded`,
+      )?.title,
+    ).toContain('cluster-network-operator');
     expect(health.updateProgress?.workerPools).toEqual([
-      expect.objectContaining({ name: `${HC_STALLED}-us-east-1a`, totalNodes: 3, updatedNodes: 3, assessment: 'Completed' }),
+      expect.objectContaining({
+        name: `${HC_STALLED}-us-east-1a`,
+        totalNodes: 3,
+        updatedNodes: 3,
+        assessment: 'Completed',
+      }),
     ]);
     expect(health.updateProgress?.controlPlane).toMatchObject({ targetVersion: '4.14.39', previousVersion: '4.14.38' });
-    expect(health.hosted?.pods.find((pod) => pod.component === 'ingress-operator')).toMatchObject({ ready: '1/2', status: 'CrashLoopBackOff' });
+    expect(health.hosted?.pods.find((pod) => pod.component === 'ingress-operator')).toMatchObject({
+      ready: '1/2',
+      status: 'CrashLoopBackOff',
+    });
 
     const healthy = fleet.get(`hypershift-management.clusters.${HC_HEALTHY}`)!.health();
-    expect(healthy.findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'warning')).toEqual([]);
+    expect(
+      healthy.findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'warning'),
+    ).toEqual([]);
     const rolling = fleet.get(`hypershift-management.clusters.${HC_ROLLING}`)!.health();
     expect(NODEPOOL_UPDATE_AT_MS).toBeLessThan(HCP_CRASHLOOP_BY_MS);
     expect(rolling.updateProgress?.updating).toBe(true);
     expect(rolling.updateProgress?.workerPools.map((pool) => [pool.name, pool.assessment, pool.totalNodes])).toEqual([
-      [`${HC_ROLLING}-us-east-1a`, 'Progressing', 3], [`${HC_ROLLING}-us-east-1b`, 'Progressing', 2],
+      [`${HC_ROLLING}-us-east-1a`, 'Progressing', 3],
+      [`${HC_ROLLING}-us-east-1b`, 'Progressing', 2],
     ]);
   }, 60_000);
 
@@ -107,7 +152,9 @@ describe('a HyperShift management cluster in the fleet', () => {
       watch: (need, onEvent) => real.watch(need, onEvent),
       getText: async (path, options) => {
         probes.push(path);
-        return path.startsWith('/apis/hypershift.openshift.io/') && !served ? { status: 404, body: '{"kind":"Status","code":404}' } : real.getText(path, options);
+        return path.startsWith('/apis/hypershift.openshift.io/') && !served
+          ? { status: 404, body: '{"kind":"Status","code":404}' }
+          : real.getText(path, options);
       },
       now: () => real.now(),
       close: () => real.close(),
@@ -116,14 +163,22 @@ describe('a HyperShift management cluster in the fleet', () => {
     engines = [engine];
     fleet = new Fleet(engines);
     engine.start();
-    const alone = await until(() => engine.health(), (h) => h.sources.length > 0 && h.sources.every((s) => s.status === 'synced') && probes.length >= 2);
+    const alone = await until(
+      () => engine.health(),
+      (h) => h.sources.length > 0 && h.sources.every((s) => s.status === 'synced') && probes.length >= 2,
+    );
     expect(alone.sources.map((s) => s.resource)).not.toContain('hostedclusters');
     expect(alone.sources.every((s) => s.status === 'synced')).toBe(true);
     expect(fleet.summaries().map((row) => row.id)).toEqual(['mgmt']);
     served = true;
-    const rows = await until(() => fleet!.summaries(), (list) => list.length === 4);
+    const rows = await until(
+      () => fleet!.summaries(),
+      (list) => list.length === 4,
+    );
     expect(rows.filter((row) => row.role === 'hosted')).toHaveLength(3);
-    expect(engine.health().sources.map((s) => s.resource)).toEqual(expect.arrayContaining(['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents']));
+    expect(engine.health().sources.map((s) => s.resource)).toEqual(
+      expect.arrayContaining(['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents']),
+    );
   }, 60_000);
 
   it('shows hosted rows stale with their management cluster when it stops answering (R13)', async () => {
@@ -132,45 +187,85 @@ describe('a HyperShift management cluster in the fleet', () => {
     engines = [engine];
     fleet = new Fleet(engines);
     engine.start();
-    const synced = (rows: { sources: { status: string }[] }[]) => rows.length === 4 && rows.every((row) => row.sources.length > 0 && row.sources.every((s) => s.status === 'synced'));
+    const synced = (rows: { sources: { status: string }[] }[]) =>
+      rows.length === 4 &&
+      rows.every((row) => row.sources.length > 0 && row.sources.every((s) => s.status === 'synced'));
     expect(synced(await until(() => fleet!.summaries(), synced))).toBe(true);
     servers.splice(servers.indexOf(server), 1);
     await server.close();
-    const rows = await until(() => fleet!.summaries(), (list) => list.every((row) => row.sources.some((s) => s.status !== 'synced')), 30_000);
-    for (const row of rows) expect(row.sources.some((s) => s.status === 'stale' || s.status === 'unreachable'), row.id).toBe(true);
+    const rows = await until(
+      () => fleet!.summaries(),
+      (list) => list.every((row) => row.sources.some((s) => s.status !== 'synced')),
+      30_000,
+    );
+    for (const row of rows)
+      expect(
+        row.sources.some((s) => s.status === 'stale' || s.status === 'unreachable'),
+        row.id,
+      ).toBe(true);
     expect(rows.filter((row) => row.role === 'hosted')).toHaveLength(3);
   }, 60_000);
 
   it('joins a hosted cluster configured twice into one row, by cluster id', async () => {
     const management = await boot('hypershift-management', 2);
     const own = await boot('hypershift-featuregate-drop', 4);
-    const clusterID = (own.server.cluster.client.get('clusterversions', 'version')!.spec as { clusterID: string }).clusterID;
+    const clusterID = (own.server.cluster.client.get('clusterversions', 'version')!.spec as { clusterID: string })
+      .clusterID;
     const hc = management.server.cluster.client.get('hostedclusters', HC_STALLED, 'clusters')!;
     management.server.cluster.client.update('hostedclusters', { ...hc, spec: { ...(hc.spec as object), clusterID } });
     engines = [management.engine, own.engine];
     fleet = new Fleet(engines);
     const streamed: StreamMessage[] = [];
-    const unsubscribe = fleet.streamSource(['hypershift-featuregate-drop']).subscribe((message) => streamed.push(message));
+    const unsubscribe = fleet
+      .streamSource(['hypershift-featuregate-drop'])
+      .subscribe((message) => streamed.push(message));
     for (const engine of engines) engine.start();
     await advanceGradually(management.server, HCP_CRASHLOOP_BY_MS + 60_000);
     await advanceGradually(own.server, HCP_CRASHLOOP_BY_MS + 60_000);
-    const alone = await until(() => own.engine.summary(), (row) => row.role === 'hosted');
+    const alone = await until(
+      () => own.engine.summary(),
+      (row) => row.role === 'hosted',
+    );
     expect(alone.managedBy).toBeUndefined();
-    const rows = await until(() => fleet!.summaries(), (list) => list.find((row) => row.id === 'hypershift-featuregate-drop')?.managedBy !== undefined);
+    const rows = await until(
+      () => fleet!.summaries(),
+      (list) => list.find((row) => row.id === 'hypershift-featuregate-drop')?.managedBy !== undefined,
+    );
     expect(rows.map((row) => row.id).sort()).toEqual([
-      'hypershift-featuregate-drop', 'hypershift-management',
-      `hypershift-management.clusters.${HC_HEALTHY}`, `hypershift-management.clusters.${HC_ROLLING}`,
+      'hypershift-featuregate-drop',
+      'hypershift-management',
+      `hypershift-management.clusters.${HC_HEALTHY}`,
+      `hypershift-management.clusters.${HC_ROLLING}`,
     ]);
-    expect(rows.find((row) => row.id === 'hypershift-featuregate-drop')).toMatchObject({ role: 'hosted', managedBy: 'hypershift-management' });
-    const joined = await until(() => fleet!.get('hypershift-featuregate-drop')!.health(),
-      (h) => h.findings.some((finding) => finding.subject.kind === 'ConfigMap') && h.findings.some((finding) => finding.subject.kind === 'FeatureGate'));
+    expect(rows.find((row) => row.id === 'hypershift-featuregate-drop')).toMatchObject({
+      role: 'hosted',
+      managedBy: 'hypershift-management',
+    });
+    const joined = await until(
+      () => fleet!.get('hypershift-featuregate-drop')!.health(),
+      (h) =>
+        h.findings.some((finding) => finding.subject.kind === 'ConfigMap') &&
+        h.findings.some((finding) => finding.subject.kind === 'FeatureGate'),
+    );
     expect(joined.findings.some((finding) => finding.subject.kind === 'FeatureGate')).toBe(true);
-    expect(joined.findings.some((finding) => finding.subject.kind === 'ConfigMap' && finding.subject.namespace === `clusters-${HC_STALLED}`)).toBe(true);
+    expect(
+      joined.findings.some(
+        (finding) => finding.subject.kind === 'ConfigMap' && finding.subject.namespace === `clusters-${HC_STALLED}`,
+      ),
+    ).toBe(true);
     expect(joined.hosted?.name).toBe(HC_STALLED);
     // The stream carries the joined member under its own id only: the management side's view of it is folded in.
-    const joinedHealth = await until(() => streamed.filter((m) => m.type === 'health').at(-1),
-      (m) => m?.type === 'health' && m.health.cluster.managedBy === 'hypershift-management' && m.health.findings.some((f) => f.subject.kind === 'ConfigMap'));
-    expect(joinedHealth).toMatchObject({ clusterId: 'hypershift-featuregate-drop', summary: { role: 'hosted', managedBy: 'hypershift-management' } });
+    const joinedHealth = await until(
+      () => streamed.filter((m) => m.type === 'health').at(-1),
+      (m) =>
+        m?.type === 'health' &&
+        m.health.cluster.managedBy === 'hypershift-management' &&
+        m.health.findings.some((f) => f.subject.kind === 'ConfigMap'),
+    );
+    expect(joinedHealth).toMatchObject({
+      clusterId: 'hypershift-featuregate-drop',
+      summary: { role: 'hosted', managedBy: 'hypershift-management' },
+    });
     expect(new Set(streamed.map((m) => m.clusterId))).toEqual(new Set(['hypershift-featuregate-drop']));
     unsubscribe();
   }, 60_000);

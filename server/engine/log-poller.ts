@@ -46,19 +46,26 @@ export class LogPoller {
       for (const need of this.needs) {
         const ns = encodeURIComponent(need.namespace);
         const pods = await this.connection.getText(
-          `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(need.labelSelector)}`);
+          `/api/v1/namespaces/${ns}/pods?labelSelector=${encodeURIComponent(need.labelSelector)}`,
+        );
         if (pods.status !== 200) continue;
         const list = JSON.parse(pods.body) as KubeList;
         for (const pod of list.items.slice(0, MAX_PODS_PER_NEED)) {
           const name = pod.metadata.name;
-          const log = await this.connection.getText(`/api/v1/namespaces/${ns}/pods/${encodeURIComponent(name)}/log` +
-            `?container=${encodeURIComponent(need.container)}&tailLines=${need.tailLines}`);
+          const log = await this.connection.getText(
+            `/api/v1/namespaces/${ns}/pods/${encodeURIComponent(name)}/log` +
+              `?container=${encodeURIComponent(need.container)}&tailLines=${need.tailLines}`,
+          );
           if (log.status !== 200) continue;
           const key = `${need.namespace}/${name}/${need.container}`;
           const lines = log.body.split('\n').filter((line) => line.length > 0);
           const before = this.current.get(key);
           if (before && before.lines.length === lines.length && before.lines.at(-1) === lines.at(-1)) continue;
-          this.current.set(key, { ref: { apiVersion: 'v1', kind: 'Pod', namespace: need.namespace, name }, container: need.container, lines });
+          this.current.set(key, {
+            ref: { apiVersion: 'v1', kind: 'Pod', namespace: need.namespace, name },
+            container: need.container,
+            lines,
+          });
           changed = true;
         }
       }

@@ -1,6 +1,12 @@
 import 'server-only';
 import { createHash } from 'node:crypto';
-import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage, TransitionDto } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  StreamMessage,
+  TransitionDto,
+} from '@/lib/api/dto';
 import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
@@ -14,7 +20,10 @@ export class PublishedHealth {
   private digest = '';
   private readonly samples = new Map<string, SampleColumns>();
 
-  constructor(private readonly clusterId: string, initial: ClusterHealthDto) {
+  constructor(
+    private readonly clusterId: string,
+    initial: ClusterHealthDto,
+  ) {
     this.current = initial;
   }
 
@@ -52,7 +61,13 @@ export class PublishedHealth {
   }
 
   /** Sample series and transitions between `from` and `to` (epoch ms, cluster time), ≤ `max` points each. */
-  series(now: number, transitions: readonly TransitionDto[], from?: number, to?: number, max = SERIES_CAPACITY): ClusterSeriesDto {
+  series(
+    now: number,
+    transitions: readonly TransitionDto[],
+    from?: number,
+    to?: number,
+    max = SERIES_CAPACITY,
+  ): ClusterSeriesDto {
     return seriesWindow({ clusterId: this.clusterId, now, samples: this.samples, transitions, from, to, max });
   }
 }

@@ -4,7 +4,9 @@ import { DEFAULT_START_TIME, runScenario } from '@/server/simulator/core';
 import { CATALOGD_DRAIN_BLOCKED_WINDOW, CATALOGD_SETTLED_BY_MS } from '@/server/simulator/scenarios/catalogd-rollout';
 import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
 import {
-  UIP_BLOCKING_WORKLOAD, UIP_SLOW_DRAIN_FROM_MS, UIP_SLOW_DRAIN_RESOLVED_AT_MS,
+  UIP_BLOCKING_WORKLOAD,
+  UIP_SLOW_DRAIN_FROM_MS,
+  UIP_SLOW_DRAIN_RESOLVED_AT_MS,
 } from '@/server/simulator/scenarios/update-in-progress';
 import { FLAP_EXTENSION, FLAP_ROOT_CAUSE } from '@/server/simulator/scenarios/extension-install-flap';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
@@ -40,7 +42,11 @@ async function boot(name: ScenarioName): Promise<{ server: TestServer; engine: C
   if (!scenario) throw new Error(`scenario ${name} is not registered`);
   server = await startTestServer();
   runScenario(server.cluster, scenario);
-  engine = new ClusterEngine({ id: name, name, connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim') });
+  engine = new ClusterEngine({
+    id: name,
+    name,
+    connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim'),
+  });
   engine.start();
   return { server, engine };
 }
@@ -53,7 +59,11 @@ async function advanceGradually(s: TestServer, totalMs: number, stepMs = 10_000)
   }
 }
 
-async function until(engine: ClusterEngine, check: (health: ClusterHealthDto) => boolean, timeoutMs = 15_000): Promise<ClusterHealthDto> {
+async function until(
+  engine: ClusterEngine,
+  check: (health: ClusterHealthDto) => boolean,
+  timeoutMs = 15_000,
+): Promise<ClusterHealthDto> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     engine.evaluateNow();
@@ -68,10 +78,15 @@ describe('findings through kubeconfig against the embedded cluster', () => {
   it('steady: every source syncs and nothing is red', async () => {
     const { server: s, engine: e } = await boot('steady');
     s.cluster.clock.advance(10 * 60_000);
-    const health = await until(e, (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
+    const health = await until(
+      e,
+      (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'),
+    );
     expect(health.sources.every((source) => source.status === 'synced')).toBe(true);
     expect(health.cluster.version).toMatch(/^4\.16\./);
-    expect(health.findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'warning')).toEqual([]);
+    expect(
+      health.findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'warning'),
+    ).toEqual([]);
   });
 
   it.each(EXPECTED)('$scenario: $detector reports $severities', async ({ scenario, detector, severities }) => {
@@ -79,9 +94,16 @@ describe('findings through kubeconfig against the embedded cluster', () => {
     const { server: s, engine: e } = await boot(scenario);
     await until(e, (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
     await advanceGradually(s, SCENARIOS[scenario]!.failureAtMs + 60_000);
-    const health = await until(e, (h) => h.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)));
-    const found = health.findings.filter((finding) => finding.detector === detector).map((finding) => `${finding.severity} ${finding.id}`);
-    expect(health.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)), found.join('\n')).toBe(true);
+    const health = await until(e, (h) =>
+      h.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)),
+    );
+    const found = health.findings
+      .filter((finding) => finding.detector === detector)
+      .map((finding) => `${finding.severity} ${finding.id}`);
+    expect(
+      health.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)),
+      found.join('\n'),
+    ).toBe(true);
   });
 });
 
@@ -95,8 +117,11 @@ describe('stories that change their findings over time', () => {
     await advanceGradually(s, ROLLBACK_BEFORE_WINDOW.fromMs + 60_000);
     const before = await until(e, (h) => h.cluster.version === '4.14.27', 5_000);
     expect(before.cluster.version).toBe('4.14.27');
-    expect(before.findings.filter((finding) => finding.detector === 'status-write-rejection').map((finding) => [finding.id, finding.severity]))
-      .toEqual([['status-write-rejection:ClusterVersion//version:rollback-4.13.40', 'info']]);
+    expect(
+      before.findings
+        .filter((finding) => finding.detector === 'status-write-rejection')
+        .map((finding) => [finding.id, finding.severity]),
+    ).toEqual([['status-write-rejection:ClusterVersion//version:rollback-4.13.40', 'info']]);
     await advanceGradually(s, ROLLBACK_AFTER_WINDOW.fromMs + 2 * 60_000 - s.cluster.clock.now() + DEFAULT_START_TIME);
     const after = await until(e, (h) => has(h, 'status-write-rejection', 'critical'));
     expect(has(after, 'status-write-rejection', 'critical')).toBe(true);
@@ -110,15 +135,23 @@ describe('stories that change their findings over time', () => {
     const blocked = await until(e, (h) => h.findings.some((finding) => finding.id.endsWith(':drain-blocked')));
     expect(blocked.findings.some((finding) => finding.id.endsWith(':drain-blocked'))).toBe(true);
     await advanceGradually(s, CATALOGD_SETTLED_BY_MS + 60_000 - (s.cluster.clock.now() - DEFAULT_START_TIME), 60_000);
-    const settled = await until(e, (h) => !h.findings.some((finding) => finding.id.includes('catalogd-controller-manager:drain-blocked')));
-    expect(settled.findings.filter((finding) => finding.id.includes('catalogd-controller-manager:drain-blocked'))).toEqual([]);
+    const settled = await until(
+      e,
+      (h) => !h.findings.some((finding) => finding.id.includes('catalogd-controller-manager:drain-blocked')),
+    );
+    expect(
+      settled.findings.filter((finding) => finding.id.includes('catalogd-controller-manager:drain-blocked')),
+    ).toEqual([]);
   });
 
   it('update-in-progress: reports progress while updating', async () => {
     const { server: s, engine: e } = await boot('update-in-progress');
     await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
     await advanceGradually(s, UIP_SLOW_DRAIN_FROM_MS + 60_000, 20_000);
-    const health = await until(e, (h) => h.updateProgress?.updating === true && (h.updateProgress.workerPools.length ?? 0) > 0);
+    const health = await until(
+      e,
+      (h) => h.updateProgress?.updating === true && (h.updateProgress.workerPools.length ?? 0) > 0,
+    );
     expect(health.updateProgress?.updating).toBe(true);
     expect(health.updateProgress?.controlPlane.targetVersion).toBe('4.16.9');
     expect(health.updateProgress?.controlPlane.completionPercent).toBeGreaterThan(0);
@@ -133,32 +166,39 @@ describe('findings that stay right over time (scenario snapshots at several mome
     return [failureAt + 60_000, failureAt + 20 * 60_000, failureAt + 50 * 60_000];
   };
 
-  it.each(names)('%s: every since is the onset — not after any evidence time, never in the future', (name) => {
-    const problems: string[] = [];
-    for (const atMs of moments(name)) {
-      const { snapshot, now } = scenarioSnapshot(name, atMs);
-      for (const finding of assess(snapshot, now, name).findings) {
-        const times = finding.evidence.flatMap((e) => (e.at && timeOf(e.at) !== undefined ? [timeOf(e.at)!] : []));
-        const since = timeOf(finding.since);
-        const at = `${atMs}: ${finding.id}`;
-        if (times.length && since === undefined) problems.push(`${at} has evidence times but no since`);
-        const early = since !== undefined && times.some((t) => t < since);
-        if (early) problems.push(`${at} since ${finding.since} after evidence`);
-        if (since !== undefined && since > now) problems.push(`${at} since ${finding.since} in the future`);
+  it.each(names)(
+    '%s: every since is the onset — not after any evidence time, never in the future',
+    (name) => {
+      const problems: string[] = [];
+      for (const atMs of moments(name)) {
+        const { snapshot, now } = scenarioSnapshot(name, atMs);
+        for (const finding of assess(snapshot, now, name).findings) {
+          const times = finding.evidence.flatMap((e) => (e.at && timeOf(e.at) !== undefined ? [timeOf(e.at)!] : []));
+          const since = timeOf(finding.since);
+          const at = `${atMs}: ${finding.id}`;
+          if (times.length && since === undefined) problems.push(`${at} has evidence times but no since`);
+          const early = since !== undefined && times.some((t) => t < since);
+          if (early) problems.push(`${at} since ${finding.since} after evidence`);
+          if (since !== undefined && since > now) problems.push(`${at} since ${finding.since} in the future`);
+        }
       }
-    }
-    expect(problems).toStrictEqual([]);
-  }, 60_000);
+      expect(problems).toStrictEqual([]);
+    },
+    60_000,
+  );
 
   it.each(['cross-minor-rollback', 'hypershift-featuregate-drop', 'steady'] as ScenarioName[])(
-    '%s (no OLMv1 on its release without TechPreviewNoUpgrade): no OLMv1 finding at any moment', (name) => {
+    '%s (no OLMv1 on its release without TechPreviewNoUpgrade): no OLMv1 finding at any moment',
+    (name) => {
       for (const atMs of moments(name)) {
         const { snapshot, now } = scenarioSnapshot(name, atMs);
         const health = assess(snapshot, now, name);
         expect(health.cluster.version ?? '').toMatch(/^4\.1[3-7]\./);
         expect(health.findings.filter((f) => f.detector === 'catalog-replicas').map((f) => f.id)).toStrictEqual([]);
       }
-    }, 60_000);
+    },
+    60_000,
+  );
 
   it('a healthy cluster: the rollback prediction is info, sorts after observed ones, and is not its worst', () => {
     const { snapshot, now } = scenarioSnapshot('steady', 10 * 60_000);
@@ -175,8 +215,9 @@ describe('findings that stay right over time (scenario snapshots at several mome
 
   it('cross-minor-rollback: the rejection is stated as observed once it is, without counts in the title', () => {
     const { snapshot, now } = scenarioSnapshot('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 20 * 60_000);
-    const finding = assess(snapshot, now).findings
-      .find((f) => f.id === 'status-write-rejection:ClusterVersion//version:enum');
+    const finding = assess(snapshot, now).findings.find(
+      (f) => f.id === 'status-write-rejection:ClusterVersion//version:enum',
+    );
     expect(finding?.title).toBe('ClusterVersion status writes are being rejected');
     expect(finding?.title).not.toMatch(/\bnext\b|\d/);
     expect(timeOf(finding?.since)).toBeLessThanOrEqual(now - 15 * 60_000);
@@ -185,8 +226,9 @@ describe('findings that stay right over time (scenario snapshots at several mome
   it('update-in-progress: the slow-draining worker gets a finding naming the PDB, gone once the drain finishes', () => {
     const during = scenarioSnapshot('update-in-progress', UIP_SLOW_DRAIN_FROM_MS + 20 * 60_000);
     const slow = assess(during.snapshot, during.now).findings.filter((f) => f.detector === 'node-drain');
-    expect(slow.map((f) => [f.severity, f.title]))
-      .toStrictEqual([['warning', expect.stringMatching(/^Node \S+ is slow to drain$/)]]);
+    expect(slow.map((f) => [f.severity, f.title])).toStrictEqual([
+      ['warning', expect.stringMatching(/^Node \S+ is slow to drain$/)],
+    ]);
     expect(slow[0].summary).toContain(`${UIP_BLOCKING_WORKLOAD.namespace}/${UIP_BLOCKING_WORKLOAD.name}`);
     expect(timeOf(slow[0].since)).toBeLessThanOrEqual(during.now - 10 * 60_000);
     const after = scenarioSnapshot('update-in-progress', UIP_SLOW_DRAIN_RESOLVED_AT_MS + 10 * 60_000);
@@ -210,8 +252,8 @@ describe('failure mode E over time, through the real watch layer', () => {
     const { server: s, engine: e } = await boot('extension-install-flap');
     await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
     const streakId = `install-settling:ClusterExtension//${FLAP_EXTENSION}:streak`;
-    const rootCause = (h: ClusterHealthDto) => h.findings.find((f) => f.id === streakId)
-      ?.evidence.find((ev) => ev.label.startsWith('Root cause'));
+    const rootCause = (h: ClusterHealthDto) =>
+      h.findings.find((f) => f.id === streakId)?.evidence.find((ev) => ev.label.startsWith('Root cause'));
     await advanceGradually(s, 5 * 60_000);
     const early = await until(e, (h) => rootCause(h) !== undefined);
     expect(rootCause(early)?.value).toBe(FLAP_ROOT_CAUSE);

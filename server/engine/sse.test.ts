@@ -5,7 +5,11 @@ import { serviceMetrics } from '@/server/observability/service-metrics';
 import { mapSource, sseResponse, type StreamSource } from './sse';
 
 const message = (clusterId: string): StreamMessage => ({
-  type: 'transitions', clusterId, transitions: [{ ref: { kind: 'ClusterOperator', name: 'olm' }, type: 'Available', status: 'False', at: '2026-11-22T09:00:00Z' }],
+  type: 'transitions',
+  clusterId,
+  transitions: [
+    { ref: { kind: 'ClusterOperator', name: 'olm' }, type: 'Available', status: 'False', at: '2026-11-22T09:00:00Z' },
+  ],
 });
 
 function source(): StreamSource & { emit(m: StreamMessage): void; listeners: number } {
@@ -58,7 +62,13 @@ describe('sseResponse', () => {
   it('with an asynchronous snapshot (a per-viewer filter), sends it first and live messages that arrived meanwhile after it', async () => {
     const src = source();
     let release: (messages: StreamMessage[]) => void = () => undefined;
-    const slow: StreamSource = { snapshot: () => new Promise((resolve) => { release = resolve; }), subscribe: (l) => src.subscribe(l) };
+    const slow: StreamSource = {
+      snapshot: () =>
+        new Promise((resolve) => {
+          release = resolve;
+        }),
+      subscribe: (l) => src.subscribe(l),
+    };
     const abort = new AbortController();
     const reader = sseResponse(slow, abort.signal, 60_000).body!.getReader();
     await readUntil(reader, 'retry: 3000');
@@ -95,10 +105,18 @@ describe('sseResponse', () => {
   });
 
   it('sends a snapshot larger than the allowance in full and only counts falling behind after it', async () => {
-    const big: StreamSource = { ...source(), snapshot: () => Array.from({ length: 50 }, () => message('y'.repeat(30_000))) };
+    const big: StreamSource = {
+      ...source(),
+      snapshot: () => Array.from({ length: 50 }, () => message('y'.repeat(30_000))),
+    };
     const live = source();
     const endedBefore = (await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value ?? 0;
-    const reader = sseResponse({ snapshot: big.snapshot, subscribe: (l) => live.subscribe(l) }, new AbortController().signal, 60_000, 10_000).body!.getReader();
+    const reader = sseResponse(
+      { snapshot: big.snapshot, subscribe: (l) => live.subscribe(l) },
+      new AbortController().signal,
+      60_000,
+      10_000,
+    ).body!.getReader();
     expect(live.listeners).toBe(1);
     expect((await serviceMetrics().sseSlowClientsEnded.get()).values[0]?.value ?? 0).toBe(endedBefore);
     live.emit(message('after'));
@@ -109,7 +127,9 @@ describe('sseResponse', () => {
 
   it('mapSource maps snapshot and live messages and drops what the map rejects', async () => {
     const src = source();
-    const mapped = mapSource(src, (m) => (m.clusterId === 'drop' ? undefined : { ...m, clusterId: `m-${m.clusterId}` }));
+    const mapped = mapSource(src, (m) =>
+      m.clusterId === 'drop' ? undefined : { ...m, clusterId: `m-${m.clusterId}` },
+    );
     expect((mapped.snapshot() as StreamMessage[]).map((m) => m.clusterId)).toEqual(['m-a']);
     const seen: string[] = [];
     const stop = mapped.subscribe((m) => seen.push(m.clusterId));
@@ -121,11 +141,22 @@ describe('sseResponse', () => {
 
   it('sends a fleet row whole, then only what changed (nothing if unchanged); a new stream starts whole', async () => {
     const row = (status: 'synced' | 'stale', severity: 'ok' | 'critical' = 'ok'): StreamMessage => ({
-      type: 'summary', clusterId: 'a', summary: {
-        id: 'a', name: 'a', version: '4.16.3', desiredVersion: '4.16.3', updating: false, worstSeverity: severity,
-        findingCounts: { critical: 0, warning: 0, info: 0 }, role: 'standalone',
-        sources: ['pods', 'nodes', 'clusterversions']
-          .map((resource) => ({ resource, status: resource === 'nodes' ? status : 'synced', since: 'x' })),
+      type: 'summary',
+      clusterId: 'a',
+      summary: {
+        id: 'a',
+        name: 'a',
+        version: '4.16.3',
+        desiredVersion: '4.16.3',
+        updating: false,
+        worstSeverity: severity,
+        findingCounts: { critical: 0, warning: 0, info: 0 },
+        role: 'standalone',
+        sources: ['pods', 'nodes', 'clusterversions'].map((resource) => ({
+          resource,
+          status: resource === 'nodes' ? status : 'synced',
+          since: 'x',
+        })),
       },
     });
     const listeners = new Set<(m: StreamMessage) => void>();
@@ -145,7 +176,9 @@ describe('sseResponse', () => {
     const frame = patch.slice(patch.indexOf('event: summary-patch'));
     expect(patch).not.toContain('event: summary\n');
     expect(JSON.parse(frame.split('data: ')[1])).toEqual({
-      type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'critical' },
+      type: 'summary-patch',
+      clusterId: 'a',
+      set: { worstSeverity: 'critical' },
       sources: [{ resource: 'nodes', status: 'stale', since: 'x' }],
     });
     abort.abort();

@@ -27,17 +27,21 @@ export function sseFrame(message: StreamMessage): string {
 }
 
 /** The source with every message passed through `map` (undefined drops it), snapshot included. */
-export function mapSource(source: StreamSource, map: (message: StreamMessage) => StreamMessage | undefined): StreamSource {
+export function mapSource(
+  source: StreamSource,
+  map: (message: StreamMessage) => StreamMessage | undefined,
+): StreamSource {
   const all = (messages: StreamMessage[]) => messages.map(map).filter((message): message is StreamMessage => !!message);
   return {
     snapshot: () => {
       const snapshot = source.snapshot();
       return Array.isArray(snapshot) ? all(snapshot) : snapshot.then(all);
     },
-    subscribe: (listener) => source.subscribe((message) => {
-      const mapped = map(message);
-      if (mapped) listener(mapped);
-    }),
+    subscribe: (listener) =>
+      source.subscribe((message) => {
+        const mapped = map(message);
+        if (mapped) listener(mapped);
+      }),
   };
 }
 
@@ -50,74 +54,85 @@ export const MAX_BEHIND_BYTES = 16 * 1024 * 1024;
  * changed since this stream's previous row of the cluster), and a heartbeat comment
  * well inside proxy idle timeouts (OpenShift's router closes idle connections after 30 s).
  */
-export function sseResponse(source: StreamSource, signal: AbortSignal, heartbeatMs = 15_000, maxBehindBytes = MAX_BEHIND_BYTES): Response {
+export function sseResponse(
+  source: StreamSource,
+  signal: AbortSignal,
+  heartbeatMs = 15_000,
+  maxBehindBytes = MAX_BEHIND_BYTES,
+): Response {
   const encoder = new TextEncoder();
   let cleanup = (): void => {};
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      // Bytes queued once the snapshot was: the snapshot is what the client asked for, however large (a detailed
-      // stream of 700 clusters is more than 16 MiB); only falling behind on live messages after it ends a stream.
-      let queuedAfterSnapshot: number | undefined;
-      let ended = false;
-      const send = (text: string): void => {
-        if (ended) return;
-        try {
-          controller.enqueue(encoder.encode(text));
-          // A client that cannot keep up would make the server buffer without bound: end its stream instead.
-          if (queuedAfterSnapshot !== undefined && -(controller.desiredSize ?? 0) > queuedAfterSnapshot + maxBehindBytes) {
-            ended = true;
-            serviceMetrics().sseSlowClientsEnded.inc();
+  const body = new ReadableStream<Uint8Array>(
+    {
+      start(controller) {
+        // Bytes queued once the snapshot was: the snapshot is what the client asked for, however large (a detailed
+        // stream of 700 clusters is more than 16 MiB); only falling behind on live messages after it ends a stream.
+        let queuedAfterSnapshot: number | undefined;
+        let ended = false;
+        const send = (text: string): void => {
+          if (ended) return;
+          try {
+            controller.enqueue(encoder.encode(text));
+            // A client that cannot keep up would make the server buffer without bound: end its stream instead.
+            if (
+              queuedAfterSnapshot !== undefined &&
+              -(controller.desiredSize ?? 0) > queuedAfterSnapshot + maxBehindBytes
+            ) {
+              ended = true;
+              serviceMetrics().sseSlowClientsEnded.inc();
+              cleanup();
+            }
+          } catch {
             cleanup();
           }
-        } catch {
+        };
+        send('retry: 3000\n\n');
+        // Fleet rows go out as deltas against what this stream sent before, so the step runs in sending order.
+        const patch = summaryPatcher();
+        const sendMessage = (message: StreamMessage): void => {
+          const out = patch(message);
+          if (out) send(sseFrame(out));
+        };
+        // Subscribe before taking the snapshot, holding live messages until it is sent, so none falls in between.
+        let held: StreamMessage[] | undefined = [];
+        const unsubscribe = source.subscribe((message) => (held ? held.push(message) : sendMessage(message)));
+        const flush = (snapshot: StreamMessage[]) => {
+          for (const message of snapshot) sendMessage(message);
+          for (const message of held ?? []) sendMessage(message);
+          held = undefined;
+          queuedAfterSnapshot = Math.max(0, -(controller.desiredSize ?? 0));
+        };
+        const snapshot = source.snapshot();
+        if (Array.isArray(snapshot)) flush(snapshot);
+        else snapshot.then(flush, () => cleanup());
+        const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
+        const clients = serviceMetrics().sseClients;
+        clients.inc();
+        // On SIGTERM: a last comment, then end the stream; the browser's EventSource reconnects after `retry`.
+        const undrain = onDrainStream(() => {
+          send(': server shutting down, reconnect\n\n');
           cleanup();
-        }
-      };
-      send('retry: 3000\n\n');
-      // Fleet rows go out as deltas against what this stream sent before, so the step runs in sending order.
-      const patch = summaryPatcher();
-      const sendMessage = (message: StreamMessage): void => {
-        const out = patch(message);
-        if (out) send(sseFrame(out));
-      };
-      // Subscribe before taking the snapshot, holding live messages until it is sent, so none falls in between.
-      let held: StreamMessage[] | undefined = [];
-      const unsubscribe = source.subscribe((message) => (held ? held.push(message) : sendMessage(message)));
-      const flush = (snapshot: StreamMessage[]) => {
-        for (const message of snapshot) sendMessage(message);
-        for (const message of held ?? []) sendMessage(message);
-        held = undefined;
-        queuedAfterSnapshot = Math.max(0, -(controller.desiredSize ?? 0));
-      };
-      const snapshot = source.snapshot();
-      if (Array.isArray(snapshot)) flush(snapshot);
-      else snapshot.then(flush, () => cleanup());
-      const heartbeat = setInterval(() => send(`: heartbeat ${Date.now()}\n\n`), heartbeatMs);
-      const clients = serviceMetrics().sseClients;
-      clients.inc();
-      // On SIGTERM: a last comment, then end the stream; the browser's EventSource reconnects after `retry`.
-      const undrain = onDrainStream(() => {
-        send(': server shutting down, reconnect\n\n');
+        });
+        cleanup = () => {
+          undrain();
+          clients.dec();
+          clearInterval(heartbeat);
+          unsubscribe();
+          cleanup = () => {};
+          try {
+            controller.close();
+          } catch {
+            // already closed by the client
+          }
+        };
+        signal.addEventListener('abort', () => cleanup(), { once: true });
+      },
+      cancel() {
         cleanup();
-      });
-      cleanup = () => {
-        undrain();
-        clients.dec();
-        clearInterval(heartbeat);
-        unsubscribe();
-        cleanup = () => {};
-        try {
-          controller.close();
-        } catch {
-          // already closed by the client
-        }
-      };
-      signal.addEventListener('abort', () => cleanup(), { once: true });
+      },
     },
-    cancel() {
-      cleanup();
-    },
-  }, new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 }));
+    new ByteLengthQueuingStrategy({ highWaterMark: 1024 * 1024 }),
+  );
   return new Response(body, {
     headers: {
       'Content-Type': 'text/event-stream; charset=utf-8',

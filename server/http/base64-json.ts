@@ -7,7 +7,10 @@ export function encodeBase64Json(value: unknown): string {
 }
 
 /** The value of a base64url JSON header or cookie, or undefined when missing, malformed or not of `schema`. */
-export function decodeBase64Json<S extends z.ZodType>(text: string | null | undefined, schema: S): z.infer<S> | undefined {
+export function decodeBase64Json<S extends z.ZodType>(
+  text: string | null | undefined,
+  schema: S,
+): z.infer<S> | undefined {
   if (!text) return undefined;
   try {
     const parsed = schema.safeParse(JSON.parse(Buffer.from(text, 'base64url').toString('utf8')));

@@ -37,8 +37,11 @@ export async function readBodyText(request: Request, maxBytes: number): Promise<
  * Reads a JSON body of at most `maxBytes` and validates it: the data, or a ready response (413 over the limit,
  * 400 for a body that is not JSON or names every bad field), as {@link parseQuery} does for queries.
  */
-export async function parseJsonBody<S extends z.ZodType>(request: Request, schema: S, maxBytes: number):
-  Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
+export async function parseJsonBody<S extends z.ZodType>(
+  request: Request,
+  schema: S,
+  maxBytes: number,
+): Promise<{ ok: true; data: z.infer<S> } | { ok: false; response: Response }> {
   let text: string;
   try {
     text = await readBodyText(request, maxBytes);

@@ -27,7 +27,10 @@ export class RateLimiter {
   private readonly buckets = new Map<string, Bucket>();
   private readonly maxKeys: number;
 
-  constructor(private readonly options: RateLimitOptions, private readonly now: () => number = Date.now) {
+  constructor(
+    private readonly options: RateLimitOptions,
+    private readonly now: () => number = Date.now,
+  ) {
     if (!(options.capacity >= 1) || !(options.refillPerSecond > 0)) {
       throw new RangeError('a rate limit needs capacity ≥ 1 and a positive refill rate');
     }

@@ -21,8 +21,10 @@ export function jsonOk<T>(body: T, status = 200): NextResponse<T> {
 }
 
 /** Parses query parameters with a zod schema: the data, or a ready 400 response naming every bad parameter. */
-export function parseQuery<S extends z.ZodType>(schema: S, params: URLSearchParams):
-  { ok: true; data: z.infer<S> } | { ok: false; response: NextResponse<ApiErrorDto> } {
+export function parseQuery<S extends z.ZodType>(
+  schema: S,
+  params: URLSearchParams,
+): { ok: true; data: z.infer<S> } | { ok: false; response: NextResponse<ApiErrorDto> } {
   const parsed = schema.safeParse(Object.fromEntries(params));
   if (parsed.success) return { ok: true, data: parsed.data };
   const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ');

@@ -7,7 +7,13 @@ export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#$
  * A page rendered without React (errors before any route, the login's own pages), styled like the dashboard's
  * header and card, with the request's nonce on its only style element. `body` is trusted HTML: escape what goes in.
  */
-export function simplePage(options: { title: string; body: string; nonce: string; status?: number; headers?: HeadersInit }): Response {
+export function simplePage(options: {
+  title: string;
+  body: string;
+  nonce: string;
+  status?: number;
+  headers?: HeadersInit;
+}): Response {
   const html = `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(options.title)} · Update Health</title><link rel="icon" href="/icon.svg" type="image/svg+xml">
 <style nonce="${options.nonce}">

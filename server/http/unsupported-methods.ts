@@ -44,12 +44,15 @@ export function refuseUnsupportedMethodsOnServer(): void {
 
 /** 405 with `Allow` and the security headers, for a request no route may see. */
 export function answerUnsupported(req: http.IncomingMessage, res: http.ServerResponse): void {
-  const tls = (req.socket as { encrypted?: boolean }).encrypted === true ||
-    req.headers['x-forwarded-proto'] === 'https';
+  const tls =
+    (req.socket as { encrypted?: boolean }).encrypted === true || req.headers['x-forwarded-proto'] === 'https';
   const headers = securityHeaders({ nonce: Buffer.from(randomUUID()).toString('base64'), tls });
   const body = JSON.stringify({ error: { code: 'method_not_allowed', message: MESSAGE } });
   res.writeHead(405, {
-    ...headers, Allow: ALLOW, 'Content-Type': 'application/json', 'Cache-Control': 'no-store',
+    ...headers,
+    Allow: ALLOW,
+    'Content-Type': 'application/json',
+    'Cache-Control': 'no-store',
     'Content-Length': Buffer.byteLength(body),
   });
   res.end(req.method === 'HEAD' ? undefined : body);

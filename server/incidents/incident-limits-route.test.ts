@@ -34,10 +34,12 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const post = () => new NextRequest('http://127.0.0.1:3000/api/incidents', {
-  method: 'POST', body: JSON.stringify({ clusterId: 'steady' }),
-  headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' },
-});
+const post = () =>
+  new NextRequest('http://127.0.0.1:3000/api/incidents', {
+    method: 'POST',
+    body: JSON.stringify({ clusterId: 'steady' }),
+    headers: { host: '127.0.0.1:3000', origin: 'http://127.0.0.1:3000', 'content-type': 'application/json' },
+  });
 
 describe('POST /api/incidents limits', () => {
   it('answers 20 rapid POSTs from one user with the burst allowance of 201s, then 429 with Retry-After', async () => {
@@ -49,8 +51,9 @@ describe('POST /api/incidents limits', () => {
     expect(limited).toHaveLength(20 - BURST);
     for (const response of limited) {
       expect(Number(response.headers.get('Retry-After'))).toBeGreaterThan(0);
-      expect(await response.json())
-        .toMatchObject({ error: { code: 'too_many_requests', message: expect.stringMatching(/^too many incidents/) } });
+      expect(await response.json()).toMatchObject({
+        error: { code: 'too_many_requests', message: expect.stringMatching(/^too many incidents/) },
+      });
     }
     const stored = new SqliteIncidentRepository(join(dir, DATABASE_FILE));
     expect(stored.ids()).toHaveLength(BURST);

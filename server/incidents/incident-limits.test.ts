@@ -23,7 +23,7 @@ describe('incident rate limit', () => {
     expect(() => limits.admit('alice')).toThrow(IncidentLimitError);
   });
 
-  it('recognizes a limit error by name, as another bundle\'s copy of the class would be', () => {
+  it("recognizes a limit error by name, as another bundle's copy of the class would be", () => {
     const foreign = Object.assign(new Error('x'), { name: 'IncidentLimitError', code: 'rate_limited' });
     expect(isIncidentLimitError(foreign)).toBe(true);
     expect(isIncidentLimitError(new Error('x'))).toBe(false);
@@ -36,8 +36,10 @@ describe('incident settings', () => {
     const saved = { ...process.env };
     try {
       for (const key of Object.keys(process.env)) if (key.startsWith('UPDATE_HEALTH_INCIDENT')) delete process.env[key];
-      expect(incidentEnv())
-        .toMatchObject({ UPDATE_HEALTH_INCIDENT_BURST: 10, UPDATE_HEALTH_INCIDENT_RETENTION_DAYS: 90 });
+      expect(incidentEnv()).toMatchObject({
+        UPDATE_HEALTH_INCIDENT_BURST: 10,
+        UPDATE_HEALTH_INCIDENT_RETENTION_DAYS: 90,
+      });
       process.env.UPDATE_HEALTH_INCIDENT_RETENTION_DAYS = 'forever';
       expect(() => incidentEnv()).toThrow(/UPDATE_HEALTH_INCIDENT_RETENTION_DAYS/);
     } finally {

@@ -22,7 +22,11 @@ export type IncidentLimitCode = 'rate_limited' | 'daily_quota' | 'incident_too_l
 
 /** An incident refused by a limit; routes answer it with 429 (Retry-After) or 413, never 500. */
 export class IncidentLimitError extends Error {
-  constructor(readonly code: IncidentLimitCode, message: string, readonly retryAfterSeconds?: number) {
+  constructor(
+    readonly code: IncidentLimitCode,
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super(message);
     this.name = 'IncidentLimitError';
   }
@@ -52,7 +56,10 @@ function after(seconds: number): string {
 export class IncidentLimits {
   private readonly limiter: RateLimiter;
 
-  constructor(readonly settings: IncidentLimitSettings, private readonly now: () => number = Date.now) {
+  constructor(
+    readonly settings: IncidentLimitSettings,
+    private readonly now: () => number = Date.now,
+  ) {
     this.limiter = new RateLimiter({ capacity: settings.burst, refillPerSecond: settings.perHour / 3_600 }, now);
   }
 
@@ -60,9 +67,12 @@ export class IncidentLimits {
   admit(user: string | null): void {
     const taken = this.limiter.take(user ?? '\u0000local');
     if (!taken.ok) {
-      throw new IncidentLimitError('rate_limited',
+      throw new IncidentLimitError(
+        'rate_limited',
         `too many incidents created; at most ${this.settings.burst} at once and ${this.settings.perHour} an hour; ` +
-        `try again in ${after(taken.retryAfterSeconds)}`, taken.retryAfterSeconds);
+          `try again in ${after(taken.retryAfterSeconds)}`,
+        taken.retryAfterSeconds,
+      );
     }
   }
 
@@ -70,17 +80,22 @@ export class IncidentLimits {
   async checkStore(user: string | null, bytes: number, repository: IncidentRepository): Promise<void> {
     const { maxBytes, dailyCount, dailyBytes } = this.settings;
     if (bytes > maxBytes) {
-      throw new IncidentLimitError('incident_too_large',
-        `the incident would be ${mib(bytes)}, over the ${mib(maxBytes)} limit; freeze a shorter chart window`);
+      throw new IncidentLimitError(
+        'incident_too_large',
+        `the incident would be ${mib(bytes)}, over the ${mib(maxBytes)} limit; freeze a shorter chart window`,
+      );
     }
     const now = this.now();
     const usage = await repository.usageSince(user, new Date(now - DAY_MS).toISOString());
     if (usage.count + 1 > dailyCount || usage.bytes + bytes > dailyBytes) {
       const oldest = usage.oldest ? Date.parse(usage.oldest) : now;
       const retry = Math.max(1, Math.ceil((oldest + DAY_MS - now) / 1_000));
-      throw new IncidentLimitError('daily_quota',
+      throw new IncidentLimitError(
+        'daily_quota',
         `daily incident quota reached (${usage.count} incidents, ${mib(usage.bytes)} in 24 hours; ` +
-        `at most ${dailyCount} and ${mib(dailyBytes)}); try again in ${after(retry)}`, retry);
+          `at most ${dailyCount} and ${mib(dailyBytes)}); try again in ${after(retry)}`,
+        retry,
+      );
     }
   }
 }

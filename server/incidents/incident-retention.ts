@@ -53,7 +53,10 @@ export function startIncidentRetention(repository: IncidentRepository, options: 
   timer.unref();
   void run();
   return {
-    nextRun: () => new Promise<void>((resolve) => { waiters.push(resolve); }),
+    nextRun: () =>
+      new Promise<void>((resolve) => {
+        waiters.push(resolve);
+      }),
     stop: () => clearInterval(timer),
   };
 }

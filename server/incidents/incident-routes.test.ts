@@ -25,21 +25,33 @@ describe('incident routes', () => {
     await earlier.close();
 
     const { GET } = await import('@/app/api/incidents/[id]/route');
-    const response = await GET(new NextRequest(`http://127.0.0.1/api/incidents/${id}`), { params: Promise.resolve({ id }) });
+    const response = await GET(new NextRequest(`http://127.0.0.1/api/incidents/${id}`), {
+      params: Promise.resolve({ id }),
+    });
     expect(response.status).toBe(200);
     const incident = incidentSchema.parse(await response.json());
     expect(incident).toMatchObject({ id, cluster: { id: 'steady' } });
 
-    const missing = await GET(new NextRequest('http://127.0.0.1/api/incidents/x'), { params: Promise.resolve({ id: '../../etc/passwd' }) });
+    const missing = await GET(new NextRequest('http://127.0.0.1/api/incidents/x'), {
+      params: Promise.resolve({ id: '../../etc/passwd' }),
+    });
     expect(missing.status).toBe(404);
   });
 
   it('POST /api/incidents refuses a cross-origin request with 403 JSON before touching anything', async () => {
     const { POST } = await import('@/app/api/incidents/route');
-    const response = await POST(new NextRequest('http://127.0.0.1:3000/api/incidents', {
-      method: 'POST', body: JSON.stringify({ clusterId: 'steady' }),
-      headers: { host: '127.0.0.1:3000', origin: 'https://attacker.example', 'sec-fetch-site': 'cross-site', 'content-type': 'application/json' },
-    }));
+    const response = await POST(
+      new NextRequest('http://127.0.0.1:3000/api/incidents', {
+        method: 'POST',
+        body: JSON.stringify({ clusterId: 'steady' }),
+        headers: {
+          host: '127.0.0.1:3000',
+          origin: 'https://attacker.example',
+          'sec-fetch-site': 'cross-site',
+          'content-type': 'application/json',
+        },
+      }),
+    );
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { code: 'cross_site_request' } });
   });
@@ -58,9 +70,14 @@ describe('incident routes', () => {
         controller.enqueue(new TextEncoder().encode('x'.repeat(4096)));
       },
     });
-    const streamed = await POST(new NextRequest(url, {
-      method: 'POST', body: endless, headers, duplex: 'half',
-    } as ConstructorParameters<typeof NextRequest>[1]));
+    const streamed = await POST(
+      new NextRequest(url, {
+        method: 'POST',
+        body: endless,
+        headers,
+        duplex: 'half',
+      } as ConstructorParameters<typeof NextRequest>[1]),
+    );
     expect(streamed.status).toBe(413);
     expect(await streamed.json()).toMatchObject({ error: { code: 'too_large' } });
     expect(sent).toBeLessThan(10);
@@ -72,18 +89,26 @@ describe('incident routes', () => {
     const url = 'http://127.0.0.1:3000/api/incidents';
     const escaped = (n: number) => '\u0001'.repeat(n);
     const longest = {
-      clusterId: 'no-such-cluster', title: escaped(INCIDENT_TITLE_MAX), note: escaped(INCIDENT_NOTE_MAX),
+      clusterId: 'no-such-cluster',
+      title: escaped(INCIDENT_TITLE_MAX),
+      note: escaped(INCIDENT_NOTE_MAX),
     };
     // Read and validated in full, it gets as far as looking the cluster up in the fleet, which this server lacks.
     const body = JSON.stringify(longest);
     expect(body.length).toBeGreaterThan(12 * 1024);
-    await expect(POST(new NextRequest(url, { method: 'POST', body, headers })))
-      .rejects.toMatchObject({ name: 'FleetConfigError' });
-    const tooLong = await POST(new NextRequest(url, {
-      method: 'POST', body: JSON.stringify({ ...longest, note: 'n'.repeat(INCIDENT_NOTE_MAX + 1) }), headers,
-    }));
+    await expect(POST(new NextRequest(url, { method: 'POST', body, headers }))).rejects.toMatchObject({
+      name: 'FleetConfigError',
+    });
+    const tooLong = await POST(
+      new NextRequest(url, {
+        method: 'POST',
+        body: JSON.stringify({ ...longest, note: 'n'.repeat(INCIDENT_NOTE_MAX + 1) }),
+        headers,
+      }),
+    );
     expect(tooLong.status).toBe(400);
-    expect(await tooLong.json())
-      .toMatchObject({ error: { code: 'bad_request', message: expect.stringContaining('note') } });
+    expect(await tooLong.json()).toMatchObject({
+      error: { code: 'bad_request', message: expect.stringContaining('note') },
+    });
   });
 });

@@ -110,7 +110,11 @@ function seriesStart(series: ClusterSeriesDto): number | undefined {
  * Every creation (cluster view or must-gather) passes the creator's limits first: throws IncidentLimitError when over
  * one.
  */
-export async function createIncident(source: IncidentSource, repository: IncidentRepository, options: CreateIncidentOptions = {}): Promise<CreatedIncidentDto> {
+export async function createIncident(
+  source: IncidentSource,
+  repository: IncidentRepository,
+  options: CreateIncidentOptions = {},
+): Promise<CreatedIncidentDto> {
   const limits = options.limits === undefined ? incidentLimits() : options.limits;
   const creator = options.createdBy ?? null;
   limits?.admit(creator);
@@ -149,7 +153,9 @@ export async function createIncident(source: IncidentSource, repository: Inciden
     window: { from: from ?? seriesStart(series) ?? capturedAt, to: options.to ?? capturedAt },
     health: { ...redactedHealth, cluster: { ...redactedHealth.cluster, id: source.id } },
     series: { ...redactedSeries, clusterId: source.id },
-    objects: evidenceObjects(snapshot, health).map((o, i) => redactor.redact(o, `objects[${i}]`) as Record<string, unknown>),
+    objects: evidenceObjects(snapshot, health).map(
+      (o, i) => redactor.redact(o, `objects[${i}]`) as Record<string, unknown>,
+    ),
     redaction: { rules: [...REDACTION_RULES], entries: redactor.entries },
   };
   await limits?.checkStore(creator, Buffer.byteLength(JSON.stringify(incident)), repository);

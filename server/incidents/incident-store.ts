@@ -17,7 +17,8 @@ export function getIncidentRepository(): IncidentRepository {
   if (!holder.__updateHealthIncidents) {
     const maxAgeDays = incidentEnv().UPDATE_HEALTH_INCIDENT_RETENTION_DAYS;
     const where = databaseLocation();
-    const repository = where.kind === 'postgres' ? new PostgresIncidentRepository(where.url) : new SqliteIncidentRepository(where.file);
+    const repository =
+      where.kind === 'postgres' ? new PostgresIncidentRepository(where.url) : new SqliteIncidentRepository(where.file);
     holder.__updateHealthIncidents = repository;
     const retention = startIncidentRetention(repository, { maxAgeDays });
     onShutdown(() => {

@@ -35,7 +35,8 @@ describe('an incident carries the story from its onset', () => {
     const onset = Date.parse(source.health().findings.find((f) => f.id === REJECTION)!.since!);
     expect(source.series().now - onset).toBeGreaterThan(HOUR);
     const incident = await freeze(source, {
-      title: 'Rollback to 4.13 rejects status writes', note: 'Paged at 10:20.\nCVO logs attached.',
+      title: 'Rollback to 4.13 rejects status writes',
+      note: 'Paged at 10:20.\nCVO logs attached.',
     });
     expect(incident.window.from).toBeLessThan(onset);
     expect(incident.window.to).toBe(incident.capturedAt);
@@ -58,7 +59,7 @@ describe('an incident carries the story from its onset', () => {
     expect(points[0]!.t).toBeLessThanOrEqual(incident.window.from + 1_000);
   });
 
-  it('without a title takes the worst finding\'s; a logged-in creator is its author', async () => {
+  it("without a title takes the worst finding's; a logged-in creator is its author", async () => {
     const source = twoHoursIn(60_000);
     const incident = await freeze(source, { title: '   ', createdBy: 'alice' });
     expect(incident.title).toBe(source.health().findings.find((f) => f.id === REJECTION)!.title);

@@ -12,7 +12,9 @@ const REJECTION = 'status-write-rejection:ClusterVersion//version:enum';
 
 async function frozen(title?: string): Promise<IncidentDto> {
   const stored: IncidentDto[] = [];
-  const create = async (incident: IncidentDto) => { stored.push(incident); };
+  const create = async (incident: IncidentDto) => {
+    stored.push(incident);
+  };
   const repository = { create } as unknown as IncidentRepository;
   const source = scenarioSource('cross-minor-rollback', ROLLBACK_AFTER_WINDOW.fromMs + 120_000);
   await createIncident(source, repository, { limits: null, title });
@@ -22,7 +24,7 @@ async function frozen(title?: string): Promise<IncidentDto> {
 const noClusterVersion: AccessAnswers = (check) => check.resource !== 'clusterversions' && check.resource !== '*';
 
 describe('an incident title for a reader who cannot see every finding', () => {
-  it('a default title taken from a hidden finding becomes the worst visible finding\'s', async () => {
+  it("a default title taken from a hidden finding becomes the worst visible finding's", async () => {
     const incident = await frozen();
     expect(incident.titleFindingId).toBe(REJECTION);
     const seen = visibleIncident(incident, [], noClusterVersion);

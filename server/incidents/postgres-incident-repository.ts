@@ -19,8 +19,12 @@ export class PostgresIncidentRepository implements IncidentRepository {
 
   async create(incident: IncidentDto): Promise<void> {
     await this.ready;
-    await this.pool.query('INSERT INTO incidents (id, cluster_id, created_at, body) VALUES ($1, $2, $3, $4)',
-      [incident.id, incident.cluster.id, incident.createdAt, JSON.stringify(incident)]);
+    await this.pool.query('INSERT INTO incidents (id, cluster_id, created_at, body) VALUES ($1, $2, $3, $4)', [
+      incident.id,
+      incident.cluster.id,
+      incident.createdAt,
+      JSON.stringify(incident),
+    ]);
   }
 
   async get(id: string): Promise<IncidentDto | undefined> {
@@ -28,7 +32,8 @@ export class PostgresIncidentRepository implements IncidentRepository {
     const { rows } = await this.pool.query<{ body: unknown }>('SELECT body FROM incidents WHERE id = $1', [id]);
     if (rows.length === 0) return undefined;
     const parsed = incidentSchema.safeParse(rows[0].body);
-    if (!parsed.success) throw new IncidentStoreError(`incident ${id} does not match the incident schema: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new IncidentStoreError(`incident ${id} does not match the incident schema: ${parsed.error.message}`);
     return parsed.data;
   }
 
@@ -36,7 +41,9 @@ export class PostgresIncidentRepository implements IncidentRepository {
     await this.ready;
     const { rows } = await this.pool.query<{ count: string; bytes: string; oldest: Date | null }>(
       `SELECT COUNT(*) AS count, COALESCE(SUM(octet_length(body::text)), 0) AS bytes, MIN(created_at) AS oldest
-       FROM incidents WHERE created_at >= $1 AND (body->>'createdBy') IS NOT DISTINCT FROM $2`, [since, createdBy]);
+       FROM incidents WHERE created_at >= $1 AND (body->>'createdBy') IS NOT DISTINCT FROM $2`,
+      [since, createdBy],
+    );
     const row = rows[0];
     return { count: Number(row.count), bytes: Number(row.bytes), oldest: row.oldest ? row.oldest.toISOString() : null };
   }
@@ -49,7 +56,9 @@ export class PostgresIncidentRepository implements IncidentRepository {
   /** Applied schema versions (tests and maintenance). */
   async schemaVersions(): Promise<number[]> {
     await this.ready;
-    const { rows } = await this.pool.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
+    const { rows } = await this.pool.query<{ version: number }>(
+      'SELECT version FROM schema_migrations ORDER BY version',
+    );
     return rows.map((row) => row.version);
   }
 

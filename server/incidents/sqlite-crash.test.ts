@@ -15,13 +15,22 @@ const ACKS_BEFORE_KILL = 150;
 describe('SQLite incident store survives SIGKILL during a burst of writes', () => {
   it('opens intact with every acknowledged incident', async () => {
     const file = join(dir, 'incidents.sqlite');
-    const child = spawn(process.execPath, ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'server/incidents/testing/incident-writer.ts'), file], {
-      cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'server/incidents/testing/incident-writer.ts'), file],
+      {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
     let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
     const acked: string[] = [];
-    const exited = new Promise<NodeJS.Signals | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    const exited = new Promise<NodeJS.Signals | null>((resolve) =>
+      child.on('exit', (_code, signal) => resolve(signal)),
+    );
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`writer too slow (${acked.length} acks): ${stderr}`)), 50_000);
       createInterface({ input: child.stdout }).on('line', (line) => {

@@ -42,7 +42,8 @@ export class SqliteIncidentRepository implements IncidentRepository {
       throw new IncidentStoreError(`incident ${id} is not valid JSON`, { cause: error });
     }
     const parsed = incidentSchema.safeParse(body);
-    if (!parsed.success) throw new IncidentStoreError(`incident ${id} does not match the incident schema: ${parsed.error.message}`);
+    if (!parsed.success)
+      throw new IncidentStoreError(`incident ${id} does not match the incident schema: ${parsed.error.message}`);
     return parsed.data;
   }
 
@@ -62,7 +63,9 @@ export class SqliteIncidentRepository implements IncidentRepository {
 
   /** Ids of every stored incident (tests and maintenance). */
   ids(): string[] {
-    return (this.db.prepare('SELECT id FROM incidents ORDER BY created_at').all() as { id: string }[]).map((row) => row.id);
+    return (this.db.prepare('SELECT id FROM incidents ORDER BY created_at').all() as { id: string }[]).map(
+      (row) => row.id,
+    );
   }
 
   async close(): Promise<void> {

@@ -36,7 +36,10 @@ export class ClusterClock {
     }
     if (localMs - this.windowLocal >= WINDOW_MS) {
       const measured = Math.max(0, (serverMs - this.windowServer) / (localMs - this.windowLocal));
-      if (this.lastMeasured !== undefined && Math.abs(measured - this.lastMeasured) <= 0.2 * Math.max(this.lastMeasured, 0.05)) {
+      if (
+        this.lastMeasured !== undefined &&
+        Math.abs(measured - this.lastMeasured) <= 0.2 * Math.max(this.lastMeasured, 0.05)
+      ) {
         this.rate = Math.abs(measured - 1) < 0.25 ? 1 : Math.min(MAX_RATE, measured);
       }
       this.lastMeasured = measured;
@@ -58,7 +61,9 @@ export class ClusterClock {
 
   /** How often the owner should make a cheap request to refresh the estimate: often while the clock is not real time. */
   probeIntervalMs(): number {
-    return this.rate === 1 && (this.lastMeasured === undefined || Math.abs(this.lastMeasured - 1) < 0.25) ? 30_000 : 2_000;
+    return this.rate === 1 && (this.lastMeasured === undefined || Math.abs(this.lastMeasured - 1) < 0.25)
+      ? 30_000
+      : 2_000;
   }
 
   private estimate(localMs: number): number {

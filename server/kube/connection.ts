@@ -5,8 +5,7 @@ import type { ResourceNeed } from '@/lib/health/types';
 
 /** A change delivered by a watched source, after its cache was updated. */
 export type SourceEvent =
-  | { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean }
-  | { type: 'synced' };
+  { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean } | { type: 'synced' };
 
 /** One watched resource (optionally one namespace) of one cluster. */
 export interface SourceHandle {

@@ -27,7 +27,11 @@ export type WatchTiming = Pick<ReflectorOptions, 'bookmarkIntervalMs' | 'inactiv
  * A {@link ClusterConnection} to a real API server (or the embedded one) through one kubeconfig context: one
  * reflector per need, read-only GETs for logs and proxies, and a cluster clock learnt from response `Date` headers.
  */
-export function createKubeConnection(kubeconfigPath: string, context: string, timing: WatchTiming = {}): ClusterConnection {
+export function createKubeConnection(
+  kubeconfigPath: string,
+  context: string,
+  timing: WatchTiming = {},
+): ClusterConnection {
   const clock = new ClusterClock();
   // From the file (not a shared KubeConfig object) so a rotated token is re-read on 401.
   const transport = KubeTransport.fromFile(kubeconfigPath, {
@@ -41,7 +45,10 @@ export function createKubeConnection(kubeconfigPath: string, context: string, ti
   const scheduleProbe = (): void => {
     if (closed) return;
     probe = setTimeout(() => {
-      transport.getJson('/version', {}, { headerTimeoutMs: 5_000, idleTimeoutMs: 5_000 }).catch(() => undefined).finally(scheduleProbe);
+      transport
+        .getJson('/version', {}, { headerTimeoutMs: 5_000, idleTimeoutMs: 5_000 })
+        .catch(() => undefined)
+        .finally(scheduleProbe);
     }, clock.probeIntervalMs());
     probe.unref?.();
   };
@@ -84,7 +91,8 @@ export function createKubeConnection(kubeconfigPath: string, context: string, ti
         throw error;
       }
     },
-    review: <T>(path: string, body: unknown) => transport.postJson<T>(path, body, { headerTimeoutMs: 10_000, idleTimeoutMs: 10_000 }),
+    review: <T>(path: string, body: unknown) =>
+      transport.postJson<T>(path, body, { headerTimeoutMs: 10_000, idleTimeoutMs: 10_000 }),
     now: () => clock.now(),
     close: () => {
       closed = true;

@@ -7,12 +7,11 @@ import { parseAlerts } from '@/server/offline/alerts';
 
 /** What one poll of an alerts source found: alerts, no alerts source at all, or a failure (all data). */
 export type AlertsPoll =
-  | { state: 'ok'; alerts: Alert[] }
-  | { state: 'absent'; reason: string }
-  | { state: 'error'; reason: string };
+  { state: 'ok'; alerts: Alert[] } | { state: 'absent'; reason: string } | { state: 'error'; reason: string };
 
 /** The in-cluster Prometheus alerts API through the API server's service proxy (read-only GET). */
-export const THANOS_ALERTS_PATH = '/api/v1/namespaces/openshift-monitoring/services/https:thanos-querier:9091/proxy/api/v1/alerts';
+export const THANOS_ALERTS_PATH =
+  '/api/v1/namespaces/openshift-monitoring/services/https:thanos-querier:9091/proxy/api/v1/alerts';
 
 /** Polls an alerts source on an interval and keeps the latest answer. */
 export class AlertsPoller {
@@ -20,7 +19,10 @@ export class AlertsPoller {
   private timer: NodeJS.Timeout | undefined;
   private inFlight = false;
 
-  constructor(private readonly poll: () => Promise<AlertsPoll>, private readonly intervalMs: number) {}
+  constructor(
+    private readonly poll: () => Promise<AlertsPoll>,
+    private readonly intervalMs: number,
+  ) {}
 
   start(): void {
     if (this.timer) return;
@@ -65,8 +67,10 @@ export class AlertsPoller {
 export function inClusterAlerts(connection: ClusterConnection, timeoutMs = 10_000): () => Promise<AlertsPoll> {
   return async () => {
     const answer = await connection.getText(THANOS_ALERTS_PATH, { timeoutMs });
-    if (answer.status === 404 || answer.status === 503) return { state: 'absent', reason: `thanos-querier answered ${answer.status}` };
-    if (answer.status !== 200) return { state: 'error', reason: `thanos-querier answered ${answer.status}: ${answer.body.slice(0, 200)}` };
+    if (answer.status === 404 || answer.status === 503)
+      return { state: 'absent', reason: `thanos-querier answered ${answer.status}` };
+    if (answer.status !== 200)
+      return { state: 'error', reason: `thanos-querier answered ${answer.status}: ${answer.body.slice(0, 200)}` };
     try {
       return { state: 'ok', alerts: parseAlerts(JSON.parse(answer.body)) };
     } catch {
@@ -90,18 +94,20 @@ export function alertsFromSeries(alerts: readonly PromSeries[], forState: readon
     const value = series.points[0]?.v;
     if (typeof value === 'number') activeAt.set(labelKey(labels), value);
   }
-  return alerts.map((series) => {
-    const { alertstate, ...labels } = withoutName(series.metric);
-    const started = activeAt.get(labelKey(labels));
-    return {
-      name: labels.alertname ?? '',
-      state: alertstate ?? 'firing',
-      severity: labels.severity ?? '',
-      startsAt: started === undefined ? '' : new Date(started * 1000).toISOString(),
-      labels,
-      annotations: {},
-    };
-  }).filter((alert) => alert.name !== '');
+  return alerts
+    .map((series) => {
+      const { alertstate, ...labels } = withoutName(series.metric);
+      const started = activeAt.get(labelKey(labels));
+      return {
+        name: labels.alertname ?? '',
+        state: alertstate ?? 'firing',
+        severity: labels.severity ?? '',
+        startsAt: started === undefined ? '' : new Date(started * 1000).toISOString(),
+        labels,
+        annotations: {},
+      };
+    })
+    .filter((alert) => alert.name !== '');
 }
 
 /** Parses an `ALERTS` query answer body pair into alerts (errors as `undefined`). */

@@ -1,20 +1,25 @@
 import 'server-only';
 import { z } from 'zod';
 
-const targetSchema = z.object({
-  /** Base URL of a Prometheus-compatible API, e.g. `https://thanos-querier-openshift-monitoring.apps.example.com`. */
-  url: z.string().min(1),
-  /** File holding the bearer token (re-read on every poll, so rotated tokens work). */
-  tokenFile: z.string().optional(),
-  /** PEM CA bundle for https. */
-  caFile: z.string().optional(),
-  /** Loopback addresses are refused unless set (tests and port-forwards). */
-  allowLoopback: z.boolean().default(false),
-  /** How often Prometheus scrapes ovnkube (sets the minimum step and the rate window). OpenShift: 30 s. */
-  scrapeIntervalSeconds: z.number().positive().max(3600).default(30),
-  /** Label that names the node on ovnkube series. */
-  nodeLabel: z.string().regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/).default('node'),
-}).strict();
+const targetSchema = z
+  .object({
+    /** Base URL of a Prometheus-compatible API, e.g. `https://thanos-querier-openshift-monitoring.apps.example.com`. */
+    url: z.string().min(1),
+    /** File holding the bearer token (re-read on every poll, so rotated tokens work). */
+    tokenFile: z.string().optional(),
+    /** PEM CA bundle for https. */
+    caFile: z.string().optional(),
+    /** Loopback addresses are refused unless set (tests and port-forwards). */
+    allowLoopback: z.boolean().default(false),
+    /** How often Prometheus scrapes ovnkube (sets the minimum step and the rate window). OpenShift: 30 s. */
+    scrapeIntervalSeconds: z.number().positive().max(3600).default(30),
+    /** Label that names the node on ovnkube series. */
+    nodeLabel: z
+      .string()
+      .regex(/^[a-zA-Z_][a-zA-Z0-9_]*$/)
+      .default('node'),
+  })
+  .strict();
 
 /** One cluster's Prometheus API. */
 export type PrometheusTarget = z.infer<typeof targetSchema>;
@@ -49,6 +54,9 @@ export function parsePrometheusConfig(raw: string | undefined): Record<string, P
 }
 
 /** The Prometheus configured for `clusterId` (its own entry, else `*`), if any. */
-export function prometheusFor(config: Record<string, PrometheusTarget>, clusterId: string): PrometheusTarget | undefined {
+export function prometheusFor(
+  config: Record<string, PrometheusTarget>,
+  clusterId: string,
+): PrometheusTarget | undefined {
   return config[clusterId] ?? config['*'];
 }

@@ -48,44 +48,65 @@ export function getMetricsJson(rawUrl: string, options: MetricsGetOptions): Prom
     const headers: Record<string, string> = { Accept: 'application/json' };
     if (options.token) headers.Authorization = `Bearer ${options.token}`;
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-    const req = send(url, {
-      method: 'GET',
-      headers,
-      lookup: guardedLookup(options.policy) as never,
-      ...(url.protocol === 'https:' && options.ca ? { ca: options.ca } : {}),
-    }, (res: IncomingMessage) => {
-      const status = res.statusCode ?? 0;
-      if (status >= 300 && status < 400) {
-        const location = String(res.headers.location ?? '');
-        let target = location;
-        try {
-          target = new URL(location, url).host;
-        } catch { /* keep the raw header */ }
-        return finish({ ok: false, kind: 'redirect', status, message: `redirect to ${target.slice(0, 200)} not followed (redirects are refused)` });
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (chunk: Buffer) => {
-        size += chunk.length;
-        if (size > maxBytes) return finish({ ok: false, kind: 'too-large', status, message: `answer larger than ${maxBytes} bytes` });
-        chunks.push(chunk);
-      });
-      res.on('error', (error) => finish({ ok: false, kind: 'network', status, message: error.message }));
-      res.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        try {
-          finish({ ok: true, status, body: JSON.parse(text) });
-        } catch {
-          finish(status >= 400
-            ? { ok: false, kind: 'http', status, message: `HTTP ${status}: ${text.slice(0, 200)}` }
-            : { ok: false, kind: 'invalid', status, message: 'the answer is not JSON' });
+    const req = send(
+      url,
+      {
+        method: 'GET',
+        headers,
+        lookup: guardedLookup(options.policy) as never,
+        ...(url.protocol === 'https:' && options.ca ? { ca: options.ca } : {}),
+      },
+      (res: IncomingMessage) => {
+        const status = res.statusCode ?? 0;
+        if (status >= 300 && status < 400) {
+          const location = String(res.headers.location ?? '');
+          let target = location;
+          try {
+            target = new URL(location, url).host;
+          } catch {
+            /* keep the raw header */
+          }
+          return finish({
+            ok: false,
+            kind: 'redirect',
+            status,
+            message: `redirect to ${target.slice(0, 200)} not followed (redirects are refused)`,
+          });
         }
-      });
-    });
-    const timer = setTimeout(() => finish({ ok: false, kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` }), timeoutMs);
-    req.on('error', (error: NodeJS.ErrnoException) => finish({
-      ok: false, kind: error.code === 'EREFUSEDADDRESS' ? 'refused' : 'network', message: error.message,
-    }));
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBytes)
+            return finish({ ok: false, kind: 'too-large', status, message: `answer larger than ${maxBytes} bytes` });
+          chunks.push(chunk);
+        });
+        res.on('error', (error) => finish({ ok: false, kind: 'network', status, message: error.message }));
+        res.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          try {
+            finish({ ok: true, status, body: JSON.parse(text) });
+          } catch {
+            finish(
+              status >= 400
+                ? { ok: false, kind: 'http', status, message: `HTTP ${status}: ${text.slice(0, 200)}` }
+                : { ok: false, kind: 'invalid', status, message: 'the answer is not JSON' },
+            );
+          }
+        });
+      },
+    );
+    const timer = setTimeout(
+      () => finish({ ok: false, kind: 'timeout', message: `no complete answer within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+    req.on('error', (error: NodeJS.ErrnoException) =>
+      finish({
+        ok: false,
+        kind: error.code === 'EREFUSEDADDRESS' ? 'refused' : 'network',
+        message: error.message,
+      }),
+    );
     req.end();
   });
 }

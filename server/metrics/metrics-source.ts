@@ -11,7 +11,11 @@ export const POD_BATCH_SIZE = 'ovnkube_controller_pod_batch_size';
 export const POD_BATCH_CONFIG = 'ovnkube_controller_pod_batch_config';
 
 /** The quantiles served, by key. */
-export const QUANTILES: readonly (readonly [key: string, q: number])[] = [['p50', 0.5], ['p95', 0.95], ['p99', 0.99]];
+export const QUANTILES: readonly (readonly [key: string, q: number])[] = [
+  ['p50', 0.5],
+  ['p95', 0.95],
+  ['p99', 0.99],
+];
 
 /** A range request in cluster time (epoch ms); `stepSeconds` wins over `plotPx` (default 1,000 px). */
 export interface LatencyRangeQuery {
@@ -36,18 +40,39 @@ export interface MetricsSource {
 }
 
 /** An answer without data (no source, or a source error). */
-export function emptyLatencyDto(clusterId: string, source: PodSetupLatencyDto['source'], query: LatencyRangeQuery, extra: Partial<PodSetupLatencyDto> = {}): PodSetupLatencyDto {
+export function emptyLatencyDto(
+  clusterId: string,
+  source: PodSetupLatencyDto['source'],
+  query: LatencyRangeQuery,
+  extra: Partial<PodSetupLatencyDto> = {},
+): PodSetupLatencyDto {
   return {
-    clusterId, source, metric: POD_CREATION_LATENCY, from: query.from, to: query.to, step: query.stepSeconds ?? 0, window: 0,
-    quantiles: Object.fromEntries(QUANTILES.map(([key]) => [key, []])), perNode: {}, bucketEdges: [...POD_CREATION_LATENCY_BUCKETS],
+    clusterId,
+    source,
+    metric: POD_CREATION_LATENCY,
+    from: query.from,
+    to: query.to,
+    step: query.stepSeconds ?? 0,
+    window: 0,
+    quantiles: Object.fromEntries(QUANTILES.map(([key]) => [key, []])),
+    perNode: {},
+    bucketEdges: [...POD_CREATION_LATENCY_BUCKETS],
     ...extra,
   };
 }
 
 /** JSON has no Infinity: the `+Inf` bucket's upper edge travels as null. */
-export function latencyPoint(t: number, estimate: { value: number; lower: number; upper: number } | undefined): LatencyPointDto {
+export function latencyPoint(
+  t: number,
+  estimate: { value: number; lower: number; upper: number } | undefined,
+): LatencyPointDto {
   if (!estimate) return { t, v: null };
-  return { t, v: estimate.value, lower: estimate.lower, upper: Number.isFinite(estimate.upper) ? estimate.upper : null };
+  return {
+    t,
+    v: estimate.value,
+    lower: estimate.lower,
+    upper: Number.isFinite(estimate.upper) ? estimate.upper : null,
+  };
 }
 
 /** Every `stepMs`, the last point at or before it: a cheap, order-preserving thinning of a dense series. */

@@ -13,8 +13,14 @@ import type { PrometheusTarget } from './config';
 import { getMetricsJson, type MetricsGetResult } from './http-client';
 import { parseAlerts } from '@/server/offline/alerts';
 import {
-  emptyLatencyDto, latencyPoint, POD_BATCH_CONFIG, POD_BATCH_SIZE, POD_CREATION_LATENCY, QUANTILES,
-  type LatencyRangeQuery, type MetricsSource,
+  emptyLatencyDto,
+  latencyPoint,
+  POD_BATCH_CONFIG,
+  POD_BATCH_SIZE,
+  POD_CREATION_LATENCY,
+  QUANTILES,
+  type LatencyRangeQuery,
+  type MetricsSource,
 } from './metrics-source';
 
 const POLL_RANGE_SECONDS = 30 * 60;
@@ -92,23 +98,44 @@ export class PrometheusSource implements MetricsSource {
     const from = clusterToLocal(this.anchors, query.from);
     const to = clusterToLocal(this.anchors, query.to);
     const range = await this.queryRange(from, to, query.stepSeconds, query.plotPx);
-    const points = (series: PromSeries | undefined): LatencyPointDto[] => (series?.points ?? []).map((p) => latencyPoint(
-      Math.round(localToCluster(this.anchors, p.t)),
-      p.v === null ? undefined : { value: p.v, ...boundsOfQuantile(p.v, POD_CREATION_LATENCY_BUCKETS) },
-    ));
-    const nodes = new Set(Object.values(range.perNode).flat().map((s) => s.metric[this.target.nodeLabel]).filter(Boolean));
+    const points = (series: PromSeries | undefined): LatencyPointDto[] =>
+      (series?.points ?? []).map((p) =>
+        latencyPoint(
+          Math.round(localToCluster(this.anchors, p.t)),
+          p.v === null ? undefined : { value: p.v, ...boundsOfQuantile(p.v, POD_CREATION_LATENCY_BUCKETS) },
+        ),
+      );
+    const nodes = new Set(
+      Object.values(range.perNode)
+        .flat()
+        .map((s) => s.metric[this.target.nodeLabel])
+        .filter(Boolean),
+    );
     const dto = emptyLatencyDto(clusterId, 'prometheus', query, {
       step: range.step,
       window: range.window,
       quantiles: Object.fromEntries(QUANTILES.map(([key]) => [key, points(range.quantiles[key]?.[0])])),
-      perNode: Object.fromEntries([...nodes].sort().map((node) => [node, Object.fromEntries(QUANTILES.map(([key]) => [
-        key, points(range.perNode[key]?.find((s) => s.metric[this.target.nodeLabel] === node)),
-      ]))])),
+      perNode: Object.fromEntries(
+        [...nodes]
+          .sort()
+          .map((node) => [
+            node,
+            Object.fromEntries(
+              QUANTILES.map(([key]) => [
+                key,
+                points(range.perNode[key]?.find((s) => s.metric[this.target.nodeLabel] === node)),
+              ]),
+            ),
+          ]),
+      ),
     });
     if (range.batchConfig && Object.keys(range.batchConfig).length > 0) {
       dto.batch = {
         config: range.batchConfig,
-        size: (range.batchSize?.[0]?.points ?? []).map((p) => ({ t: Math.round(localToCluster(this.anchors, p.t)), v: p.v })),
+        size: (range.batchSize?.[0]?.points ?? []).map((p) => ({
+          t: Math.round(localToCluster(this.anchors, p.t)),
+          v: p.v,
+        })),
       };
     }
     if (range.errors.length > 0) dto.error = range.errors.join('; ');
@@ -144,13 +171,28 @@ export class PrometheusSource implements MetricsSource {
       return;
     }
     const label = this.target.nodeLabel;
-    const nodes = [...new Set(Object.values(range.perNode).flat().map((s) => s.metric[label]).filter(Boolean))].sort();
+    const nodes = [
+      ...new Set(
+        Object.values(range.perNode)
+          .flat()
+          .map((s) => s.metric[label])
+          .filter(Boolean),
+      ),
+    ].sort();
     const latency: LatencySeries = {
       source: 'prometheus',
       quantiles: Object.fromEntries(QUANTILES.map(([key]) => [key, toSeries(range.quantiles[key]?.[0])])),
-      perNode: Object.fromEntries(nodes.map((node) => [node, Object.fromEntries(QUANTILES.map(([key]) => [key, toSeries(range.perNode[key]?.find((s) => s.metric[label] === node))]))])),
+      perNode: Object.fromEntries(
+        nodes.map((node) => [
+          node,
+          Object.fromEntries(
+            QUANTILES.map(([key]) => [key, toSeries(range.perNode[key]?.find((s) => s.metric[label] === node))]),
+          ),
+        ]),
+      ),
     };
-    if (range.batchConfig && Object.keys(range.batchConfig).length > 0) latency.batch = { config: range.batchConfig, size: toSeries(range.batchSize?.[0]) };
+    if (range.batchConfig && Object.keys(range.batchConfig).length > 0)
+      latency.batch = { config: range.batchConfig, size: toSeries(range.batchSize?.[0]) };
     this.cached = latency;
   }
 
@@ -159,7 +201,8 @@ export class PrometheusSource implements MetricsSource {
     const scrape = this.target.scrapeIntervalSeconds;
     const rangeSeconds = Math.max(0, (toMs - fromMs) / 1000);
     let step = stepSeconds ?? queryStepSeconds(rangeSeconds, plotPx, scrape);
-    if (pointsPerSeries(rangeSeconds, step) > MAX_POINTS_PER_SERIES) step = Math.ceil(rangeSeconds / (MAX_POINTS_PER_SERIES - 1));
+    if (pointsPerSeries(rangeSeconds, step) > MAX_POINTS_PER_SERIES)
+      step = Math.ceil(rangeSeconds / (MAX_POINTS_PER_SERIES - 1));
     const window = rateWindowSeconds(step, scrape);
     const out: LocalRange = { quantiles: {}, perNode: {}, step, window, errors: [], warnings: [] };
     const start = (fromMs / 1000).toFixed(3);
@@ -169,15 +212,29 @@ export class PrometheusSource implements MetricsSource {
       return this.series(result, out);
     };
     const label = this.target.nodeLabel;
-    await Promise.all(QUANTILES.flatMap(([key, q]) => [
-      range(quantileQuery(q, window)).then((s) => { if (s) out.quantiles[key] = s; }),
-      range(quantileQuery(q, window, label)).then((s) => { if (s) out.perNode[key] = s; }),
-    ]));
-    const config = this.series(await this.get('/api/v1/query', { query: `max by (config_key) (${POD_BATCH_CONFIG})`, time: end }), out);
+    await Promise.all(
+      QUANTILES.flatMap(([key, q]) => [
+        range(quantileQuery(q, window)).then((s) => {
+          if (s) out.quantiles[key] = s;
+        }),
+        range(quantileQuery(q, window, label)).then((s) => {
+          if (s) out.perNode[key] = s;
+        }),
+      ]),
+    );
+    const config = this.series(
+      await this.get('/api/v1/query', { query: `max by (config_key) (${POD_BATCH_CONFIG})`, time: end }),
+      out,
+    );
     if (config && config.length > 0) {
-      out.batchConfig = Object.fromEntries(config.filter((s) => s.metric.config_key && typeof s.points[0]?.v === 'number')
-        .map((s) => [s.metric.config_key, s.points[0].v as number]));
-      out.batchSize = await range(`sum(rate(${POD_BATCH_SIZE}_sum[${window}s])) / sum(rate(${POD_BATCH_SIZE}_count[${window}s]))`);
+      out.batchConfig = Object.fromEntries(
+        config
+          .filter((s) => s.metric.config_key && typeof s.points[0]?.v === 'number')
+          .map((s) => [s.metric.config_key, s.points[0].v as number]),
+      );
+      out.batchSize = await range(
+        `sum(rate(${POD_BATCH_SIZE}_sum[${window}s])) / sum(rate(${POD_BATCH_SIZE}_count[${window}s]))`,
+      );
     }
     return out;
   }
@@ -215,12 +272,19 @@ export class PrometheusSource implements MetricsSource {
     try {
       token = this.target.tokenFile ? readFileSync(this.target.tokenFile, 'utf8').trim() : undefined;
     } catch (error) {
-      return Promise.resolve({ ok: false, kind: 'invalid', message: `cannot read tokenFile: ${(error as Error).message}` });
+      return Promise.resolve({
+        ok: false,
+        kind: 'invalid',
+        message: `cannot read tokenFile: ${(error as Error).message}`,
+      });
     }
     const base = this.target.url.replace(/\/+$/, '');
     const search = new URLSearchParams(params).toString();
     return getMetricsJson(`${base}${path}${search ? `?${search}` : ''}`, {
-      policy: { allowLoopback: this.target.allowLoopback }, token, ca: this.ca, timeoutMs: this.options.timeoutMs,
+      policy: { allowLoopback: this.target.allowLoopback },
+      token,
+      ca: this.ca,
+      timeoutMs: this.options.timeoutMs,
     });
   }
 }

@@ -15,7 +15,13 @@ export interface UrlPolicy {
   allowLoopback: boolean;
 }
 
-const METADATA_HOSTS = new Set(['metadata.google.internal', 'metadata.goog', 'metadata', 'instance-data', 'instance-data.ec2.internal']);
+const METADATA_HOSTS = new Set([
+  'metadata.google.internal',
+  'metadata.goog',
+  'metadata',
+  'instance-data',
+  'instance-data.ec2.internal',
+]);
 
 function ipv4Octets(address: string): number[] | undefined {
   const parts = address.split('.').map(Number);
@@ -29,7 +35,8 @@ function ipv4Reason(address: string, policy: UrlPolicy): string | undefined {
   if (o[0] === 100 && o[1] === 100 && o[2] === 100 && o[3] === 200) return `${address} is a cloud metadata address`;
   if (o[0] === 0) return `${address} is an unspecified address`;
   if (o[0] >= 224) return `${address} is a multicast or reserved address`;
-  if (o[0] === 127 && !policy.allowLoopback) return `${address} is loopback; allow it explicitly with "allowLoopback": true`;
+  if (o[0] === 127 && !policy.allowLoopback)
+    return `${address} is loopback; allow it explicitly with "allowLoopback": true`;
   return undefined;
 }
 
@@ -61,13 +68,16 @@ export function forbiddenAddressReason(address: string, policy: UrlPolicy): stri
   const zeros = (n: number) => g.slice(0, n).every((x) => x === 0);
   // IPv4-mapped (::ffff:a.b.c.d), IPv4-compatible (::a.b.c.d) and NAT64 (64:ff9b::a.b.c.d) reach IPv4 hosts.
   if (zeros(5) && g[5] === 0xffff) return ipv4Reason(v4(g[6], g[7]), policy);
-  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0)) return ipv4Reason(v4(g[6], g[7]), policy);
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((x) => x === 0))
+    return ipv4Reason(v4(g[6], g[7]), policy);
   if (zeros(7) && g[7] === 0) return `${address} is an unspecified address`;
-  if (zeros(7) && g[7] === 1) return policy.allowLoopback ? undefined : `${address} is loopback; allow it explicitly with "allowLoopback": true`;
+  if (zeros(7) && g[7] === 1)
+    return policy.allowLoopback ? undefined : `${address} is loopback; allow it explicitly with "allowLoopback": true`;
   if (zeros(6) && (g[6] !== 0 || g[7] > 1)) return ipv4Reason(v4(g[6], g[7]), policy);
   if ((g[0] & 0xffc0) === 0xfe80) return `${address} is link-local`;
   if ((g[0] & 0xff00) === 0xff00) return `${address} is multicast`;
-  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254) return `${address} is a cloud metadata address`;
+  if (g[0] === 0xfd00 && g[1] === 0x0ec2 && g.slice(2, 7).every((x) => x === 0) && g[7] === 0x254)
+    return `${address} is a cloud metadata address`;
   return undefined;
 }
 
@@ -82,9 +92,14 @@ export function checkMetricsUrl(raw: string, policy: UrlPolicy): UrlCheck {
   } catch {
     return { ok: false, reason: `"${raw.slice(0, 200)}" is not a URL` };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { ok: false, reason: `scheme ${url.protocol} is not allowed (http or https only)` };
-  if (url.username || url.password) return { ok: false, reason: 'credentials inside the URL are not allowed; use tokenFile' };
-  const host = url.hostname.replace(/^\[|\]$/g, '').toLowerCase().replace(/\.$/, '');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { ok: false, reason: `scheme ${url.protocol} is not allowed (http or https only)` };
+  if (url.username || url.password)
+    return { ok: false, reason: 'credentials inside the URL are not allowed; use tokenFile' };
+  const host = url.hostname
+    .replace(/^\[|\]$/g, '')
+    .toLowerCase()
+    .replace(/\.$/, '');
   if (METADATA_HOSTS.has(host)) return { ok: false, reason: `${host} is a cloud metadata host` };
   if (isIP(host)) {
     const reason = forbiddenAddressReason(host, policy);
@@ -115,7 +130,9 @@ export function guardedLookup(policy: UrlPolicy) {
       }
       if (options.all) return callback(null, list);
       const first = list[0];
-      return first ? callback(null, first.address, first.family) : callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
+      return first
+        ? callback(null, first.address, first.family)
+        : callback(Object.assign(new Error(`no address for ${hostname}`), { code: 'ENOTFOUND' }), []);
     });
   };
 }

@@ -5,7 +5,11 @@ import { podSetupLatency } from '@/lib/health/pod-setup-latency';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { runScenario } from '@/server/simulator/core';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
-import { HD_BATCH_CONFIG, HD_DRAIN_AT_MS, highDensityDrainScenario } from '@/server/simulator/scenarios/high-density-drain';
+import {
+  HD_BATCH_CONFIG,
+  HD_DRAIN_AT_MS,
+  highDensityDrainScenario,
+} from '@/server/simulator/scenarios/high-density-drain';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { AlertsPoller, inClusterAlerts } from './alerts-poller';
 import { ScrapeSource } from './scrape-source';
@@ -51,8 +55,13 @@ describe('ScrapeSource against the embedded cluster', () => {
     const p99 = latency.quantiles.p99.at(-1)!;
     expect(p99.v).toBeGreaterThan(3);
     expect(Object.keys(latency.perNode!).length).toBeGreaterThanOrEqual(3);
-    const findings = podSetupLatency.detect({ objects: {}, transitions: [], logs: [], probes: [], latency } as Snapshot, { now: p99.t, config: DEFAULT_HEALTH_CONFIG }).findings;
-    expect(findings.map((f) => `${f.severity}:${f.subject.kind}`)).toEqual(expect.arrayContaining(['critical:Metric', 'critical:Node']));
+    const findings = podSetupLatency.detect(
+      { objects: {}, transitions: [], logs: [], probes: [], latency } as Snapshot,
+      { now: p99.t, config: DEFAULT_HEALTH_CONFIG },
+    ).findings;
+    expect(findings.map((f) => `${f.severity}:${f.subject.kind}`)).toEqual(
+      expect.arrayContaining(['critical:Metric', 'critical:Node']),
+    );
 
     const range = await source.podSetupLatency('hd', { from: 0, to: Number.MAX_SAFE_INTEGER, stepSeconds: 1 });
     const last = range.quantiles.p99.at(-1)!;
@@ -61,7 +70,12 @@ describe('ScrapeSource against the embedded cluster', () => {
     expect(range.window).toBe(40);
 
     await runTo(82 * MINUTE);
-    expect(source.latency()!.batch?.config).toEqual({ enabled: 1, window_ms: HD_BATCH_CONFIG.windowMs, batch_size: HD_BATCH_CONFIG.batchSize, parallel_batches: HD_BATCH_CONFIG.parallelBatches });
+    expect(source.latency()!.batch?.config).toEqual({
+      enabled: 1,
+      window_ms: HD_BATCH_CONFIG.windowMs,
+      batch_size: HD_BATCH_CONFIG.batchSize,
+      parallel_batches: HD_BATCH_CONFIG.parallelBatches,
+    });
     expect(source.latency()!.quantiles.p99.at(-1)!.v).toBeLessThan(0.5);
     connection.close();
   }, 30_000);
@@ -81,7 +95,11 @@ describe('ScrapeSource against the embedded cluster', () => {
     const poller = new AlertsPoller(inClusterAlerts(connection), 60_000);
     await poller.tick();
     const alerts = poller.alerts()!;
-    expect(alerts.find((a) => a.name === 'ClusterOperatorDegraded')).toMatchObject({ state: 'firing', severity: 'warning', labels: { name: 'authentication' } });
+    expect(alerts.find((a) => a.name === 'ClusterOperatorDegraded')).toMatchObject({
+      state: 'firing',
+      severity: 'warning',
+      labels: { name: 'authentication' },
+    });
     const objects = {
       clusterversions: cluster.client.list('clusterversions'),
       clusteroperators: cluster.client.list('clusteroperators'),
@@ -90,10 +108,18 @@ describe('ScrapeSource against the embedded cluster', () => {
       nodes: cluster.client.list('nodes'),
     };
     const { health } = assessCluster({
-      id: 'uip', name: 'uip', sources: [], snapshot: { objects, transitions: [], logs: [], probes: [], alerts },
+      id: 'uip',
+      name: 'uip',
+      sources: [],
+      snapshot: { objects, transitions: [], logs: [], probes: [], alerts },
       context: { now: t0 + 36 * MINUTE, config: DEFAULT_HEALTH_CONFIG },
     });
-    expect(health.updateProgress?.insights.map((i) => (i.subject as { kind?: string; name?: string } | undefined)).filter((s) => s?.kind === 'Alert').map((s) => s?.name)).toContain('ClusterOperatorDegraded');
+    expect(
+      health.updateProgress?.insights
+        .map((i) => i.subject as { kind?: string; name?: string } | undefined)
+        .filter((s) => s?.kind === 'Alert')
+        .map((s) => s?.name),
+    ).toContain('ClusterOperatorDegraded');
     connection.close();
   });
 });

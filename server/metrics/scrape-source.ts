@@ -3,12 +3,27 @@ import type { LatencyPointDto, PodSetupLatencyDto } from '@/lib/api/latency-dto'
 import type { LatencySeries, SeriesPoint } from '@/lib/health/types';
 import type { Bucket } from '@/lib/metrics/histogram-quantile';
 import { histogramsOf, parseExposition } from '@/lib/metrics/exposition';
-import { extrapolatedRate, quantileEstimate, sumByLe, targetBucketRates, type CounterSample, type QuantileEstimate, type TargetScrape } from '@/lib/metrics/histogram-window';
+import {
+  extrapolatedRate,
+  quantileEstimate,
+  sumByLe,
+  targetBucketRates,
+  type CounterSample,
+  type QuantileEstimate,
+  type TargetScrape,
+} from '@/lib/metrics/histogram-window';
 import type { ClusterConnection } from '@/server/kube/connection';
 import { AlertsPoller, inClusterAlerts } from './alerts-poller';
 import {
-  emptyLatencyDto, latencyPoint, POD_BATCH_CONFIG, POD_BATCH_SIZE, POD_CREATION_LATENCY, QUANTILES, thinToStep,
-  type LatencyRangeQuery, type MetricsSource,
+  emptyLatencyDto,
+  latencyPoint,
+  POD_BATCH_CONFIG,
+  POD_BATCH_SIZE,
+  POD_CREATION_LATENCY,
+  QUANTILES,
+  thinToStep,
+  type LatencyRangeQuery,
+  type MetricsSource,
 } from './metrics-source';
 
 /** Namespace, label selector and metrics port of the ovnkube-node pods (ovnkube-controller's metrics). */
@@ -72,13 +87,19 @@ export class ScrapeSource implements MetricsSource {
   private cached: LatencySeries | undefined;
   private cachedFor: HistoryPoint | undefined;
 
-  constructor(private readonly connection: ClusterConnection, options: ScrapeSourceOptions = {}) {
+  constructor(
+    private readonly connection: ClusterConnection,
+    options: ScrapeSourceOptions = {},
+  ) {
     this.intervalMs = options.intervalMs ?? 15_000;
     this.windowMs = 4 * this.intervalMs;
     this.historyPoints = options.historyPoints ?? 1_000;
     this.timeoutMs = options.timeoutMs ?? Math.min(10_000, this.intervalMs);
     this.localNow = options.localNow ?? Date.now;
-    this.alertsPoller = new AlertsPoller(inClusterAlerts(connection, this.timeoutMs), Math.max(this.intervalMs, 10_000));
+    this.alertsPoller = new AlertsPoller(
+      inClusterAlerts(connection, this.timeoutMs),
+      Math.max(this.intervalMs, 10_000),
+    );
   }
 
   start(): void {
@@ -86,7 +107,9 @@ export class ScrapeSource implements MetricsSource {
     this.running = true;
     this.alertsPoller.start();
     const loop = async () => {
-      await this.scrapeOnce().catch((error: unknown) => { this.lastError = (error as Error).message; });
+      await this.scrapeOnce().catch((error: unknown) => {
+        this.lastError = (error as Error).message;
+      });
       if (this.running) {
         this.timer = setTimeout(() => void loop(), this.intervalMs);
         this.timer.unref?.();
@@ -118,8 +141,12 @@ export class ScrapeSource implements MetricsSource {
     const results = await this.mapLimited(targets, (target) => this.scrapePod(target, local));
     for (const name of [...this.pods.keys()]) if (!targets.some((t) => t.name === name)) this.pods.delete(name);
     const failures = results.filter((r): r is string => typeof r === 'string');
-    this.lastError = targets.length === 0 ? `no ${OVNKUBE_SELECTOR} pods in ${OVNKUBE_NAMESPACE}`
-      : failures.length === targets.length ? failures[0] : undefined;
+    this.lastError =
+      targets.length === 0
+        ? `no ${OVNKUBE_SELECTOR} pods in ${OVNKUBE_NAMESPACE}`
+        : failures.length === targets.length
+          ? failures[0]
+          : undefined;
     if (failures.length === targets.length) return;
     this.history.push(this.evaluate(local, cluster));
     if (this.history.length > this.historyPoints) this.history.splice(0, this.history.length - this.historyPoints);
@@ -127,9 +154,16 @@ export class ScrapeSource implements MetricsSource {
 
   private async listPods(): Promise<PodTarget[]> {
     // The label selector is applied here: ClusterConnection.getText takes a bare path (no query string).
-    const answer = await this.connection.getText(`/api/v1/namespaces/${OVNKUBE_NAMESPACE}/pods`, { timeoutMs: this.timeoutMs });
-    if (answer.status !== 200) throw new Error(`listing ovnkube pods answered ${answer.status}: ${answer.body.slice(0, 200)}`);
-    type Pod = { metadata?: { name?: string; labels?: Record<string, string> }; spec?: { nodeName?: string }; status?: { phase?: string } };
+    const answer = await this.connection.getText(`/api/v1/namespaces/${OVNKUBE_NAMESPACE}/pods`, {
+      timeoutMs: this.timeoutMs,
+    });
+    if (answer.status !== 200)
+      throw new Error(`listing ovnkube pods answered ${answer.status}: ${answer.body.slice(0, 200)}`);
+    type Pod = {
+      metadata?: { name?: string; labels?: Record<string, string> };
+      spec?: { nodeName?: string };
+      status?: { phase?: string };
+    };
     const list = JSON.parse(answer.body) as { items?: Pod[] };
     const [key, value] = OVNKUBE_SELECTOR.split('=');
     return (list.items ?? [])
@@ -177,7 +211,8 @@ export class ScrapeSource implements MetricsSource {
       sum += extrapolatedRate(pod.batchSum, local, this.windowMs) ?? 0;
       count += extrapolatedRate(pod.batchCount, local, this.windowMs) ?? 0;
     }
-    const estimates = (buckets: Bucket[]) => Object.fromEntries(QUANTILES.map(([key, q]) => [key, quantileEstimate(q, buckets)]));
+    const estimates = (buckets: Bucket[]) =>
+      Object.fromEntries(QUANTILES.map(([key, q]) => [key, quantileEstimate(q, buckets)]));
     const perNode: HistoryPoint['perNode'] = {};
     for (const [node, lists] of byNode) perNode[node] = estimates(sumByLe(lists));
     const point: HistoryPoint = { local, cluster, overall: estimates(sumByLe([...byNode.values()].flat())), perNode };
@@ -202,25 +237,56 @@ export class ScrapeSource implements MetricsSource {
     const out: LatencySeries = {
       source: 'scrape',
       quantiles: Object.fromEntries(QUANTILES.map(([key]) => [key, series((p) => p.overall[key])])),
-      perNode: Object.fromEntries([...nodes].sort().map((node) => [node, Object.fromEntries(QUANTILES.map(([key]) => [key, series((p) => p.perNode[node]?.[key])]))])),
+      perNode: Object.fromEntries(
+        [...nodes]
+          .sort()
+          .map((node) => [
+            node,
+            Object.fromEntries(QUANTILES.map(([key]) => [key, series((p) => p.perNode[node]?.[key])])),
+          ]),
+      ),
     };
     if (this.batchConfig) {
-      out.batch = { config: { ...this.batchConfig }, size: this.history.filter((p) => p.batchSize !== undefined).map((p) => ({ t: p.cluster, v: p.batchSize ?? null })) };
+      out.batch = {
+        config: { ...this.batchConfig },
+        size: this.history
+          .filter((p) => p.batchSize !== undefined)
+          .map((p) => ({ t: p.cluster, v: p.batchSize ?? null })),
+      };
     }
     return out;
   }
 
   async podSetupLatency(clusterId: string, query: LatencyRangeQuery): Promise<PodSetupLatencyDto> {
     const stepMs = (query.stepSeconds ?? Math.ceil(this.intervalMs / 1000)) * 1000;
-    const inRange = thinToStep(this.history.filter((p) => p.cluster >= query.from && p.cluster <= query.to), stepMs, (p) => p.cluster);
-    const points = (pick: (p: HistoryPoint) => QuantileEstimate | undefined): LatencyPointDto[] => inRange.map((p) => latencyPoint(p.cluster, pick(p)));
+    const inRange = thinToStep(
+      this.history.filter((p) => p.cluster >= query.from && p.cluster <= query.to),
+      stepMs,
+      (p) => p.cluster,
+    );
+    const points = (pick: (p: HistoryPoint) => QuantileEstimate | undefined): LatencyPointDto[] =>
+      inRange.map((p) => latencyPoint(p.cluster, pick(p)));
     const nodes = [...new Set(inRange.flatMap((p) => Object.keys(p.perNode)))].sort();
     return emptyLatencyDto(clusterId, 'scrape', query, {
       step: stepMs / 1000,
       window: this.windowMs / 1000,
       quantiles: Object.fromEntries(QUANTILES.map(([key]) => [key, points((p) => p.overall[key])])),
-      perNode: Object.fromEntries(nodes.map((node) => [node, Object.fromEntries(QUANTILES.map(([key]) => [key, points((p) => p.perNode[node]?.[key])]))])),
-      ...(this.batchConfig ? { batch: { config: { ...this.batchConfig }, size: inRange.filter((p) => p.batchSize !== undefined).map((p) => ({ t: p.cluster, v: p.batchSize ?? null })) } } : {}),
+      perNode: Object.fromEntries(
+        nodes.map((node) => [
+          node,
+          Object.fromEntries(QUANTILES.map(([key]) => [key, points((p) => p.perNode[node]?.[key])])),
+        ]),
+      ),
+      ...(this.batchConfig
+        ? {
+            batch: {
+              config: { ...this.batchConfig },
+              size: inRange
+                .filter((p) => p.batchSize !== undefined)
+                .map((p) => ({ t: p.cluster, v: p.batchSize ?? null })),
+            },
+          }
+        : {}),
       ...(this.lastError ? { error: this.lastError } : {}),
     });
   }

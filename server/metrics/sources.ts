@@ -23,7 +23,9 @@ export function startMetricsSource(clusterId: string, connection: ClusterConnect
   const target = prometheusFor(parsePrometheusConfig(env.prometheus), clusterId);
   const source: MetricsSource = target
     ? new PrometheusSource(target, connection)
-    : new ScrapeSource(connection, { intervalMs: (env.embedded ? SCRAPE_INTERVAL_MS.embedded : SCRAPE_INTERVAL_MS.live) * pollScale });
+    : new ScrapeSource(connection, {
+        intervalMs: (env.embedded ? SCRAPE_INTERVAL_MS.embedded : SCRAPE_INTERVAL_MS.live) * pollScale,
+      });
   registry.get(clusterId)?.stop();
   registry.set(clusterId, source);
   source.start();

@@ -39,7 +39,11 @@ describe('service metrics and readiness over a watched cluster', () => {
   it('is unsettled until the first sync, then exposes source states, watch events and process metrics', async () => {
     server = await startTestServer({ seed: 3 });
     runScenario(server.cluster, SCENARIOS.steady!);
-    const engine = new ClusterEngine({ id: 'steady', name: 'steady', connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim') });
+    const engine = new ClusterEngine({
+      id: 'steady',
+      name: 'steady',
+      connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim'),
+    });
     fleet = new Fleet([engine]);
     expect(fleet.unsettled()).toEqual(['steady']);
     engine.start();
@@ -56,11 +60,17 @@ describe('service metrics and readiness over a watched cluster', () => {
     expect(text).toContain('# TYPE update_health_detector_evaluation_seconds histogram');
     // counters only move forward between scrapes
     const again = await metrics.registry.metrics();
-    expect(sample(again, 'update_health_watch_events_total')).toBeGreaterThanOrEqual(sample(text, 'update_health_watch_events_total')!);
+    expect(sample(again, 'update_health_watch_events_total')).toBeGreaterThanOrEqual(
+      sample(text, 'update_health_watch_events_total')!,
+    );
   }, 60_000);
 
   it('counts a cluster whose sources are refused (forbidden/unreachable) as settled', async () => {
-    const engine = new ClusterEngine({ id: 'gone', name: 'gone', connection: createKubeConnection(await unreachableKubeconfig(), 'sim') });
+    const engine = new ClusterEngine({
+      id: 'gone',
+      name: 'gone',
+      connection: createKubeConnection(await unreachableKubeconfig(), 'sim'),
+    });
     fleet = new Fleet([engine]);
     engine.start();
     await until(() => fleet!.unsettled().length === 0, 30_000);

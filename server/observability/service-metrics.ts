@@ -15,7 +15,9 @@ export interface FleetStats {
 function followTotal(registry: Registry, name: string, help: string, read: () => number | undefined): void {
   let last = 0;
   new Counter({
-    name, help, registers: [registry],
+    name,
+    help,
+    registers: [registry],
     collect() {
       const now = read() ?? last;
       if (now > last) this.inc(now - last);
@@ -45,26 +47,46 @@ export class ServiceMetrics {
       return cached.stats;
     };
     new Gauge({
-      name: 'update_health_watch_sources', help: 'Watched sources (one per resource and cluster) by status.',
-      labelNames: ['status'], registers: [this.registry],
+      name: 'update_health_watch_sources',
+      help: 'Watched sources (one per resource and cluster) by status.',
+      labelNames: ['status'],
+      registers: [this.registry],
       collect() {
         this.reset();
         for (const [status, count] of Object.entries(stats()?.sourcesByStatus ?? {})) this.set({ status }, count);
       },
     });
     new Gauge({
-      name: 'update_health_clusters', help: 'Configured clusters (fleet members, hosted clusters included).', registers: [this.registry],
-      collect() { this.set(stats()?.clusters ?? 0); },
+      name: 'update_health_clusters',
+      help: 'Configured clusters (fleet members, hosted clusters included).',
+      registers: [this.registry],
+      collect() {
+        this.set(stats()?.clusters ?? 0);
+      },
     });
-    followTotal(this.registry, 'update_health_watch_events_total', 'Object events delivered by every watch (relist events included).',
-      () => stats()?.watchEvents);
-    followTotal(this.registry, 'update_health_watch_relists_total', 'LISTs started again from scratch because a resourceVersion expired (410).',
-      () => stats()?.relists);
+    followTotal(
+      this.registry,
+      'update_health_watch_events_total',
+      'Object events delivered by every watch (relist events included).',
+      () => stats()?.watchEvents,
+    );
+    followTotal(
+      this.registry,
+      'update_health_watch_relists_total',
+      'LISTs started again from scratch because a resourceVersion expired (410).',
+      () => stats()?.relists,
+    );
     this.evaluationSeconds = new Histogram({
-      name: 'update_health_detector_evaluation_seconds', help: 'Time to run every detector over one cluster snapshot.',
-      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1], registers: [this.registry],
+      name: 'update_health_detector_evaluation_seconds',
+      help: 'Time to run every detector over one cluster snapshot.',
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1],
+      registers: [this.registry],
     });
-    this.sseClients = new Gauge({ name: 'update_health_sse_clients', help: 'Connected live-update streams.', registers: [this.registry] });
+    this.sseClients = new Gauge({
+      name: 'update_health_sse_clients',
+      help: 'Connected live-update streams.',
+      registers: [this.registry],
+    });
     this.sseSlowClientsEnded = new Counter({
       name: 'update_health_sse_slow_clients_ended_total',
       help: 'Live-update streams ended because the client fell too far behind (it reconnects to a fresh snapshot).',
@@ -73,7 +95,9 @@ export class ServiceMetrics {
     this.httpSeconds = new Histogram({
       name: 'update_health_http_request_duration_seconds',
       help: 'Time from request to response headers, by route pattern (the event stream: until it opened), method and status.',
-      labelNames: ['route', 'method', 'code'], buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10], registers: [this.registry],
+      labelNames: ['route', 'method', 'code'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [this.registry],
     });
   }
 

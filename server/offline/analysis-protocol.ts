@@ -7,9 +7,9 @@ import type { OfflineLimits } from './limits';
  * What one analysis worker is asked to read: a path on the server, or a byte stream the parent feeds it, and the
  * cluster id the result is assessed under (never a fleet member's: see `mustGatherClusterId`).
  */
-export type AnalysisTarget =
-  & ({ kind: 'path'; path: string } | { kind: 'upload'; label: string })
-  & { clusterId: string };
+export type AnalysisTarget = ({ kind: 'path'; path: string } | { kind: 'upload'; label: string }) & {
+  clusterId: string;
+};
 
 /** A target with the limits the worker reads it under. */
 export type AnalysisJob = AnalysisTarget & { limits: OfflineLimits };

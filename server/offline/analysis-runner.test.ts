@@ -16,7 +16,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const DOCS = 680_000;
 const DOCS_PER_FILE = 40_000;
 const upload = (label: string) => ({ kind: 'upload', label, clusterId: `must-gather:${label}` }) as const;
-const failureOf = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error);
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: unknown) => error,
+  );
 
 /** 680k small, valid ClusterOperators (≈ 160 MB of YAML) in multi-document files, generated a file at a time. */
 async function* hostileEntries(): AsyncIterable<TestEntry> {
@@ -70,7 +74,8 @@ describe('analysis in a worker thread', () => {
 
   it('fails a hostile archive cleanly under the deployed heap while the serving thread keeps answering', async () => {
     const { outcome, maxDelayMs, heapGrowthMb } = await withLoopDelay(() =>
-      failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), { heapMb: 1024 })));
+      failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), { heapMb: 1024 })),
+    );
     expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit' });
     expect((outcome as Error).message).toContain('objects');
     // On the serving thread the same analysis held ~2 s per file and grew the heap by hundreds of MB.
@@ -80,9 +85,13 @@ describe('analysis in a worker thread', () => {
 
   it('ends a worker that runs out of memory with a limit error, not the process', async () => {
     const { outcome, maxDelayMs } = await withLoopDelay(() =>
-      failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), {
-        heapMb: 48, limits: DEFAULT_OFFLINE_LIMITS,
-      })));
+      failureOf(
+        runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), {
+          heapMb: 48,
+          limits: DEFAULT_OFFLINE_LIMITS,
+        }),
+      ),
+    );
     expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit' });
     expect((outcome as Error).message).toContain('48 MiB');
     expect(maxDelayMs).toBeLessThan(1_000);
@@ -92,7 +101,9 @@ describe('analysis in a worker thread', () => {
   }, 180_000);
 
   it('stops an analysis that takes too long', async () => {
-    const outcome = await failureOf(runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), { timeoutMs: 50 }));
+    const outcome = await failureOf(
+      runAnalysis(upload('hostile.tar.gz'), createReadStream(hostile), { timeoutMs: 50 }),
+    );
     expect(outcome).toMatchObject({ code: 'limit' });
     expect((outcome as Error).message).toContain('took longer');
   });

@@ -36,7 +36,9 @@ function workerFailure(error: { name: string; code?: string; message: string }, 
  * (`source`) is fed to the worker chunk by chunk as it asks, so a slow parser slows the upload, not memory.
  */
 export function runAnalysis(
-  job: AnalysisTarget, source: AsyncIterable<Uint8Array> | undefined, options: RunAnalysisOptions = {},
+  job: AnalysisTarget,
+  source: AsyncIterable<Uint8Array> | undefined,
+  options: RunAnalysisOptions = {},
 ): Promise<WorkerAnalysis> {
   const heapMb = options.heapMb ?? ANALYSIS_WORKER_HEAP_MB;
   const limits = { ...limitsForHeap(heapMb), ...options.limits };
@@ -66,13 +68,15 @@ export function runAnalysis(
     // One read at a time: pulls arrive faster than the body, and an async iterator is not read concurrently.
     let pumping = Promise.resolve();
     const pump = () => {
-      pumping = pumping.then(async () => {
-        if (settled || !iterator) return;
-        const next = await iterator.next();
-        if (settled) return;
-        const message: ParentMessage = next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value };
-        worker.postMessage(message);
-      }).catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
+      pumping = pumping
+        .then(async () => {
+          if (settled || !iterator) return;
+          const next = await iterator.next();
+          if (settled) return;
+          const message: ParentMessage = next.done ? { type: 'end' } : { type: 'chunk', chunk: next.value };
+          worker.postMessage(message);
+        })
+        .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
     };
     worker.on('message', (message: WorkerMessage) => {
       if (message.type === 'pull') pump();

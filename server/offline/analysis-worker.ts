@@ -42,9 +42,10 @@ async function* uploadChunks(): AsyncIterable<Uint8Array> {
 
 async function run(): Promise<void> {
   const options = { id: job.clusterId, limits: job.limits };
-  const { health, offline } = job.kind === 'path'
-    ? await analyzeOffline([job.path], options)
-    : await analyzeOfflineStream(uploadChunks(), job.label, options);
+  const { health, offline } =
+    job.kind === 'path'
+      ? await analyzeOffline([job.path], options)
+      : await analyzeOfflineStream(uploadChunks(), job.label, options);
   const { snapshot, now, nowSource, warnings, stats } = offline;
   send({ type: 'done', analysis: { health, offline: { snapshot, now, nowSource, warnings, stats } } });
 }
@@ -52,6 +53,6 @@ async function run(): Promise<void> {
 run().catch((error: unknown) => {
   const failure = error instanceof Error ? error : new Error(String(error));
   const code = (failure as { code?: unknown }).code;
-  const errorCode = typeof code === 'string' ? code as OfflineErrorCode : undefined;
+  const errorCode = typeof code === 'string' ? (code as OfflineErrorCode) : undefined;
   send({ type: 'failed', error: { name: failure.name, code: errorCode, message: failure.message } });
 });

@@ -12,8 +12,11 @@ const MUST_GATHER = join(process.cwd(), 'server/fixtures/must-gather/azure-4.8.1
 /** Runs the CLI as `npm run analyze` does, returning exit code, stdout and stderr. */
 async function analyze(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', 'server/cli/analyze.ts', ...args],
-      { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', 'server/cli/analyze.ts', ...args],
+      { cwd: process.cwd(), maxBuffer: 64 * 1024 * 1024 },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -34,10 +37,19 @@ describe('npm run analyze', () => {
     const { code, stdout } = await analyze(MUST_GATHER, '--json');
     expect(code).toBe(0);
     const json = JSON.parse(stdout) as Record<string, unknown>;
-    expect(Object.keys(json).sort()).toEqual(['cluster', 'findings', 'sources', 'updateProgress', 'updateRecommendations', 'updateState']);
+    expect(Object.keys(json).sort()).toEqual([
+      'cluster',
+      'findings',
+      'sources',
+      'updateProgress',
+      'updateRecommendations',
+      'updateState',
+    ]);
     const health = clusterHealthSchema.parse(json);
     expect(health.cluster.version).toBe('4.8.11');
-    expect(health.sources.map((source) => source.resource)).toEqual(expect.arrayContaining(['clusterversions', 'clusteroperators', 'nodes']));
+    expect(health.sources.map((source) => source.resource)).toEqual(
+      expect.arrayContaining(['clusterversions', 'clusteroperators', 'nodes']),
+    );
     expect(new Set(health.sources.map((source) => source.status))).toEqual(new Set(['synced']));
     expect(health.sources[0].since).toBe('2021-09-13T15:34:17.241Z');
   });

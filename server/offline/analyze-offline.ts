@@ -40,7 +40,12 @@ function defaultName(offline: OfflineSnapshot, input: string): string {
 }
 
 function slug(name: string): string {
-  return name.toLowerCase().replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || 'offline';
+  return (
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, '-')
+      .replace(/^-+|-+$/g, '') || 'offline'
+  );
 }
 
 /** One `synced` source per resource read: offline data is complete as of the clock, with nothing pending. */
@@ -56,9 +61,17 @@ function sourcesOf(offline: OfflineSnapshot): SourceStateDto[] {
 function alertEvidence(offline: OfflineSnapshot, input: string): AlertEvidence {
   if (offline.alertsRead) return { kind: 'alerts', alerts: offline.alerts };
   if (input.endsWith('-cv.yaml')) {
-    return { kind: 'missing', reason: 'NoTestData', message: `This --mock-clusterversion run did not have alert data available at ${input.replace(/-cv\.yaml$/, '-alerts.json')}` };
+    return {
+      kind: 'missing',
+      reason: 'NoTestData',
+      message: `This --mock-clusterversion run did not have alert data available at ${input.replace(/-cv\.yaml$/, '-alerts.json')}`,
+    };
   }
-  return { kind: 'missing', reason: 'NoTestData', message: `${input} has no alert data (no monitoring/alerts.json or *alerts.json file)` };
+  return {
+    kind: 'missing',
+    reason: 'NoTestData',
+    message: `${input} has no alert data (no monitoring/alerts.json or *alerts.json file)`,
+  };
 }
 
 function assess(offline: OfflineSnapshot, defaultNameOf: string, options: AnalyzeOfflineOptions): OfflineAnalysis {
@@ -68,12 +81,28 @@ function assess(offline: OfflineSnapshot, defaultNameOf: string, options: Analyz
   const sources = sourcesOf(offline);
   const split = splitSnapshot(offline.snapshot);
   const { health } = assessCluster({
-    id, name, snapshot: split.own, context, sources, hostedClusterCount: split.hosted.length, alertEvidence: alertEvidence(offline, defaultNameOf),
+    id,
+    name,
+    snapshot: split.own,
+    context,
+    sources,
+    hostedClusterCount: split.hosted.length,
+    alertEvidence: alertEvidence(offline, defaultNameOf),
     origin: 'must-gather',
   });
-  const hosted = split.hosted.map((part) => assessCluster({
-    id: hostedClusterId(id, part.namespace, part.name), name: part.name, snapshot: part.snapshot, context, sources, role: 'hosted', managedBy: id, origin: 'must-gather',
-  }).health);
+  const hosted = split.hosted.map(
+    (part) =>
+      assessCluster({
+        id: hostedClusterId(id, part.namespace, part.name),
+        name: part.name,
+        snapshot: part.snapshot,
+        context,
+        sources,
+        role: 'hosted',
+        managedBy: id,
+        origin: 'must-gather',
+      }).health,
+  );
   if (health.updateProgress && offline.alerts.length > 0) {
     const input = { ...updateProgressInputFromSnapshot(offline.snapshot), alerts: offline.alerts };
     health.updateProgress = computeUpdateProgress(input, offline.now);
@@ -85,15 +114,28 @@ function assess(offline: OfflineSnapshot, defaultNameOf: string, options: Analyz
  * Reads offline inputs (see {@link readOffline}) and assesses them exactly as the live engine assesses a cluster.
  * Alerts found in the inputs feed the update progress, as `oc adm upgrade status` uses them.
  */
-export async function analyzeOffline(paths: readonly string[], options: AnalyzeOfflineOptions = {}): Promise<OfflineAnalysis> {
-  const offline = await readOffline(paths, { now: options.now, limits: options.limits, logNeeds: requiredLogs(DETECTORS) });
+export async function analyzeOffline(
+  paths: readonly string[],
+  options: AnalyzeOfflineOptions = {},
+): Promise<OfflineAnalysis> {
+  const offline = await readOffline(paths, {
+    now: options.now,
+    limits: options.limits,
+    logNeeds: requiredLogs(DETECTORS),
+  });
   return assess(offline, paths[0], options);
 }
 
 /** {@link analyzeOffline} of a `.tar` / `.tar.gz` byte stream (an upload); `label` is its file name. */
 export async function analyzeOfflineStream(
-  stream: AsyncIterable<Buffer | Uint8Array>, label: string, options: AnalyzeOfflineOptions = {},
+  stream: AsyncIterable<Buffer | Uint8Array>,
+  label: string,
+  options: AnalyzeOfflineOptions = {},
 ): Promise<OfflineAnalysis> {
-  const offline = await readOfflineStream(stream, label, { now: options.now, limits: options.limits, logNeeds: requiredLogs(DETECTORS) });
+  const offline = await readOfflineStream(stream, label, {
+    now: options.now,
+    limits: options.limits,
+    logNeeds: requiredLogs(DETECTORS),
+  });
   return assess(offline, label, options);
 }

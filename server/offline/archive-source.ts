@@ -30,14 +30,23 @@ class ByteCounter extends Transform {
   }
 }
 
-function decompressionGuard(path: string, compressed: ByteCounter | undefined, limits: OfflineLimits): (bytes: number) => void {
+function decompressionGuard(
+  path: string,
+  compressed: ByteCounter | undefined,
+  limits: OfflineLimits,
+): (bytes: number) => void {
   return (bytes) => {
     if (bytes > limits.maxDecompressedBytes) {
-      throw new OfflineInputError(`${path}: decompresses to more than ${formatBytes(limits.maxDecompressedBytes)}`, 'limit');
+      throw new OfflineInputError(
+        `${path}: decompresses to more than ${formatBytes(limits.maxDecompressedBytes)}`,
+        'limit',
+      );
     }
     if (compressed && bytes > limits.ratioGraceBytes && bytes > compressed.bytes * limits.maxCompressionRatio) {
       throw new OfflineInputError(
-        `${path}: compression ratio above ${limits.maxCompressionRatio}:1 (gzip bomb?) after ${formatBytes(bytes)}`, 'limit');
+        `${path}: compression ratio above ${limits.maxCompressionRatio}:1 (gzip bomb?) after ${formatBytes(bytes)}`,
+        'limit',
+      );
     }
   };
 }
@@ -45,7 +54,10 @@ function decompressionGuard(path: string, compressed: ByteCounter | undefined, l
 function checkHeader(header: Header, limits: OfflineLimits): void {
   assertSafeEntryName(header.name);
   if (header.type === 'symlink' || header.type === 'link') {
-    throw new OfflineInputError(`${header.type === 'link' ? 'hard link' : 'symbolic link'} in archive: ${JSON.stringify(header.name.slice(0, 200))}`, 'unsafe');
+    throw new OfflineInputError(
+      `${header.type === 'link' ? 'hard link' : 'symbolic link'} in archive: ${JSON.stringify(header.name.slice(0, 200))}`,
+      'unsafe',
+    );
   }
   if (header.name.split('/').length > limits.maxDepth) {
     throw new OfflineInputError(`archive entry nested deeper than ${limits.maxDepth} levels`, 'limit');
@@ -53,7 +65,9 @@ function checkHeader(header: Header, limits: OfflineLimits): void {
 }
 
 async function readEntry(
-  entry: AsyncIterable<Buffer> & { header: Header }, collector: OfflineCollector, limits: OfflineLimits,
+  entry: AsyncIterable<Buffer> & { header: Header },
+  collector: OfflineCollector,
+  limits: OfflineLimits,
 ): Promise<void> {
   const { header } = entry;
   checkHeader(header, limits);
@@ -77,13 +91,22 @@ async function readEntry(
  * opaque keys (unsafe names, symbolic and hard links are rejected outright). The decompressed total and the
  * compression ratio are capped while streaming, so a gzip bomb stops after a bounded amount of work.
  */
-export async function readArchive(path: string, gzip: boolean, collector: OfflineCollector, limits: OfflineLimits): Promise<void> {
+export async function readArchive(
+  path: string,
+  gzip: boolean,
+  collector: OfflineCollector,
+  limits: OfflineLimits,
+): Promise<void> {
   await readArchiveStream(createReadStream(path, { highWaterMark: 256 * 1024 }), path, gzip, collector, limits);
 }
 
 /** {@link readArchive} over any byte stream (an upload); `label` names the input in errors. */
 export async function readArchiveStream(
-  source: Readable, label: string, gzip: boolean, collector: OfflineCollector, limits: OfflineLimits,
+  source: Readable,
+  label: string,
+  gzip: boolean,
+  collector: OfflineCollector,
+  limits: OfflineLimits,
 ): Promise<void> {
   const compressed = gzip ? new ByteCounter() : undefined;
   const decompressed = new ByteCounter(decompressionGuard(label, compressed, limits));
@@ -91,15 +114,17 @@ export async function readArchiveStream(
   const abort = new AbortController();
   const stages = [source, ...(compressed ? [compressed, createGunzip()] : []), decompressed];
   let feedError: unknown;
-  const feeding = pipeline([...stages, extract] as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], { signal: abort.signal })
-    .catch((error: unknown) => {
-      feedError ??= error;
-      extract.destroy(error as Error);
-    });
+  const feeding = pipeline([...stages, extract] as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream], {
+    signal: abort.signal,
+  }).catch((error: unknown) => {
+    feedError ??= error;
+    extract.destroy(error as Error);
+  });
   let entries = 0;
   try {
     for await (const entry of extract) {
-      if (collector.countEntry() > limits.maxEntries) throw new OfflineInputError(`${label}: more than ${limits.maxEntries} entries`, 'limit');
+      if (collector.countEntry() > limits.maxEntries)
+        throw new OfflineInputError(`${label}: more than ${limits.maxEntries} entries`, 'limit');
       entries++;
       await readEntry(entry as unknown as AsyncIterable<Buffer> & { header: Header }, collector, limits);
     }
@@ -116,7 +141,8 @@ export async function readArchiveStream(
 /** The most telling error: a tripped limit or hostile entry over the stream teardown it caused. */
 function preferred(feedError: unknown, error: unknown, path: string): OfflineInputError {
   for (const candidate of [error, feedError]) if (candidate instanceof OfflineInputError) return candidate;
-  const message = (feedError ?? error) instanceof Error ? ((feedError ?? error) as Error).message : String(feedError ?? error);
+  const message =
+    (feedError ?? error) instanceof Error ? ((feedError ?? error) as Error).message : String(feedError ?? error);
   if (/header|tar/i.test(message)) return new OfflineInputError(`${path}: not a valid tar archive (${message})`);
   if (/incorrect header check|unexpected end of file|invalid/i.test(message)) {
     return new OfflineInputError(`${path}: corrupt or truncated gzip data (${message})`);

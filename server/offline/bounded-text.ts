@@ -14,13 +14,19 @@ export class BoundedText {
   private bytes = 0;
   private line = 0;
 
-  constructor(private readonly label: string, private readonly limits: OfflineLimits) {}
+  constructor(
+    private readonly label: string,
+    private readonly limits: OfflineLimits,
+  ) {}
 
   /** Adds a chunk; throws {@link OfflineInputError} when a cap is exceeded. */
   push(chunk: Buffer): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limits.maxEntryBytes) {
-      throw new OfflineInputError(`${this.label}: entry larger than ${formatBytes(this.limits.maxEntryBytes)}`, 'limit');
+      throw new OfflineInputError(
+        `${this.label}: entry larger than ${formatBytes(this.limits.maxEntryBytes)}`,
+        'limit',
+      );
     }
     const first = chunk.indexOf(NEWLINE);
     if (first === -1) this.line += chunk.length;
@@ -61,7 +67,10 @@ export class LogTail {
   private partialBytes = 0;
   private cut = false;
 
-  constructor(private readonly maxLines: number, private readonly limits: OfflineLimits) {}
+  constructor(
+    private readonly maxLines: number,
+    private readonly limits: OfflineLimits,
+  ) {}
 
   push(chunk: Buffer): void {
     let start = 0;
@@ -107,7 +116,8 @@ export class LogTail {
   private trim(): void {
     this.lines = this.lines.slice(-this.maxLines);
     this.keptBytes = this.lines.reduce((sum, line) => sum + line.length, 0);
-    while (this.keptBytes > this.limits.maxLogTailBytes && this.lines.length > 0) this.keptBytes -= this.lines.shift()!.length;
+    while (this.keptBytes > this.limits.maxLogTailBytes && this.lines.length > 0)
+      this.keptBytes -= this.lines.shift()!.length;
   }
 }
 

@@ -67,7 +67,10 @@ export class OfflineCollector {
   private kept = 0;
 
   /** `maxObjects`: most distinct objects (and history versions) kept; one more is a `limit` error. */
-  constructor(private readonly logNeeds: readonly LogNeed[], private readonly maxObjects = Number.POSITIVE_INFINITY) {}
+  constructor(
+    private readonly logNeeds: readonly LogNeed[],
+    private readonly maxObjects = Number.POSITIVE_INFINITY,
+  ) {}
 
   private keepOne(): void {
     if (++this.kept > this.maxObjects) {
@@ -151,7 +154,13 @@ export class OfflineCollector {
     const snapshot: Snapshot = { objects, transitions, logs: await this.readLogs(objects.pods ?? []), probes: [] };
     const [clock, nowSource] = this.clock(now);
     return {
-      snapshot, now: clock, nowSource, alerts: this.alerts, alertsRead: this.alertsRead, resources, warnings: this.warnings,
+      snapshot,
+      now: clock,
+      nowSource,
+      alerts: this.alerts,
+      alertsRead: this.alertsRead,
+      resources,
+      warnings: this.warnings,
       stats: { entries: this.entries, parsedBytes: this.parsedBytes, objects: count },
     };
   }
@@ -199,7 +208,8 @@ export class OfflineCollector {
     // Parser strings are slices of the whole source text, and keeping one (a pod name) would keep the text alive:
     // pods and events come out of their projection with interned copies of their own; other kinds are copied here.
     const slim = projectObject(resource, object);
-    const projected = resource === 'pods' || resource === 'events' ? slim : JSON.parse(JSON.stringify(slim)) as KubeObject;
+    const projected =
+      resource === 'pods' || resource === 'events' ? slim : (JSON.parse(JSON.stringify(slim)) as KubeObject);
     const bucket = this.objects.get(resource) ?? new Map<string, KubeObject>();
     const key = objectKey(projected);
     const existing = bucket.get(key);
@@ -211,9 +221,11 @@ export class OfflineCollector {
   private transitions(objects: Snapshot['objects']): ConditionTransition[] {
     const fromHistory = historyTransitions(this.history);
     const withHistory = new Set(this.history.map(({ object }) => `${object.kind}/${objectKey(object)}`));
-    const synthesized = Object.values(objects).flatMap((list) => (list ?? [])
-      .filter((object) => !withHistory.has(`${object.kind}/${objectKey(object)}`))
-      .flatMap(synthesizedTransitions));
+    const synthesized = Object.values(objects).flatMap((list) =>
+      (list ?? [])
+        .filter((object) => !withHistory.has(`${object.kind}/${objectKey(object)}`))
+        .flatMap(synthesizedTransitions),
+    );
     return [...fromHistory, ...synthesized].sort((a, b) => a.at.localeCompare(b.at));
   }
 
@@ -258,7 +270,8 @@ const NAMED_ONLY: ReadonlyMap<string, ReadonlySet<string>> = (() => {
   const needs = requiredResources(DETECTORS);
   const out = new Map<string, Set<string>>();
   for (const need of needs) {
-    if (need.name === undefined || needs.some((other) => other.resource === need.resource && other.name === undefined)) continue;
+    if (need.name === undefined || needs.some((other) => other.resource === need.resource && other.name === undefined))
+      continue;
     out.set(need.resource, (out.get(need.resource) ?? new Set<string>()).add(need.name));
   }
   return out;

@@ -23,7 +23,12 @@ export async function readBoundedFile(path: string, label: string, limits: Offli
 
 /** Streams a file through {@link ingestEntry} (resource lists item by item). */
 export async function ingestFileEntry(
-  collector: OfflineCollector, entry: TextEntryClass, path: string, label: string, limits: OfflineLimits, strict: boolean,
+  collector: OfflineCollector,
+  entry: TextEntryClass,
+  path: string,
+  label: string,
+  limits: OfflineLimits,
+  strict: boolean,
 ): Promise<void> {
   const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   try {
@@ -39,11 +44,16 @@ function isInside(root: string, target: string): boolean {
 }
 
 async function ingestFile(
-  collector: OfflineCollector, path: string, rel: string, entry: EntryClass, limits: OfflineLimits,
+  collector: OfflineCollector,
+  path: string,
+  rel: string,
+  entry: EntryClass,
+  limits: OfflineLimits,
 ): Promise<void> {
   if (entry.kind === 'log') {
-    collector.addLog(entry.namespace, entry.pod, entry.container, entry.previous,
-      { read: (tailLines) => readFileTail(path, tailLines, limits) });
+    collector.addLog(entry.namespace, entry.pod, entry.container, entry.previous, {
+      read: (tailLines) => readFileTail(path, tailLines, limits),
+    });
   } else if (isTextEntry(entry)) {
     await ingestFileEntry(collector, entry, path, rel, limits, false);
   }
@@ -59,7 +69,8 @@ export async function readDirectory(root: string, collector: OfflineCollector, l
   const stack: { dir: string; depth: number }[] = [{ dir: realRoot, depth: 0 }];
   while (stack.length > 0) {
     const { dir, depth } = stack.pop()!;
-    if (depth > limits.maxDepth) throw new OfflineInputError(`${root}: directories nested deeper than ${limits.maxDepth} levels`, 'limit');
+    if (depth > limits.maxDepth)
+      throw new OfflineInputError(`${root}: directories nested deeper than ${limits.maxDepth} levels`, 'limit');
     const names = (await readdir(dir)).sort();
     for (const name of names) {
       if (collector.countEntry() > limits.maxEntries) {
@@ -76,7 +87,8 @@ export async function readDirectory(root: string, collector: OfflineCollector, l
       if (info.isSymbolicLink()) {
         target = await realpath(path).catch(() => '');
         if (!target) continue;
-        if (!isInside(realRoot, target)) throw new OfflineInputError(`${rel}: symbolic link points outside the input directory`, 'unsafe');
+        if (!isInside(realRoot, target))
+          throw new OfflineInputError(`${rel}: symbolic link points outside the input directory`, 'unsafe');
         if (!(await stat(target)).isFile()) continue;
       } else if (!info.isFile()) continue;
       await ingestFile(collector, target, rel, classifyEntry(rel), limits);

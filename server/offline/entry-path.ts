@@ -21,8 +21,12 @@ const HISTORY_FILE = /^\d+-(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})-[0-9a-f]+
  * `..` segments (with either separator) and NUL bytes. Entry names are otherwise treated as opaque keys.
  */
 export function assertSafeEntryName(name: string): void {
-  const unsafe = name.startsWith('/') || name.startsWith('\\') || /^[a-zA-Z]:/.test(name) || name.includes('\0')
-    || name.split(/[\\/]+/).includes('..');
+  const unsafe =
+    name.startsWith('/') ||
+    name.startsWith('\\') ||
+    /^[a-zA-Z]:/.test(name) ||
+    name.includes('\0') ||
+    name.split(/[\\/]+/).includes('..');
   if (unsafe) throw new OfflineInputError(`unsafe path in archive: ${JSON.stringify(name.slice(0, 200))}`, 'unsafe');
 }
 
@@ -67,7 +71,9 @@ function namespaced(rest: string[]): EntryClass | undefined {
   // ConfigMaps are read one object at a time and only when a detector reads that name (HyperShift's rendered
   // `feature-gate`): a namespace's whole configmaps.yaml list is large and of no use.
   if (second === 'configmaps' || stripExt(second ?? '') === 'configmaps') {
-    return rest.length === 4 && DATA_FILE.test(third) && NAMED_CONFIGMAPS.has(stripExt(third)) ? resourceEntry(first, second) : { kind: 'skip' };
+    return rest.length === 4 && DATA_FILE.test(third) && NAMED_CONFIGMAPS.has(stripExt(third))
+      ? resourceEntry(first, second)
+      : { kind: 'skip' };
   }
   if (rest.length === 3 && DATA_FILE.test(second)) return resourceEntry(first, stripExt(second));
   if (rest.length === 4 && DATA_FILE.test(third)) return resourceEntry(first, second);

@@ -3,7 +3,12 @@ import type { ClusterHealthDto, FindingDto, UpdateProgressDto } from '@/lib/api/
 import type { ObjectRef } from '@/lib/k8s/types';
 import type { OfflineAnalysis } from './analyze-offline';
 
-const NOW_SOURCE = { option: '--now', timestamp: 'must-gather timestamp', objects: 'newest object time', clock: 'current time' };
+const NOW_SOURCE = {
+  option: '--now',
+  timestamp: 'must-gather timestamp',
+  objects: 'newest object time',
+  clock: 'current time',
+};
 
 function subject(ref: ObjectRef): string {
   return `${ref.kind}/${ref.namespace ? `${ref.namespace}/` : ''}${ref.name}`;
@@ -21,12 +26,18 @@ function progressLines(progress: UpdateProgressDto | null): string[] {
   const cp = progress.controlPlane;
   const lines = [`Update progress: ${progress.updating ? 'updating' : 'not updating'}`];
   const from = cp.previousVersion ? ` from ${cp.previousVersion}` : '';
-  lines.push(`  Control plane: ${cp.assessment}, ${cp.targetVersion ?? '?'}${from}, ${cp.completionPercent}% `
-    + `(${cp.operators.updated}/${cp.operators.total} operators updated, ${cp.operators.updating} updating), `
-    + `duration ${duration(cp.durationSeconds)}`);
-  lines.push(`  Operator health: ${cp.health.healthy} healthy, ${cp.health.unavailable} unavailable, ${cp.health.degraded} degraded`);
+  lines.push(
+    `  Control plane: ${cp.assessment}, ${cp.targetVersion ?? '?'}${from}, ${cp.completionPercent}% ` +
+      `(${cp.operators.updated}/${cp.operators.total} operators updated, ${cp.operators.updating} updating), ` +
+      `duration ${duration(cp.durationSeconds)}`,
+  );
+  lines.push(
+    `  Operator health: ${cp.health.healthy} healthy, ${cp.health.unavailable} unavailable, ${cp.health.degraded} degraded`,
+  );
   for (const pool of progress.workerPools) {
-    lines.push(`  Pool ${pool.name}: ${pool.assessment}, ${pool.completionPercent}% (${pool.updatedNodes}/${pool.totalNodes} nodes)`);
+    lines.push(
+      `  Pool ${pool.name}: ${pool.assessment}, ${pool.completionPercent}% (${pool.updatedNodes}/${pool.totalNodes} nodes)`,
+    );
   }
   for (const insight of progress.insights) lines.push(`  ${insight.level} [${insight.impact}] ${insight.message}`);
   return lines;
@@ -48,14 +59,19 @@ function hostedLines(health: ClusterHealthDto): string[] {
   const { cluster, hosted } = health;
   const history = cluster.history.map((entry) => `${entry.version || '?'} ${entry.state}`).join(', ');
   const lines = [
-    `Hosted cluster ${hosted ? `${hosted.namespace}/${hosted.name}` : cluster.name}: version ${cluster.version ?? '?'}, `
-      + `desired ${cluster.desiredVersion ?? '?'}${history ? `; history ${history}` : ''}`,
+    `Hosted cluster ${hosted ? `${hosted.namespace}/${hosted.name}` : cluster.name}: version ${cluster.version ?? '?'}, ` +
+      `desired ${cluster.desiredVersion ?? '?'}${history ? `; history ${history}` : ''}`,
   ];
   for (const pool of hosted?.nodePools ?? []) {
-    lines.push(`  NodePool ${pool.name}: ${pool.currentNodes ?? '?'}/${pool.desiredNodes ?? '?'} nodes, version ${pool.version ?? '?'}`
-      + `${pool.updating ? `, updating to ${pool.targetVersion ?? '?'}` : ''}${pool.message ? ` (${pool.message})` : ''}`);
+    lines.push(
+      `  NodePool ${pool.name}: ${pool.currentNodes ?? '?'}/${pool.desiredNodes ?? '?'} nodes, version ${pool.version ?? '?'}` +
+        `${pool.updating ? `, updating to ${pool.targetVersion ?? '?'}` : ''}${pool.message ? ` (${pool.message})` : ''}`,
+    );
   }
-  lines.push(...progressLines(health.updateProgress).map((line) => `  ${line}`), ...findingLines(health.findings).map((line) => `  ${line}`));
+  lines.push(
+    ...progressLines(health.updateProgress).map((line) => `  ${line}`),
+    ...findingLines(health.findings).map((line) => `  ${line}`),
+  );
   return lines;
 }
 
@@ -63,8 +79,8 @@ export function formatAnalysis({ health, hosted, offline }: OfflineAnalysis): st
   const { cluster } = health;
   const lines = [
     `Cluster ${cluster.name}: version ${cluster.version ?? '?'}, desired ${cluster.desiredVersion ?? '?'}, channel ${cluster.channel ?? '-'}`,
-    `Analyzed as of ${new Date(offline.now).toISOString()} (${NOW_SOURCE[offline.nowSource]}); ${offline.stats.objects} objects `
-      + `of ${offline.resources.length} kinds, ${offline.snapshot.logs.length} log excerpts, ${offline.alerts.length} alerts`,
+    `Analyzed as of ${new Date(offline.now).toISOString()} (${NOW_SOURCE[offline.nowSource]}); ${offline.stats.objects} objects ` +
+      `of ${offline.resources.length} kinds, ${offline.snapshot.logs.length} log excerpts, ${offline.alerts.length} alerts`,
   ];
   for (const warning of offline.warnings) lines.push(`  skipped: ${warning}`);
   // Loose HostedCluster/NodePool dumps have nothing of the management cluster itself to report.

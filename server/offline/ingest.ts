@@ -9,12 +9,20 @@ import { BoundedText } from './bounded-text';
 import { YamlListSplitter } from './list-stream';
 
 /** Entry classes whose content is read into memory and parsed (bounded by the entry caps). */
-export type TextEntryClass = Extract<EntryClass, { kind: 'resource' | 'document' | 'history' | 'alerts' | 'timestamp' }>;
+export type TextEntryClass = Extract<
+  EntryClass,
+  { kind: 'resource' | 'document' | 'history' | 'alerts' | 'timestamp' }
+>;
 
 /** Whether an entry of this class is read as text. */
 export function isTextEntry(entry: EntryClass): entry is TextEntryClass {
-  return entry.kind === 'resource' || entry.kind === 'document' || entry.kind === 'history' || entry.kind === 'alerts'
-    || entry.kind === 'timestamp';
+  return (
+    entry.kind === 'resource' ||
+    entry.kind === 'document' ||
+    entry.kind === 'history' ||
+    entry.kind === 'alerts' ||
+    entry.kind === 'timestamp'
+  );
 }
 
 /**
@@ -23,7 +31,12 @@ export function isTextEntry(entry: EntryClass): entry is TextEntryClass {
  * abort. A loose file the user named (`strict`) must parse.
  */
 export function ingestText(
-  collector: OfflineCollector, entry: TextEntryClass, label: string, text: string, limits: OfflineLimits, strict: boolean,
+  collector: OfflineCollector,
+  entry: TextEntryClass,
+  label: string,
+  text: string,
+  limits: OfflineLimits,
+  strict: boolean,
 ): void {
   if (entry.kind === 'timestamp') {
     collector.addTimestampFile(text);
@@ -31,7 +44,10 @@ export function ingestText(
   }
   const total = collector.countParsed(Buffer.byteLength(text));
   if (total > limits.maxTotalYamlBytes) {
-    throw new OfflineInputError(`${label}: more than ${formatBytes(limits.maxTotalYamlBytes)} of YAML/JSON in total`, 'limit');
+    throw new OfflineInputError(
+      `${label}: more than ${formatBytes(limits.maxTotalYamlBytes)} of YAML/JSON in total`,
+      'limit',
+    );
   }
   let documents: unknown[];
   try {
@@ -48,10 +64,19 @@ export function ingestText(
   else collector.addDocuments(documents);
 }
 
-function parsePiece(collector: OfflineCollector, label: string, text: string, limits: OfflineLimits, strict: boolean): unknown[] {
+function parsePiece(
+  collector: OfflineCollector,
+  label: string,
+  text: string,
+  limits: OfflineLimits,
+  strict: boolean,
+): unknown[] {
   const total = collector.countParsed(Buffer.byteLength(text));
   if (total > limits.maxTotalYamlBytes) {
-    throw new OfflineInputError(`${label}: more than ${formatBytes(limits.maxTotalYamlBytes)} of YAML/JSON in total`, 'limit');
+    throw new OfflineInputError(
+      `${label}: more than ${formatBytes(limits.maxTotalYamlBytes)} of YAML/JSON in total`,
+      'limit',
+    );
   }
   try {
     return parseDocuments(text, label, limits);
@@ -71,7 +96,12 @@ function parsePiece(collector: OfflineCollector, label: string, text: string, li
  * with a warning, not the whole file.
  */
 export async function ingestEntry(
-  collector: OfflineCollector, entry: TextEntryClass, label: string, chunks: AsyncIterable<Buffer>, limits: OfflineLimits, strict: boolean,
+  collector: OfflineCollector,
+  entry: TextEntryClass,
+  label: string,
+  chunks: AsyncIterable<Buffer>,
+  limits: OfflineLimits,
+  strict: boolean,
 ): Promise<void> {
   if (entry.kind !== 'resource') {
     const text = new BoundedText(label, limits);
@@ -87,7 +117,11 @@ export async function ingestEntry(
     item: (text) => {
       for (const document of parsePiece(collector, `${label} items[${index++}]`, text, limits, strict)) {
         const object = document as { kind?: unknown } | null;
-        collector.addDocuments([object && typeof object === 'object' && typeof object.kind !== 'string' ? { ...kindOfPath, ...object } : document]);
+        collector.addDocuments([
+          object && typeof object === 'object' && typeof object.kind !== 'string'
+            ? { ...kindOfPath, ...object }
+            : document,
+        ]);
       }
     },
     whole: (text) => ingestText(collector, entry, label, text, limits, strict),

@@ -10,9 +10,15 @@ const limits = DEFAULT_OFFLINE_LIMITS;
 /** Feeds `text` in chunks of `size` bytes (cutting lines and multi-byte characters) and records what comes out. */
 function split(text: string, size = 7, overrides = {}) {
   const out = { items: [] as string[], whole: [] as string[], envelope: [] as string[] };
-  const splitter = new YamlListSplitter('t.yaml', { ...limits, ...overrides }, {
-    item: (t) => out.items.push(t), whole: (t) => out.whole.push(t), envelope: (t) => out.envelope.push(t),
-  });
+  const splitter = new YamlListSplitter(
+    't.yaml',
+    { ...limits, ...overrides },
+    {
+      item: (t) => out.items.push(t),
+      whole: (t) => out.whole.push(t),
+      envelope: (t) => out.envelope.push(t),
+    },
+  );
   const bytes = Buffer.from(text);
   for (let i = 0; i < bytes.length; i += size) splitter.push(bytes.subarray(i, i + size));
   splitter.finish();
@@ -57,14 +63,26 @@ describe('YamlListSplitter', () => {
     }
   });
 
-  it('cuts js-yaml\'s indented sequences too', () => {
-    const text = dump({ apiVersion: 'v1', items: [{ kind: 'Node', metadata: { name: 'n1' } }, { kind: 'Node', metadata: { name: 'n2' } }], kind: 'NodeList' });
+  it("cuts js-yaml's indented sequences too", () => {
+    const text = dump({
+      apiVersion: 'v1',
+      items: [
+        { kind: 'Node', metadata: { name: 'n1' } },
+        { kind: 'Node', metadata: { name: 'n2' } },
+      ],
+      kind: 'NodeList',
+    });
     expect(text).toContain('items:\n  - kind: Node');
     expect(split(text).items).toEqual(['kind: Node\nmetadata:\n  name: n1', 'kind: Node\nmetadata:\n  name: n2']);
   });
 
   it('hands JSON, multi-document YAML, flow sequences and single objects over whole, byte for byte', () => {
-    for (const text of ['{"kind":"PodList","items":[]}', 'kind: Pod\n---\nkind: Pod\n', 'items: [1, 2]\nkind: List\n', 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n']) {
+    for (const text of [
+      '{"kind":"PodList","items":[]}',
+      'kind: Pod\n---\nkind: Pod\n',
+      'items: [1, 2]\nkind: List\n',
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: x\n',
+    ]) {
       const out = split(text);
       expect(out.items).toEqual([]);
       expect(out.whole.join('').trimEnd()).toBe(text.trimEnd());
@@ -72,12 +90,14 @@ describe('YamlListSplitter', () => {
   });
 
   it('enforces the line cap on the bytes as they arrive', () => {
-    expect(() => split(`apiVersion: v1\nitems:\n- name: ${'x'.repeat(200)}\n`, 16, { maxLineBytes: 100 })).toThrow(/line longer than 100 B/);
+    expect(() => split(`apiVersion: v1\nitems:\n- name: ${'x'.repeat(200)}\n`, 16, { maxLineBytes: 100 })).toThrow(
+      /line longer than 100 B/,
+    );
   });
 });
 
 describe('ingestEntry', () => {
-  it('collects every item of a streamed list, giving items without a kind the List\'s', async () => {
+  it("collects every item of a streamed list, giving items without a kind the List's", async () => {
     const collector = new OfflineCollector([]);
     const text = 'apiVersion: v1\nitems:\n- metadata:\n    name: n1\n- metadata:\n    name: n2\nkind: NodeList\n';
     await ingestEntry(collector, { kind: 'resource', resource: 'nodes' }, 'nodes.yaml', chunks(text), limits, false);
@@ -95,7 +115,15 @@ describe('ingestEntry', () => {
     const built = await collector.build(0);
     expect(built.snapshot.objects.pods?.map((p) => p.metadata.name)).toEqual(['a']);
     expect(built.warnings.join('\n')).toMatch(/pods\.yaml items\[1\]: invalid YAML/);
-    await expect(ingestEntry(new OfflineCollector([]), { kind: 'resource', resource: 'pods' }, 'pods.yaml', chunks(broken), limits, true))
-      .rejects.toThrow(/pods\.yaml items\[1\]: invalid YAML/);
+    await expect(
+      ingestEntry(
+        new OfflineCollector([]),
+        { kind: 'resource', resource: 'pods' },
+        'pods.yaml',
+        chunks(broken),
+        limits,
+        true,
+      ),
+    ).rejects.toThrow(/pods\.yaml items\[1\]: invalid YAML/);
   });
 });

@@ -33,12 +33,19 @@ export class YamlListSplitter {
   private indent: string | undefined;
   private wholeParts: string[] = [];
 
-  constructor(private readonly label: string, private readonly limits: OfflineLimits, private readonly sink: ListSink) {}
+  constructor(
+    private readonly label: string,
+    private readonly limits: OfflineLimits,
+    private readonly sink: ListSink,
+  ) {}
 
   push(chunk: Buffer): void {
     this.bytes += chunk.length;
     if (this.bytes > this.limits.maxEntryBytes) {
-      throw new OfflineInputError(`${this.label}: entry larger than ${formatBytes(this.limits.maxEntryBytes)}`, 'limit');
+      throw new OfflineInputError(
+        `${this.label}: entry larger than ${formatBytes(this.limits.maxEntryBytes)}`,
+        'limit',
+      );
     }
     this.checkLines(chunk);
     this.feed(this.decoder.write(chunk));
@@ -100,7 +107,10 @@ export class YamlListSplitter {
       const newline = chunk.indexOf(0x0a, start);
       this.lineBytes += (newline === -1 ? chunk.length : newline) - start;
       if (this.lineBytes > this.limits.maxLineBytes) {
-        throw new OfflineInputError(`${this.label}: line longer than ${formatBytes(this.limits.maxLineBytes)}`, 'limit');
+        throw new OfflineInputError(
+          `${this.label}: line longer than ${formatBytes(this.limits.maxLineBytes)}`,
+          'limit',
+        );
       }
       if (newline === -1) return;
       this.lineBytes = 0;
@@ -163,7 +173,11 @@ export class YamlListSplitter {
 
   private toWhole(current: string, ...before: string[]): void {
     this.mode = 'whole';
-    this.wholeParts = [...this.envelopeLines.map((line) => `${line}\n`), ...before.map((line) => `${line}\n`), `${current}\n`];
+    this.wholeParts = [
+      ...this.envelopeLines.map((line) => `${line}\n`),
+      ...before.map((line) => `${line}\n`),
+      `${current}\n`,
+    ];
     this.envelopeLines.length = 0;
   }
 

@@ -13,7 +13,11 @@ import { catalogdRolloutScenario } from '@/server/simulator/scenarios/catalogd-r
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { AnalysisAdmission } from './analysis-admission';
 import {
-  analyzePathFor, analyzeUploadFor, mustGatherIncidentFor, resultFor, type MustGatherDeps,
+  analyzePathFor,
+  analyzeUploadFor,
+  mustGatherIncidentFor,
+  resultFor,
+  type MustGatherDeps,
 } from './must-gather-requests';
 import { ResultStore } from './result-store';
 import { directoryEntries, writeTestArchive } from './test-support';
@@ -30,7 +34,10 @@ const user = (name: (typeof EMBEDDED_USERS)[number]['user']): Viewer => {
   return { kind: 'user', user: { name, groups: [group, 'system:authenticated'] }, via: 'bearer' };
 };
 const [admin, sre, dev] = [user('admin'), user('sre'), user('dev')];
-const upload = () => (async function* () { yield readFileSync(archive); })();
+const upload = () =>
+  (async function* () {
+    yield readFileSync(archive);
+  })();
 
 beforeAll(async () => {
   process.env.UPDATE_HEALTH_DATA_DIR = dir;
@@ -41,14 +48,23 @@ beforeAll(async () => {
   t = await startTestServer();
   // The auth service exactly as the product builds it, its SubjectAccessReviews answered by the embedded cluster.
   const env = {
-    UPDATE_HEALTH_AUTH: 'openshift', UPDATE_HEALTH_OAUTH_CLIENT_ID: 'x', UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: 'x',
+    UPDATE_HEALTH_AUTH: 'openshift',
+    UPDATE_HEALTH_OAUTH_CLIENT_ID: 'x',
+    UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: 'x',
   } as AuthEnv;
   const review = async (_cluster: string, path: string, body: unknown) => {
     const request = { identity: 'reader', body: JSON.stringify(body), contentType: 'application/json' } as const;
     const answer = await t.raw('POST', path, request);
     return JSON.parse(answer.body) as unknown;
   };
-  const auth = new AuthService(env, () => { throw new Error('no sessions here'); }, () => 'embedded', review);
+  const auth = new AuthService(
+    env,
+    () => {
+      throw new Error('no sessions here');
+    },
+    () => 'embedded',
+    review,
+  );
   deps = {
     store: new ResultStore(),
     root: () => root,

@@ -18,7 +18,11 @@ export const MUST_GATHER_NOT_FOUND = 'no such must-gather analysis (results are 
 export class MustGatherRefusal extends Error {
   override readonly name = 'MustGatherRefusal';
 
-  constructor(message: string, readonly code: 'forbidden' | 'too_many_requests', readonly retryAfterSeconds = 0) {
+  constructor(
+    message: string,
+    readonly code: 'forbidden' | 'too_many_requests',
+    readonly retryAfterSeconds = 0,
+  ) {
     super(message);
   }
 }
@@ -51,9 +55,8 @@ export function mayAdministerMustGathers(viewer: Viewer, deps: MustGatherDeps = 
 }
 
 async function admitted<T>(viewer: Viewer, deps: MustGatherDeps, work: () => Promise<T>): Promise<T> {
-  const slot = viewer.kind === 'user'
-    ? deps.admission.enter(`user:${viewer.user.name}`)
-    : deps.admission.enter('local', false);
+  const slot =
+    viewer.kind === 'user' ? deps.admission.enter(`user:${viewer.user.name}`) : deps.admission.enter('local', false);
   if (!slot.ok) throw new MustGatherRefusal(slot.message, 'too_many_requests', slot.retryAfterSeconds);
   try {
     return await work();
@@ -67,7 +70,9 @@ async function admitted<T>(viewer: Viewer, deps: MustGatherDeps, work: () => Pro
  * refused before the file system is looked at, so existing and missing paths answer alike.
  */
 export async function analyzePathFor(
-  viewer: Viewer, input: string, deps: MustGatherDeps = defaultDeps(),
+  viewer: Viewer,
+  input: string,
+  deps: MustGatherDeps = defaultDeps(),
 ): Promise<MustGatherResultDto> {
   if (!(await mayAdministerMustGathers(viewer, deps))) {
     const message = `opening paths on the server needs permission to get ${MUST_GATHER_ADMIN_PATH}`;
@@ -81,7 +86,9 @@ export async function analyzePathFor(
 
 /** Analyzes an uploaded archive (one analysis per user at a time, a bounded number at once) owned by the viewer. */
 export function analyzeUploadFor(
-  viewer: Viewer, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, label: string,
+  viewer: Viewer,
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  label: string,
   deps: MustGatherDeps = defaultDeps(),
 ): Promise<MustGatherResultDto> {
   const options = { createdBy: ownerOf(viewer), worker: deps.worker };
@@ -90,7 +97,9 @@ export function analyzeUploadFor(
 
 /** A stored result as the viewer may read it: their own, or any for an administrator; else undefined (a 404). */
 export async function resultFor(
-  viewer: Viewer, id: string, deps: MustGatherDeps = defaultDeps(),
+  viewer: Viewer,
+  id: string,
+  deps: MustGatherDeps = defaultDeps(),
 ): Promise<MustGatherResultDto | undefined> {
   const result = deps.store.get(id);
   if (!result) return undefined;
@@ -103,7 +112,9 @@ export async function resultFor(
  * `must-gather:` cluster id (never a fleet member's, whatever the archive calls its cluster).
  */
 export async function mustGatherIncidentFor(
-  viewer: Viewer, id: string, deps: MustGatherDeps = defaultDeps(),
+  viewer: Viewer,
+  id: string,
+  deps: MustGatherDeps = defaultDeps(),
 ): Promise<CreatedIncidentDto | undefined> {
   const result = await resultFor(viewer, id, deps);
   const snapshot = result && deps.store.snapshot(id);

@@ -24,22 +24,31 @@ beforeAll(async () => {
 
 const post = (body: BodyInit, type: string, headers: Record<string, string> = {}, query = '') =>
   new NextRequest(`http://127.0.0.1:3000/api/must-gather${query}`, {
-    method: 'POST', body, headers: { 'content-type': type, host: '127.0.0.1:3000', ...headers }, duplex: 'half',
+    method: 'POST',
+    body,
+    headers: { 'content-type': type, host: '127.0.0.1:3000', ...headers },
+    duplex: 'half',
   } as ConstructorParameters<typeof NextRequest>[1]);
 
 describe('must-gather routes', () => {
   it('POST an archive, GET the result, freeze it into an incident', async () => {
     const { POST } = await import('@/app/api/must-gather/route');
-    const created = await POST(post(readFileSync(archive), 'application/octet-stream', { origin: 'http://127.0.0.1:3000' }, '?name=mg.tar.gz'));
+    const created = await POST(
+      post(readFileSync(archive), 'application/octet-stream', { origin: 'http://127.0.0.1:3000' }, '?name=mg.tar.gz'),
+    );
     expect(created.status).toBe(201);
     const { id, url } = mustGatherCreatedSchema.parse(await created.json());
     expect(url).toBe(`/must-gather/${id}`);
 
     const { GET } = await import('@/app/api/must-gather/[id]/route');
-    const got = await GET(new NextRequest(`http://127.0.0.1/api/must-gather/${id}`), { params: Promise.resolve({ id }) });
+    const got = await GET(new NextRequest(`http://127.0.0.1/api/must-gather/${id}`), {
+      params: Promise.resolve({ id }),
+    });
     const result = mustGatherResultSchema.parse(await got.json());
     expect(result).toMatchObject({ label: 'mg.tar.gz', source: 'upload', health: { cluster: { version: '4.8.11' } } });
-    const missing = await GET(new NextRequest('http://127.0.0.1/api/must-gather/x'), { params: Promise.resolve({ id: 'x' }) });
+    const missing = await GET(new NextRequest('http://127.0.0.1/api/must-gather/x'), {
+      params: Promise.resolve({ id: 'x' }),
+    });
     expect(missing.status).toBe(404);
 
     const incidentRoute = await import('@/app/api/must-gather/[id]/incident/route');
@@ -47,7 +56,9 @@ describe('must-gather routes', () => {
     expect(frozen.status).toBe(201);
     const { GET: getIncident } = await import('@/app/api/incidents/[id]/route');
     const incidentId = ((await frozen.json()) as { id: string }).id;
-    const incident = await getIncident(new NextRequest(`http://127.0.0.1/api/incidents/${incidentId}`), { params: Promise.resolve({ id: incidentId }) });
+    const incident = await getIncident(new NextRequest(`http://127.0.0.1/api/incidents/${incidentId}`), {
+      params: Promise.resolve({ id: incidentId }),
+    });
     expect(incidentSchema.parse(await incident.json())).toMatchObject({ cluster: { version: '4.8.11' } });
   });
 
@@ -73,7 +84,9 @@ describe('must-gather routes', () => {
 
   it('refuses cross-site requests, paths outside the root, bad bodies and garbage archives with JSON errors', async () => {
     const { POST } = await import('@/app/api/must-gather/route');
-    const crossSite = await POST(post('x', 'application/octet-stream', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }));
+    const crossSite = await POST(
+      post('x', 'application/octet-stream', { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }),
+    );
     expect(crossSite.status).toBe(403);
     for (const path of ['../../etc/passwd', '/etc', 'etc-link']) {
       const response = await POST(post(JSON.stringify({ path }), 'application/json'));

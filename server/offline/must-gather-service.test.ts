@@ -18,7 +18,12 @@ afterAll(() => rmSync(tmp, { recursive: true, force: true }));
 const owner = { createdBy: 'alice' };
 
 async function failureOf(promise: Promise<unknown>): Promise<Error> {
-  return promise.then(() => { throw new Error('expected a failure'); }, (error: unknown) => error as Error);
+  return promise.then(
+    () => {
+      throw new Error('expected a failure');
+    },
+    (error: unknown) => error as Error,
+  );
 }
 
 async function* chunks(...sizes: number[]): AsyncIterable<Uint8Array> {
@@ -41,7 +46,13 @@ describe('server-side paths', () => {
   it('opens paths under the root only', async () => {
     await expect(resolveUnderRoot(root, 'inside')).resolves.toMatch(/root\/inside$/);
     await expect(resolveUnderRoot(root, join(root, 'inside'))).resolves.toMatch(/root\/inside$/);
-    for (const input of ['../secret.yaml', 'inside/../../secret.yaml', join(tmp, 'secret.yaml'), '/etc/passwd', 'escape.yaml']) {
+    for (const input of [
+      '../secret.yaml',
+      'inside/../../secret.yaml',
+      join(tmp, 'secret.yaml'),
+      '/etc/passwd',
+      'escape.yaml',
+    ]) {
       await expect(resolveUnderRoot(root, input), input).rejects.toMatchObject({ code: 'outside_root' });
     }
     await expect(resolveUnderRoot(root, 'missing')).rejects.toMatchObject({ code: 'not_found' });
@@ -87,13 +98,15 @@ describe('uploads', () => {
     expect(result.health.cluster.version).toBe('4.8.11');
     expect(result.clusterTimeSource).toBe('timestamp');
     expect(store.get(result.id)).toBe(result);
-    await expect(analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', owner, 1024))
-      .rejects.toMatchObject({ code: 'limit' });
+    await expect(analyzeUpload(store, createReadStream(archive), 'mg.tar.gz', owner, 1024)).rejects.toMatchObject({
+      code: 'limit',
+    });
   });
 });
 
 describe('result store', () => {
-  const result = (id: string, size = 10): MustGatherResultDto => ({ id, label: 'x'.repeat(size) } as MustGatherResultDto);
+  const result = (id: string, size = 10): MustGatherResultDto =>
+    ({ id, label: 'x'.repeat(size) }) as MustGatherResultDto;
 
   it('keeps the most recently used results within count, bytes and age', () => {
     let now = 0;

@@ -14,7 +14,10 @@ const MAX_TRANSITIONS = 2_000;
 export class MustGatherPathError extends Error {
   override readonly name = 'MustGatherPathError';
 
-  constructor(message: string, readonly code: 'outside_root' | 'not_found') {
+  constructor(
+    message: string,
+    readonly code: 'outside_root' | 'not_found',
+  ) {
     super(message);
   }
 }
@@ -31,8 +34,8 @@ function inside(root: string, target: string): boolean {
  */
 export async function resolveUnderRoot(root: string, input: string): Promise<string> {
   if (input.includes('\0')) throw new MustGatherPathError('the path contains a NUL byte', 'outside_root');
-  const outside = () => new MustGatherPathError('only paths in the server\'s must-gather directory may be opened',
-    'outside_root');
+  const outside = () =>
+    new MustGatherPathError("only paths in the server's must-gather directory may be opened", 'outside_root');
   const realRoot = await realpath(root).catch(() => undefined);
   if (!realRoot) {
     if (!inside(resolve(root), resolve(root, input))) throw outside();
@@ -40,8 +43,8 @@ export async function resolveUnderRoot(root: string, input: string): Promise<str
   }
   const candidate = resolve(realRoot, input);
   if (!inside(realRoot, candidate)) throw outside();
-  const notFound = () => new MustGatherPathError(`${input}: no such file or directory in the must-gather directory`,
-    'not_found');
+  const notFound = () =>
+    new MustGatherPathError(`${input}: no such file or directory in the must-gather directory`, 'not_found');
   const real = await realpath(candidate).catch(() => {
     throw notFound();
   });
@@ -60,7 +63,11 @@ function withoutRoot(error: unknown, root: string): unknown {
 }
 
 /** Passes `source` through, failing with a `limit` {@link OfflineInputError} once more than `maxBytes` arrived. */
-export async function* capped(source: AsyncIterable<Uint8Array>, maxBytes: number, label: string): AsyncIterable<Uint8Array> {
+export async function* capped(
+  source: AsyncIterable<Uint8Array>,
+  maxBytes: number,
+  label: string,
+): AsyncIterable<Uint8Array> {
   let total = 0;
   for await (const chunk of source) {
     total += chunk.byteLength;
@@ -97,7 +104,11 @@ export interface AnalyzeOptions {
 }
 
 function toResult(
-  id: string, analysis: WorkerAnalysis, label: string, source: MustGatherResultDto['source'], createdBy: string | null,
+  id: string,
+  analysis: WorkerAnalysis,
+  label: string,
+  source: MustGatherResultDto['source'],
+  createdBy: string | null,
 ): MustGatherResultDto {
   const { health, offline } = analysis;
   return {
@@ -110,7 +121,9 @@ function toResult(
     clusterTimeSource: offline.nowSource,
     health,
     series: {
-      clusterId: health.cluster.id, now: offline.now, samples: {},
+      clusterId: health.cluster.id,
+      now: offline.now,
+      samples: {},
       transitions: offline.snapshot.transitions.slice(-MAX_TRANSITIONS),
     },
     warnings: offline.warnings,
@@ -120,7 +133,10 @@ function toResult(
 
 /** Analyzes a path under `root` in a worker and stores the result; no message names the root. */
 export async function analyzeServerPath(
-  store: Store, root: string, input: string, options: AnalyzeOptions,
+  store: Store,
+  root: string,
+  input: string,
+  options: AnalyzeOptions,
 ): Promise<MustGatherResultDto> {
   const path = await resolveUnderRoot(root, input);
   const realRoot = await realpath(root);
@@ -137,7 +153,10 @@ export async function analyzeServerPath(
 
 /** Analyzes an uploaded `.tar` / `.tar.gz` byte stream in a worker (never buffered whole) and stores the result. */
 export async function analyzeUpload(
-  store: Store, body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>, label: string, options: AnalyzeOptions,
+  store: Store,
+  body: ReadableStream<Uint8Array> | AsyncIterable<Uint8Array>,
+  label: string,
+  options: AnalyzeOptions,
   maxBytes = MUST_GATHER_MAX_UPLOAD_BYTES,
 ): Promise<MustGatherResultDto> {
   const chunks = Symbol.asyncIterator in body ? body : webStreamChunks(body);

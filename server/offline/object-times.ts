@@ -5,7 +5,13 @@ import { asArray, asObject, asString } from '@/lib/health/objects';
 import { conditionTransitions, refOf } from '@/lib/cluster/condition-transitions';
 
 /** Kinds whose condition history detectors read (as the live engine records it), plus the ClusterVersion. */
-const TRANSITION_KINDS = new Set(['ClusterVersion', 'ClusterOperator', 'ClusterExtension', 'ClusterCatalog', 'BundleDeployment']);
+const TRANSITION_KINDS = new Set([
+  'ClusterVersion',
+  'ClusterOperator',
+  'ClusterExtension',
+  'ClusterCatalog',
+  'BundleDeployment',
+]);
 
 function time(value: unknown): number {
   const text = asString(value);
@@ -21,7 +27,8 @@ export function newestTime(object: KubeObject): number {
   let newest = time(object.metadata.creationTimestamp);
   for (const entry of asArray(object.metadata.managedFields)) newest = Math.max(newest, time(asObject(entry)?.time));
   const status = asObject(object.status);
-  for (const condition of asArray(status?.conditions)) newest = Math.max(newest, time(asObject(condition)?.lastTransitionTime));
+  for (const condition of asArray(status?.conditions))
+    newest = Math.max(newest, time(asObject(condition)?.lastTransitionTime));
   for (const entry of asArray(status?.history)) {
     newest = Math.max(newest, time(asObject(entry)?.completionTime), time(asObject(entry)?.startedTime));
   }

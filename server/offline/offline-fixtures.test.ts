@@ -26,7 +26,11 @@ afterAll(async () => {
 describe('real must-gather (OCP 4.8.11 on Azure)', () => {
   it('reads the cluster version, history, ClusterOperators, nodes, pools and the CVO log', async () => {
     const { health, offline } = await analyzeOffline([MUST_GATHER]);
-    expect(health.cluster).toMatchObject({ version: '4.8.11', desiredVersion: '4.8.11', name: 'ci-ln-k7vx6h2-002ac-w7gjh' });
+    expect(health.cluster).toMatchObject({
+      version: '4.8.11',
+      desiredVersion: '4.8.11',
+      name: 'ci-ln-k7vx6h2-002ac-w7gjh',
+    });
     expect(health.cluster.history).toEqual([expect.objectContaining({ version: '4.8.11', state: 'Completed' })]);
     expect(offline.nowSource).toBe('timestamp');
     expect(new Date(offline.now).toISOString()).toBe('2021-09-13T15:34:17.241Z');
@@ -38,13 +42,19 @@ describe('real must-gather (OCP 4.8.11 on Azure)', () => {
     expect(objects.featuregates?.[0].metadata.name).toBe('cluster');
     expect(health.updateProgress?.controlPlane).toMatchObject({ targetVersion: '4.8.11', completionPercent: 100 });
     const cvo = offline.snapshot.logs.find((log) => log.container === 'cluster-version-operator');
-    expect(cvo?.ref).toMatchObject({ kind: 'Pod', namespace: 'openshift-cluster-version', name: 'cluster-version-operator-5c8745d67c-q4kfs' });
+    expect(cvo?.ref).toMatchObject({
+      kind: 'Pod',
+      namespace: 'openshift-cluster-version',
+      name: 'cluster-version-operator-5c8745d67c-q4kfs',
+    });
     expect(cvo?.lines.length).toBeGreaterThan(0);
     expect(cvo!.lines.length).toBeLessThanOrEqual(200);
     // Projected like the live watch layer: no managed field sets, no last-applied copies.
     const all = Object.values(objects).flat();
     expect(all.some((object) => JSON.stringify(object?.metadata.managedFields ?? []).includes('fieldsV1'))).toBe(false);
-    expect(all.some((object) => object?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration'])).toBe(false);
+    expect(
+      all.some((object) => object?.metadata.annotations?.['kubectl.kubernetes.io/last-applied-configuration']),
+    ).toBe(false);
     // Only what the detectors read: operator.openshift.io objects and the like are ignored, and of the ConfigMaps
     // only HyperShift's rendered `feature-gate` ones would be kept (this must-gather has none).
     expect(Object.keys(objects)).not.toContain('configmaps');
@@ -70,7 +80,9 @@ describe('resourcewatch (OKD 4.12, one object per file)', () => {
   it('reads the version, ClusterOperators and replays the ClusterVersion history as transitions', async () => {
     const { health, offline } = await analyzeOffline([RESOURCEWATCH]);
     expect(health.cluster.version).toBe('4.12.0-0.okd-2023-03-04-063026');
-    expect(health.cluster.history).toEqual([expect.objectContaining({ version: '4.12.0-0.okd-2023-03-04-063026', state: 'Completed' })]);
+    expect(health.cluster.history).toEqual([
+      expect.objectContaining({ version: '4.12.0-0.okd-2023-03-04-063026', state: 'Completed' }),
+    ]);
     expect(offline.snapshot.objects.clusteroperators).toHaveLength(33);
     const cv = offline.snapshot.transitions.filter((t) => t.ref.kind === 'ClusterVersion');
     // 28 recorded versions: the install starts Progressing, fails over and over, then completes.
@@ -93,17 +105,22 @@ async function loadClusterVersion(path: string): Promise<KubeObject> {
 }
 
 describe('loose `oc get -o yaml` dumps (oc adm upgrade status examples)', async () => {
-  const cases = (await readdir(OC_STATUS)).filter((name) => name.endsWith('-cv.yaml')).map((name) => name.slice(0, -'-cv.yaml'.length));
+  const cases = (await readdir(OC_STATUS))
+    .filter((name) => name.endsWith('-cv.yaml'))
+    .map((name) => name.slice(0, -'-cv.yaml'.length));
   it.each(cases)('%s: same update progress as computeUpdateProgress on the raw objects', async (name) => {
     const file = (suffix: string) => join(OC_STATUS, `${name}-${suffix}.yaml`);
     const { health, offline } = await analyzeOffline(['cv', 'co', 'mc', 'mcp', 'node'].map(file));
-    const expected = computeUpdateProgress({
-      clusterVersion: await loadClusterVersion(file('cv')),
-      clusterOperators: await loadList(file('co')),
-      machineConfigs: await loadList(file('mc')),
-      machineConfigPools: await loadList(file('mcp')),
-      nodes: await loadList(file('node')),
-    }, offline.now);
+    const expected = computeUpdateProgress(
+      {
+        clusterVersion: await loadClusterVersion(file('cv')),
+        clusterOperators: await loadList(file('co')),
+        machineConfigs: await loadList(file('mc')),
+        machineConfigPools: await loadList(file('mcp')),
+        nodes: await loadList(file('node')),
+      },
+      offline.now,
+    );
     expect(health.updateProgress).toEqual(expected);
     expect(offline.nowSource).toBe('objects');
   });

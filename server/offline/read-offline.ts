@@ -45,7 +45,11 @@ async function sniff(path: string): Promise<InputKind> {
   const other = OTHER_FORMATS.find(([, magic]) => head.subarray(0, magic.length).equals(magic));
   if (other) throw new OfflineInputError(`${path}: ${other[0]} archives are not supported; repack it as .tar.gz`);
   const text = head.subarray(0, bytesRead);
-  if (/\.(ya?ml|json)$/i.test(path) || (!text.includes(0) && /^\s*(---|[{[#]|[\w"'-]+\s*:)/.test(text.toString('utf8')))) return 'text';
+  if (
+    /\.(ya?ml|json)$/i.test(path) ||
+    (!text.includes(0) && /^\s*(---|[{[#]|[\w"'-]+\s*:)/.test(text.toString('utf8')))
+  )
+    return 'text';
   throw new OfflineInputError(`${path}: not a must-gather directory, a .tar/.tar.gz archive or a YAML/JSON file`);
 }
 
@@ -54,7 +58,10 @@ async function sniff(path: string): Promise<InputKind> {
  * `.tar.gz` archives of them (streamed), and loose YAML/JSON files of objects, `List`s or alerts. Throws
  * {@link OfflineInputError} with a one-line reason when an input cannot be read safely.
  */
-export async function readOffline(paths: readonly string[], options: ReadOfflineOptions = {}): Promise<OfflineSnapshot> {
+export async function readOffline(
+  paths: readonly string[],
+  options: ReadOfflineOptions = {},
+): Promise<OfflineSnapshot> {
   if (paths.length === 0) throw new OfflineInputError('no input given');
   const limits: OfflineLimits = { ...DEFAULT_OFFLINE_LIMITS, ...options.limits };
   const collector = new OfflineCollector(options.logNeeds ?? [], limits.maxObjects);
@@ -84,7 +91,9 @@ export async function readOffline(paths: readonly string[], options: ReadOffline
  * as {@link readOffline}; the compression is recognised from the first bytes. `label` names the input in errors.
  */
 export async function readOfflineStream(
-  stream: AsyncIterable<Buffer | Uint8Array>, label: string, options: ReadOfflineOptions = {},
+  stream: AsyncIterable<Buffer | Uint8Array>,
+  label: string,
+  options: ReadOfflineOptions = {},
 ): Promise<OfflineSnapshot> {
   const limits: OfflineLimits = { ...DEFAULT_OFFLINE_LIMITS, ...options.limits };
   const collector = new OfflineCollector(options.logNeeds ?? [], limits.maxObjects);

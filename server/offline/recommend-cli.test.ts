@@ -15,12 +15,17 @@ const run = promisify(execFile);
 const ROOT = process.cwd();
 const CWD = join(ROOT, 'server/fixtures/oc-upgrade/recommend');
 const FILES = readdirSync(join(CWD, 'examples'));
-const CASES = FILES.filter((f) => f.endsWith('-cv.yaml')).map((f) => f.slice(0, -'-cv.yaml'.length)).sort();
+const CASES = FILES.filter((f) => f.endsWith('-cv.yaml'))
+  .map((f) => f.slice(0, -'-cv.yaml'.length))
+  .sort();
 
 async function analyze(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
-    const { stdout, stderr } = await run(process.execPath, ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'server/cli/analyze.ts'), ...args],
-      { cwd: CWD, maxBuffer: 16 * 1024 * 1024 });
+    const { stdout, stderr } = await run(
+      process.execPath,
+      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'server/cli/analyze.ts'), ...args],
+      { cwd: CWD, maxBuffer: 16 * 1024 * 1024 },
+    );
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string };
@@ -29,8 +34,14 @@ async function analyze(...args: string[]): Promise<{ code: number; stdout: strin
 }
 
 function variants(name: string): [string, string[]][] {
-  const version = FILES.map((f) => (f.startsWith(`${name}.version-`) ? f.slice(`${name}.version-`.length, -'-output'.length) : undefined)).find(Boolean);
-  return [['.output', []], ['.show-outdated-releases-output', ['--show-outdated-releases']], [`.version-${version}-output`, ['--version', version ?? '']]];
+  const version = FILES.map((f) =>
+    f.startsWith(`${name}.version-`) ? f.slice(`${name}.version-`.length, -'-output'.length) : undefined,
+  ).find(Boolean);
+  return [
+    ['.output', []],
+    ['.show-outdated-releases-output', ['--show-outdated-releases']],
+    [`.version-${version}-output`, ['--version', version ?? '']],
+  ];
 }
 
 describe('npm run analyze --recommend', () => {
@@ -40,7 +51,9 @@ describe('npm run analyze --recommend', () => {
         const { code, stdout, stderr } = await analyze(`examples/${name}-cv.yaml`, '--recommend', ...flags);
         const error = /^error: .*\n$/m.exec(stderr)?.[0];
         expect(code, `${name}${suffix}`).toBe(error ? 1 : 0);
-        expect(error === undefined ? stdout : `${stdout}\n${error}`, `${name}${suffix}`).toBe(readFileSync(join(CWD, 'examples', `${name}${suffix}`), 'utf8'));
+        expect(error === undefined ? stdout : `${stdout}\n${error}`, `${name}${suffix}`).toBe(
+          readFileSync(join(CWD, 'examples', `${name}${suffix}`), 'utf8'),
+        );
       }
     });
   }
@@ -50,7 +63,8 @@ describe('npm run analyze --recommend', () => {
     expect(code).toBe(0);
     const json = updateRecommendationsSchema.parse(JSON.parse(stdout));
     expect(json.prechecks.filter((p) => p.status === 'False').map((p) => p.name)).toEqual([
-      'recommended/CriticalAlerts/ClusterOperatorDown/0', 'recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/1',
+      'recommended/CriticalAlerts/ClusterOperatorDown/0',
+      'recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/1',
     ]);
     expect(json.updates.map((u) => u.version).slice(0, 2)).toEqual(['4.16.32', '4.16.30']);
   });
@@ -59,20 +73,38 @@ describe('npm run analyze --recommend', () => {
     const { code, stdout } = await analyze('examples/4.16.27-degraded-monitoring-cv.yaml', '--json');
     expect(code).toBe(0);
     const health = clusterHealthSchema.parse(JSON.parse(stdout));
-    expect(health.updateRecommendations?.prechecks.map((p) => `${p.name}=${p.status}`)).toContain('recommended/CriticalAlerts/ClusterOperatorDown/0=False');
-    expect(health.updateRecommendations?.clusterConditions.find((c) => c.type === 'Failing')).toMatchObject({ status: 'True', reason: 'ClusterOperatorNotAvailable' });
+    expect(health.updateRecommendations?.prechecks.map((p) => `${p.name}=${p.status}`)).toContain(
+      'recommended/CriticalAlerts/ClusterOperatorDown/0=False',
+    );
+    expect(health.updateRecommendations?.clusterConditions.find((c) => c.type === 'Failing')).toMatchObject({
+      status: 'True',
+      reason: 'ClusterOperatorNotAvailable',
+    });
   });
 
   it('reads a must-gather (its monitoring alerts included) and warns on stderr like oc', async () => {
-    const { code, stdout, stderr } = await analyze(join(ROOT, 'server/fixtures/must-gather/azure-4.8.11'), '--recommend');
+    const { code, stdout, stderr } = await analyze(
+      join(ROOT, 'server/fixtures/must-gather/azure-4.8.11'),
+      '--recommend',
+    );
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^The following conditions found no cause for concern in updating this cluster to later releases: recommended\/CriticalAlerts \(AsExpected\)/);
+    expect(stdout).toMatch(
+      /^The following conditions found no cause for concern in updating this cluster to later releases: recommended\/CriticalAlerts \(AsExpected\)/,
+    );
     expect(stdout).toContain('No updates available. You may still upgrade to a specific release image with --to-image');
-    expect(stderr).toBe('warning: Cannot refresh available updates:\n  Reason: NoChannel\n  Message: The update channel has not been configured.\n\n');
+    expect(stderr).toBe(
+      'warning: Cannot refresh available updates:\n  Reason: NoChannel\n  Message: The update channel has not been configured.\n\n',
+    );
   });
 
   it('refuses --version with --show-outdated-releases as oc does (usage, exit 2)', async () => {
-    const { code, stderr } = await analyze('examples/4.14.1-all-recommended-cv.yaml', '--recommend', '--version', '4.14.2', '--show-outdated-releases');
+    const { code, stderr } = await analyze(
+      'examples/4.14.1-all-recommended-cv.yaml',
+      '--recommend',
+      '--version',
+      '4.14.2',
+      '--show-outdated-releases',
+    );
     expect(code).toBe(2);
     expect(stderr).toContain('when --version is set, --show-outdated-releases is unnecessary');
   });

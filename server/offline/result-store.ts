@@ -51,7 +51,8 @@ export class ResultStore {
    */
   put(result: MustGatherResultDto, snapshot?: Snapshot): void {
     this.delete(result.id);
-    const bytes = Buffer.byteLength(JSON.stringify(result)) + (snapshot ? Buffer.byteLength(JSON.stringify(snapshot)) : 0);
+    const bytes =
+      Buffer.byteLength(JSON.stringify(result)) + (snapshot ? Buffer.byteLength(JSON.stringify(snapshot)) : 0);
     this.entries.set(result.id, { result, snapshot, bytes, storedAt: this.now() });
     this.bytes += bytes;
     this.evict();

@@ -15,7 +15,8 @@ function checkResolvedSize(documents: unknown[], sourceBytes: number, label: str
   const stack: [unknown, number][] = documents.map((document): [unknown, number] => [document, 0]);
   while (stack.length > 0) {
     const [value, depth] = stack.pop()!;
-    if (depth > limits.maxDepth) throw new OfflineInputError(`${label}: nesting deeper than ${limits.maxDepth} levels`, 'limit');
+    if (depth > limits.maxDepth)
+      throw new OfflineInputError(`${label}: nesting deeper than ${limits.maxDepth} levels`, 'limit');
     if (typeof value === 'string') used += value.length + 1;
     else if (Array.isArray(value)) {
       used += 1;
@@ -29,7 +30,9 @@ function checkResolvedSize(documents: unknown[], sourceBytes: number, label: str
     } else used += 1;
     if (used > budget) {
       throw new OfflineInputError(
-        `${label}: documents expand to more than ${limits.maxExpansionFactor}x its ${sourceBytes}-byte source (YAML alias bomb?)`, 'limit');
+        `${label}: documents expand to more than ${limits.maxExpansionFactor}x its ${sourceBytes}-byte source (YAML alias bomb?)`,
+        'limit',
+      );
     }
   }
 }

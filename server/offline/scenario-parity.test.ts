@@ -19,20 +19,27 @@ import { analyzeOffline } from './analyze-offline';
  * names the exact finding id and why; anything else that differs fails the test. Pod-setup latency (D) compares
  * equal only because neither side has a metrics source here: a must-gather carries no ovnkube histograms.
  */
-const EXPECTED_DIFFERENCES: Partial<Record<ScenarioName, { side: 'live' | 'offline'; id: string; reason: string }[]>> = {
-  'catalogd-rollout': [{
-    side: 'live',
-    id: 'catalog-replicas:ClusterOperator//olm:unavailable',
-    reason: 'counts olm Available=False transitions the watcher saw during the rollout; by the dump olm is Available '
-      + 'again and a must-gather keeps only the current condition, not its history',
-  }],
-  'extension-install-flap': [{
-    side: 'live',
-    id: 'install-settling:ClusterExtension//argocd-operator:streak',
-    reason: 'failure mode E: the root cause lives only in the condition-transition history a watcher records; the '
-      + 'ClusterExtension in a must-gather holds just the latest (transient) message and one lastTransitionTime',
-  }],
-};
+const EXPECTED_DIFFERENCES: Partial<Record<ScenarioName, { side: 'live' | 'offline'; id: string; reason: string }[]>> =
+  {
+    'catalogd-rollout': [
+      {
+        side: 'live',
+        id: 'catalog-replicas:ClusterOperator//olm:unavailable',
+        reason:
+          'counts olm Available=False transitions the watcher saw during the rollout; by the dump olm is Available ' +
+          'again and a must-gather keeps only the current condition, not its history',
+      },
+    ],
+    'extension-install-flap': [
+      {
+        side: 'live',
+        id: 'install-settling:ClusterExtension//argocd-operator:streak',
+        reason:
+          'failure mode E: the root cause lives only in the condition-transition history a watcher records; the ' +
+          'ClusterExtension in a must-gather holds just the latest (transient) message and one lastTransitionTime',
+      },
+    ],
+  };
 
 const root = mkdtempSync(join(tmpdir(), 'parity-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -67,7 +74,8 @@ async function compare(name: ScenarioName): Promise<{ live: ClusterHealthDto; of
   const engine = new ClusterEngine({ id: name, name, connection: pinnedConnection(server) });
   try {
     engine.start();
-    const synced = () => engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced');
+    const synced = () =>
+      engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced');
     await until(synced, 15_000);
     await advanceGradually(server, scenario.failureAtMs + 60_000);
     const dir = join(root, name);
@@ -75,9 +83,17 @@ async function compare(name: ScenarioName): Promise<{ live: ClusterHealthDto; of
     const analysis = await analyzeOffline([dir], { now: server.cluster.clock.now(), id: name, name });
     // Logs are polled every 10 s of real time: give the live tails a poll to catch up with the dump (bounded, so
     // a poller that cannot read logs makes the evidence differ, not the test hang).
-    const tails = analysis.offline.snapshot.logs.map((excerpt) => `${excerpt.ref.namespace}/${excerpt.ref.name}/${excerpt.container}\n${excerpt.lines.at(-1)}`);
+    const tails = analysis.offline.snapshot.logs.map(
+      (excerpt) => `${excerpt.ref.namespace}/${excerpt.ref.name}/${excerpt.container}\n${excerpt.lines.at(-1)}`,
+    );
     await until(() => {
-      const live = new Set(engine.snapshot().logs.map((excerpt) => `${excerpt.ref.namespace}/${excerpt.ref.name}/${excerpt.container}\n${excerpt.lines.at(-1)}`));
+      const live = new Set(
+        engine
+          .snapshot()
+          .logs.map(
+            (excerpt) => `${excerpt.ref.namespace}/${excerpt.ref.name}/${excerpt.container}\n${excerpt.lines.at(-1)}`,
+          ),
+      );
       return tails.every((tail) => live.has(tail));
     }, 12_000);
     engine.evaluateNow();
@@ -89,20 +105,35 @@ async function compare(name: ScenarioName): Promise<{ live: ClusterHealthDto; of
 }
 
 describe('a must-gather of the embedded cluster gives the live findings', () => {
-  it.concurrent.each(SCENARIO_NAMES.map((name) => [name]))('%s', async (name) => {
-    expect(SCENARIOS[name], `scenario ${name} is not registered`).toBeDefined();
-    const { live, offline } = await compare(name);
-    const differences = EXPECTED_DIFFERENCES[name] ?? [];
-    const excluded = (side: 'live' | 'offline', finding: FindingDto) =>
-      differences.some((entry) => entry.side === side && entry.id === finding.id);
-    const liveKeys = live.findings.filter((finding) => !excluded('live', finding)).map(key).sort();
-    const offlineKeys = offline.findings.filter((finding) => !excluded('offline', finding)).map(key).sort();
-    expect(offlineKeys, `live:\n${liveKeys.join('\n')}`).toEqual(liveKeys);
-    for (const entry of differences) {
-      const seen = { live: live.findings.some((f) => f.id === entry.id), offline: offline.findings.some((f) => f.id === entry.id) };
-      expect(seen, `${entry.id} no longer differs as recorded: update EXPECTED_DIFFERENCES`)
-        .toEqual({ live: entry.side === 'live', offline: entry.side === 'offline' });
-    }
-    expect(offline.cluster.version).toBe(live.cluster.version);
-  }, 50_000);
+  it.concurrent.each(SCENARIO_NAMES.map((name) => [name]))(
+    '%s',
+    async (name) => {
+      expect(SCENARIOS[name], `scenario ${name} is not registered`).toBeDefined();
+      const { live, offline } = await compare(name);
+      const differences = EXPECTED_DIFFERENCES[name] ?? [];
+      const excluded = (side: 'live' | 'offline', finding: FindingDto) =>
+        differences.some((entry) => entry.side === side && entry.id === finding.id);
+      const liveKeys = live.findings
+        .filter((finding) => !excluded('live', finding))
+        .map(key)
+        .sort();
+      const offlineKeys = offline.findings
+        .filter((finding) => !excluded('offline', finding))
+        .map(key)
+        .sort();
+      expect(offlineKeys, `live:\n${liveKeys.join('\n')}`).toEqual(liveKeys);
+      for (const entry of differences) {
+        const seen = {
+          live: live.findings.some((f) => f.id === entry.id),
+          offline: offline.findings.some((f) => f.id === entry.id),
+        };
+        expect(seen, `${entry.id} no longer differs as recorded: update EXPECTED_DIFFERENCES`).toEqual({
+          live: entry.side === 'live',
+          offline: entry.side === 'offline',
+        });
+      }
+      expect(offline.cluster.version).toBe(live.cluster.version);
+    },
+    50_000,
+  );
 });

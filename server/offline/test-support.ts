@@ -21,7 +21,12 @@ export interface TestEntry {
  * Writes a tar (gzip-compressed unless `gzip` is false) of `entries` to `out`, streaming bodies with backpressure so
  * that multi-GB entries (bombs) never sit in memory.
  */
-export async function writeTestArchive(out: string, entries: AsyncIterable<TestEntry> | Iterable<TestEntry>, gzip = true, level = 6): Promise<void> {
+export async function writeTestArchive(
+  out: string,
+  entries: AsyncIterable<TestEntry> | Iterable<TestEntry>,
+  gzip = true,
+  level = 6,
+): Promise<void> {
   const pack = tarPack();
   const stages = gzip ? [pack, createGzip({ level }), createWriteStream(out)] : [pack, createWriteStream(out)];
   const done = pipeline(stages as unknown as [NodeJS.ReadableStream, NodeJS.WritableStream]);
@@ -32,7 +37,12 @@ export async function writeTestArchive(out: string, entries: AsyncIterable<TestE
       await new Promise<void>((resolve, reject) => sink.once('error', reject).end(() => resolve()));
     } else {
       const body = entry.body === undefined ? undefined : Buffer.from(entry.body);
-      const header = { name: entry.name, type: entry.type ?? 'file', linkname: entry.linkname, size: body?.length ?? 0 };
+      const header = {
+        name: entry.name,
+        type: entry.type ?? 'file',
+        linkname: entry.linkname,
+        size: body?.length ?? 0,
+      };
       await new Promise<void>((resolve, reject) => {
         if (body) pack.entry(header, body, (error) => (error ? reject(error) : resolve()));
         else pack.entry(header, (error) => (error ? reject(error) : resolve())).end(undefined);
@@ -52,7 +62,8 @@ export async function* directoryEntries(root: string, prefix: string): AsyncIter
       const path = join(dir, name);
       const info = await lstat(path);
       if (info.isDirectory()) stack.push(path);
-      else if (info.isFile()) yield { name: prefix + relative(root, path).split(sep).join('/'), body: await readFile(path) };
+      else if (info.isFile())
+        yield { name: prefix + relative(root, path).split(sep).join('/'), body: await readFile(path) };
     }
   }
 }

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { authenticateToken, bearerToken, forbidden, simulatorTokens, unauthorized, type Identity, type Tokens } from './auth';
+import {
+  authenticateToken,
+  bearerToken,
+  forbidden,
+  simulatorTokens,
+  unauthorized,
+  type Identity,
+  type Tokens,
+} from './auth';
 import { installAccessControl } from './access/access-seed';
 import { processHtpasswd, type Htpasswd } from './access/htpasswd';
 import { PasswordAttempts, handleOAuth, isOAuthPath, type OAuthClient } from './access/oauth-server';
@@ -61,7 +69,10 @@ export const EMBEDDED_OAUTH_CLIENT_ID = 'system:serviceaccount:openshift-update-
 function loopbackRedirect(uri: string): boolean {
   try {
     const url = new URL(uri);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+    );
   } catch {
     return false;
   }
@@ -69,13 +80,25 @@ function loopbackRedirect(uri: string): boolean {
 
 function oauthClients(url: string, tokens: Tokens): Map<string, OAuthClient> {
   const clients: OAuthClient[] = [
-    { id: 'openshift-challenging-client', redirectAllowed: (uri) => uri === `${url}/oauth/token/implicit`,
-      registeredRedirect: `${url}/oauth/token/implicit`, challenge: true },
-    { id: 'openshift-browser-client', secret: randomBytes(24).toString('base64url'),
+    {
+      id: 'openshift-challenging-client',
+      redirectAllowed: (uri) => uri === `${url}/oauth/token/implicit`,
+      registeredRedirect: `${url}/oauth/token/implicit`,
+      challenge: true,
+    },
+    {
+      id: 'openshift-browser-client',
+      secret: randomBytes(24).toString('base64url'),
       redirectAllowed: (uri) => uri === `${url}/oauth/token/display`,
-      registeredRedirect: `${url}/oauth/token/display` },
+      registeredRedirect: `${url}/oauth/token/display`,
+    },
     // A service account is an OAuth client whose secret is one of its tokens and whose scopes stop at user:info/check-access.
-    { id: EMBEDDED_OAUTH_CLIENT_ID, secret: tokens.reader, redirectAllowed: loopbackRedirect, allowedScopes: ['user:info', 'user:check-access'] },
+    {
+      id: EMBEDDED_OAUTH_CLIENT_ID,
+      secret: tokens.reader,
+      redirectAllowed: loopbackRedirect,
+      allowedScopes: ['user:info', 'user:check-access'],
+    },
   ];
   return new Map(clients.map((client) => [client.id, client]));
 }
@@ -104,7 +127,14 @@ function faultVerb(verb: string): FaultVerb {
 }
 
 /** Answers a request with a fault before it reaches the API; returns true when the request is fully handled. */
-function applyFault(rule: FaultRule, verb: string, req: IncomingMessage, res: ServerResponse, cluster: SimulatedCluster, query: URLSearchParams): boolean {
+function applyFault(
+  rule: FaultRule,
+  verb: string,
+  req: IncomingMessage,
+  res: ServerResponse,
+  cluster: SimulatedCluster,
+  query: URLSearchParams,
+): boolean {
   const socket = req.socket as Socket;
   switch (rule.kind) {
     case 'reset': {
@@ -138,12 +168,19 @@ function applyFault(rule: FaultRule, verb: string, req: IncomingMessage, res: Se
       if (code === 429) {
         const retry = rule.retryAfterSeconds ?? 1;
         headers['Retry-After'] = String(retry);
-        status = failure(429, 'TooManyRequests', 'Too many requests, please try again later.', { retryAfterSeconds: retry });
+        status = failure(429, 'TooManyRequests', 'Too many requests, please try again later.', {
+          retryAfterSeconds: retry,
+        });
       } else if (code === 401) status = unauthorized();
       else if (code === 403) status = failure(403, 'Forbidden', 'forbidden: injected fault', {});
-      else if (code === 503) status = failure(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', {});
-      else if (code === 504) status = failure(504, 'Timeout', 'the server was unable to return a response in the time allotted', {});
-      else status = failure(code, 'InternalError', 'Internal error occurred: injected fault', { causes: [{ reason: '', message: 'injected fault', field: '' }] });
+      else if (code === 503)
+        status = failure(503, 'ServiceUnavailable', 'the server is currently unable to handle the request', {});
+      else if (code === 504)
+        status = failure(504, 'Timeout', 'the server was unable to return a response in the time allotted', {});
+      else
+        status = failure(code, 'InternalError', 'Internal error occurred: injected fault', {
+          causes: [{ reason: '', message: 'injected fault', field: '' }],
+        });
       if (rule.retryAfterSeconds !== undefined && code !== 429) headers['Retry-After'] = String(rule.retryAfterSeconds);
       sendStatus(res, status, headers);
       return true;
@@ -168,7 +205,10 @@ function applyFault(rule: FaultRule, verb: string, req: IncomingMessage, res: Se
  * access tokens), RBAC authorization, the OAuth server and review APIs, discovery, the resource API, logs, proxy,
  * and the cluster-admin-only `/__sim` control surface.
  */
-export async function serveCluster(cluster: SimulatedCluster, options: ServeClusterOptions = {}): Promise<ServedCluster> {
+export async function serveCluster(
+  cluster: SimulatedCluster,
+  options: ServeClusterOptions = {},
+): Promise<ServedCluster> {
   const certificate = servingCertificate();
   const tokens = simulatorTokens();
   const stats = new RequestStats();
@@ -182,7 +222,11 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
   let clients = new Map<string, OAuthClient>();
   installAccessControl(cluster.as('openshift-apiserver'));
   const authenticate = (token: string) => authenticateToken(tokens, oauth, token);
-  const reviewContext = { store: cluster.store, authenticate, forbidden: (user: UserInfo, attrs: AccessAttributes) => forbidden(user, attrs) };
+  const reviewContext = {
+    store: cluster.store,
+    authenticate,
+    forbidden: (user: UserInfo, attrs: AccessAttributes) => forbidden(user, attrs),
+  };
 
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const route = resolveRoute(url.pathname);
@@ -201,7 +245,9 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
     }
     switch (route.type) {
       case 'sim': {
-        const attrs: AccessAttributes = { nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname } };
+        const attrs: AccessAttributes = {
+          nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname },
+        };
         if (!authorize(cluster.store, user, attrs).allowed) return sendStatus(res, forbidden(user, attrs));
         return handleSimControl(route.action, req, res, { cluster, stats, driver: options.driver, query });
       }
@@ -212,7 +258,9 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
       case 'group': {
         const groups = (groupList() as { groups: { name: string }[] }).groups;
         const group = groups.find((candidate) => candidate.name === route.group);
-        return group ? sendJson(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...group }) : sendStatus(res, pathNotFound());
+        return group
+          ? sendJson(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...group })
+          : sendStatus(res, pathNotFound());
       }
       case 'resources': {
         const list = resourceList(route.group, route.version, (resource) => cluster.api.hasStatus(resource));
@@ -226,7 +274,16 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
     const verb = verbOf(req.method ?? 'GET', route.name, query);
     const info: ResourceInfo = RESOURCES[route.resource];
     const name = authorizationName(verb, route.proxyTarget ?? route.name, query.get('fieldSelector'));
-    const attributes: AccessAttributes = { resource: { verb, group: info.group, resource: route.resource, subresource: route.subresource, name, namespace: route.namespace } };
+    const attributes: AccessAttributes = {
+      resource: {
+        verb,
+        group: info.group,
+        resource: route.resource,
+        subresource: route.subresource,
+        name,
+        namespace: route.namespace,
+      },
+    };
     if (!authorize(cluster.store, user, attributes).allowed) return sendStatus(res, forbidden(user, attributes));
     stats.count(route.subresource ? `${route.resource}/${route.subresource}` : route.resource, verb);
     const rule = cluster.faults.take(route.resource, faultVerb(verb));
@@ -236,7 +293,21 @@ export async function serveCluster(cluster: SimulatedCluster, options: ServeClus
       if (applyFault(rule, verb, req, res, cluster, query)) return;
       if (rule.kind === 'drop') afterReplay = () => setImmediate(() => req.socket.destroy());
     }
-    return handleResourceRequest({ req, res, cluster, resource: route.resource, verb, namespace: route.namespace, name: route.name, subresource: route.subresource, port: route.port, proxyPath: route.proxyPath, query, watch: watchOptions, afterReplay });
+    return handleResourceRequest({
+      req,
+      res,
+      cluster,
+      resource: route.resource,
+      verb,
+      namespace: route.namespace,
+      name: route.name,
+      subresource: route.subresource,
+      port: route.port,
+      proxyPath: route.proxyPath,
+      query,
+      watch: watchOptions,
+      afterReplay,
+    });
   };
 
   const server: Server = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {

@@ -49,7 +49,9 @@ export function authenticateToken(tokens: Tokens, oauth: OAuthTokenStore, token:
   const identity = (Object.keys(tokens) as Identity[]).find((candidate) => tokens[candidate] === token);
   if (identity) return IDENTITY_USERS[identity];
   const grant = oauth.lookup(token);
-  return grant ? { name: grant.user, groups: ['system:authenticated:oauth', 'system:authenticated'], scopes: grant.scopes } : undefined;
+  return grant
+    ? { name: grant.user, groups: ['system:authenticated:oauth', 'system:authenticated'], scopes: grant.scopes }
+    : undefined;
 }
 
 /** 401 as the API server sends it. */
@@ -60,7 +62,12 @@ export function unauthorized(): Status {
 /** 403 with the RBAC authorizer's wording. */
 export function forbidden(user: UserInfo, attributes: AccessAttributes): Status {
   if ('nonResource' in attributes) {
-    return failure(403, 'Forbidden', `forbidden: User "${user.name}" cannot ${attributes.nonResource.verb} path "${attributes.nonResource.path}"`, {});
+    return failure(
+      403,
+      'Forbidden',
+      `forbidden: User "${user.name}" cannot ${attributes.nonResource.verb} path "${attributes.nonResource.path}"`,
+      {},
+    );
   }
   const { verb, group, resource, subresource, name, namespace } = attributes.resource;
   const qualified = group ? `${resource}.${group}` : resource;

@@ -13,7 +13,8 @@ export class UsageError extends Error {
   }
 }
 
-const USAGE = 'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE]\n' +
+const USAGE =
+  'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE]\n' +
   '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
 
 /** Parsed command line of `npm run sim`. */
@@ -90,17 +91,23 @@ export function parseSimArgs(argv: string[]): SimArgs {
   const fleet = positiveNumber('fleet', values.fleet, true);
   // --fleet alone cycles through every scenario
   const everything = values.all || (fleet !== undefined && !values.scenario?.length);
-  const names = everything ? (Object.keys(SCENARIOS) as ScenarioName[]) : (values.scenario ?? []).flatMap((name) => name.split(','));
+  const names = everything
+    ? (Object.keys(SCENARIOS) as ScenarioName[])
+    : (values.scenario ?? []).flatMap((name) => name.split(','));
   if (values.all && values.scenario?.length) throw new UsageError(`use either --scenario or --all, not both\n${USAGE}`);
   if (!names.length) {
     throw new UsageError(values.all ? 'no scenarios are registered yet' : `missing --scenario NAME or --all\n${USAGE}`);
   }
-  for (const name of names) if (!SCENARIOS[name as ScenarioName]) throw new UsageError(new UnknownScenarioError(name).message);
+  for (const name of names)
+    if (!SCENARIOS[name as ScenarioName]) throw new UsageError(new UnknownScenarioError(name).message);
   const dump = values['dump-must-gather'];
-  if (values.at !== undefined && dump === undefined) throw new UsageError(`--at only applies with --dump-must-gather DIR\n${USAGE}`);
-  if (dump !== undefined && fleet !== undefined) throw new UsageError('--dump-must-gather takes one scenario, not --fleet');
+  if (values.at !== undefined && dump === undefined)
+    throw new UsageError(`--at only applies with --dump-must-gather DIR\n${USAGE}`);
+  if (dump !== undefined && fleet !== undefined)
+    throw new UsageError('--dump-must-gather takes one scenario, not --fleet');
   if (dump !== undefined && names.length !== 1) throw new UsageError('--dump-must-gather takes exactly one --scenario');
-  if (dump !== undefined && (values.port || values.speed)) throw new UsageError('--dump-must-gather serves nothing: drop --port and --speed');
+  if (dump !== undefined && (values.port || values.speed))
+    throw new UsageError('--dump-must-gather serves nothing: drop --port and --speed');
   const port = positiveNumber('port', values.port, true);
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);

@@ -6,7 +6,9 @@ import { SCENARIOS } from './scenarios/registry';
 
 function runCli(args: string[], untilReady = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => {
@@ -22,7 +24,12 @@ describe('sim CLI', () => {
   it('rejects bad input with one clear line and exit code 2', async () => {
     const result = await runCli(['--speed', 'fast', '--scenario', 'steady']);
     expect(result.code).toBe(2);
-    expect(result.stderr.trim().split('\n').filter((line) => line.startsWith('error:'))).toHaveLength(1);
+    expect(
+      result.stderr
+        .trim()
+        .split('\n')
+        .filter((line) => line.startsWith('error:')),
+    ).toHaveLength(1);
     expect(() => parseSimArgs([])).toThrow(UsageError);
     expect(() => parseSimArgs(['--scenario', 'no-such-scenario'])).toThrow(/unknown scenario "no-such-scenario"/);
     expect(() => parseSimArgs(['--bogus'])).toThrow(UsageError);
@@ -32,11 +39,16 @@ describe('sim CLI', () => {
     expect(parseSimArgs(['--fleet', '3']).speed).toBe(10);
     expect(parseSimArgs(['--fleet', '500']).speed).toBe(1);
     expect(parseSimArgs(['--fleet', '500', '--speed', '5']).speed).toBe(5);
-    expect(() => parseSimArgs(['--fleet', '3', '--scenario', 'steady', '--dump-must-gather', '/tmp/x'])).toThrow(/not --fleet/);
+    expect(() => parseSimArgs(['--fleet', '3', '--scenario', 'steady', '--dump-must-gather', '/tmp/x'])).toThrow(
+      /not --fleet/,
+    );
   }, 30_000);
 
   it('starts a scenario, prints one ready line and stops on SIGTERM', async () => {
-    const result = await runCli(['--scenario', 'steady', '--kubeconfig', `/tmp/sim-cli-test-${process.pid}/kubeconfig.yaml`], true);
+    const result = await runCli(
+      ['--scenario', 'steady', '--kubeconfig', `/tmp/sim-cli-test-${process.pid}/kubeconfig.yaml`],
+      true,
+    );
     expect(result.stdout.split('\n').filter((line) => line.includes('ready'))).toHaveLength(1);
     expect(result.stdout).toMatch(/steady=https:\/\/127\.0\.0\.1:\d+/);
     expect(result.code).toBe(0);

@@ -17,7 +17,9 @@ async function main(): Promise<void> {
     const [scenario] = resolveScenarios(args.scenarios);
     const written = await dumpScenario(scenario, { dir: args.dumpMustGather, atMs: args.atMs, seed: args.seed });
     const at = new Date(written.at).toISOString();
-    console.log(`must-gather written: ${written.root} (${scenario.name} at ${at}, ${written.objects} objects, ${written.logs} logs)`);
+    console.log(
+      `must-gather written: ${written.root} (${scenario.name} at ${at}, ${written.objects} objects, ${written.logs} logs)`,
+    );
     process.exit(0);
   }
   let users: string;
@@ -27,18 +29,28 @@ async function main(): Promise<void> {
     console.error(`error: ${(error as Error).message}`);
     process.exit(2);
   }
-  const fleet = await startFleet({ scenarios: args.scenarios, size: args.fleet, speed: args.speed, seed: args.seed, basePort: args.port });
+  const fleet = await startFleet({
+    scenarios: args.scenarios,
+    size: args.fleet,
+    speed: args.speed,
+    seed: args.seed,
+    basePort: args.port,
+  });
   writeKubeconfig(args.kubeconfig, fleet.kubeconfig('reader'));
   if (args.adminKubeconfig) writeKubeconfig(args.adminKubeconfig, fleet.kubeconfig('admin'));
-  const urls = fleet.clusters.length > 20
-    ? `${fleet.clusters.length} clusters (${fleet.clusters[0].id}=${fleet.clusters[0].url} ... ${fleet.clusters.at(-1)!.id}=${fleet.clusters.at(-1)!.url})`
-    : fleet.clusters.map((running) => `${running.id}=${running.url}`).join(' ');
+  const urls =
+    fleet.clusters.length > 20
+      ? `${fleet.clusters.length} clusters (${fleet.clusters[0].id}=${fleet.clusters[0].url} ... ${fleet.clusters.at(-1)!.id}=${fleet.clusters.at(-1)!.url})`
+      : fleet.clusters.map((running) => `${running.id}=${running.url}`).join(' ');
   console.log(`simulator ready: ${urls} speed=${args.speed}x kubeconfig=${args.kubeconfig} ${users}`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    fleet.close().then(() => process.exit(0), () => process.exit(1));
+    fleet.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);

@@ -43,18 +43,30 @@ describe('simulated cluster core', () => {
     expect(created.metadata.generation).toBe(1);
     expect(created.metadata.creationTimestamp).toBe('2026-11-22T09:00:00Z');
     cluster.clock.advance(5_000);
-    const status = cvo.patch('clusterversions', 'version', { status: { versionHash: 'zzz' } }, { subresource: 'status' });
+    const status = cvo.patch(
+      'clusterversions',
+      'version',
+      { status: { versionHash: 'zzz' } },
+      { subresource: 'status' },
+    );
     expect(status.metadata.generation).toBe(1);
     expect(Number(status.metadata.resourceVersion)).toBeGreaterThan(Number(created.metadata.resourceVersion));
     const spec = cluster.as('kubectl-edit').patch('clusterversions', 'version', { spec: { channel: 'fast-4.14' } });
     expect(spec.metadata.generation).toBe(2);
-    const again = cvo.patch('clusterversions', 'version', { status: { versionHash: 'yyy' } }, { subresource: 'status' });
+    const again = cvo.patch(
+      'clusterversions',
+      'version',
+      { status: { versionHash: 'yyy' } },
+      { subresource: 'status' },
+    );
     const managers = again.metadata.managedFields?.map((entry) => `${entry.manager}/${entry.subresource ?? ''}`);
     expect(managers).toEqual(['cluster-version-operator/', 'kubectl-edit/', 'cluster-version-operator/status']);
     expect(again.metadata.managedFields?.[2].time).toBe('2026-11-22T09:00:05Z');
     // A no-op write keeps the resourceVersion.
-    expect(cvo.patch('clusterversions', 'version', { status: { versionHash: 'yyy' } }, { subresource: 'status' }).metadata.resourceVersion)
-      .toBe(again.metadata.resourceVersion);
+    expect(
+      cvo.patch('clusterversions', 'version', { status: { versionHash: 'yyy' } }, { subresource: 'status' }).metadata
+        .resourceVersion,
+    ).toBe(again.metadata.resourceVersion);
   });
 
   it('validates against the currently installed CRD', () => {
@@ -65,7 +77,12 @@ describe('simulated cluster core', () => {
     cluster.client.patch('clusterversions', 'version', patch, { subresource: 'status' });
     installCrd(cluster.client, loadCrd('ClusterVersion', '4.13'));
     const status = statusOf(() =>
-      cluster.client.patch('clusterversions', 'version', { status: { capabilities: { enabledCapabilities: ['MachineAPI', 'Console', 'Build'] } } }, { subresource: 'status' }),
+      cluster.client.patch(
+        'clusterversions',
+        'version',
+        { status: { capabilities: { enabledCapabilities: ['MachineAPI', 'Console', 'Build'] } } },
+        { subresource: 'status' },
+      ),
     );
     expect(status.code).toBe(422);
     expect(status.reason).toBe('Invalid');
@@ -77,18 +94,34 @@ describe('simulated cluster core', () => {
 
   it('answers 404 and 409 with real Status bodies, and lists with selectors', () => {
     const cluster = createSimulatedCluster();
-    expect(statusOf(() => cluster.client.delete('clusterversions', 'x')).message).toBe('clusterversions.config.openshift.io "x" not found');
+    expect(statusOf(() => cluster.client.delete('clusterversions', 'x')).message).toBe(
+      'clusterversions.config.openshift.io "x" not found',
+    );
     cluster.client.create('namespaces', testNamespace('a'));
     const pod = cluster.client.create('pods', testPod('a', 'p1', { node: 'n1' }));
     cluster.client.create('pods', testPod('a', 'p2', { node: 'n2', labels: { app: 'x', tier: 'web' } }));
     cluster.client.update('pods', { ...pod, metadata: { ...pod.metadata, labels: { app: 'y' } } });
     const conflict = statusOf(() => cluster.client.update('pods', pod));
     expect(conflict.code).toBe(409);
-    expect(conflict.message).toBe('Operation cannot be fulfilled on pods "p1": the object has been modified; please apply your changes to the latest version and try again');
-    expect(cluster.client.list('pods', { labelSelector: 'app in (x,y),tier!=db' }).map((p) => p.metadata.name)).toEqual(['p1', 'p2']);
+    expect(conflict.message).toBe(
+      'Operation cannot be fulfilled on pods "p1": the object has been modified; please apply your changes to the latest version and try again',
+    );
+    expect(cluster.client.list('pods', { labelSelector: 'app in (x,y),tier!=db' }).map((p) => p.metadata.name)).toEqual(
+      ['p1', 'p2'],
+    );
     expect(cluster.client.list('pods', { labelSelector: '!tier' }).map((p) => p.metadata.name)).toEqual(['p1']);
-    expect(cluster.client.list('pods', { fieldSelector: 'spec.nodeName=n2' }).map((p) => p.metadata.name)).toEqual(['p2']);
-    const merged = cluster.client.patch('pods', 'p1', { spec: { containers: [{ name: 'main', image: 'new' }] } }, { namespace: 'a', type: 'strategic' });
-    expect((merged.spec as { containers: { image: string; ports?: unknown[] }[] }).containers[0]).toMatchObject({ image: 'new', ports: [{ containerPort: 8080 }] });
+    expect(cluster.client.list('pods', { fieldSelector: 'spec.nodeName=n2' }).map((p) => p.metadata.name)).toEqual([
+      'p2',
+    ]);
+    const merged = cluster.client.patch(
+      'pods',
+      'p1',
+      { spec: { containers: [{ name: 'main', image: 'new' }] } },
+      { namespace: 'a', type: 'strategic' },
+    );
+    expect((merged.spec as { containers: { image: string; ports?: unknown[] }[] }).containers[0]).toMatchObject({
+      image: 'new',
+      ports: [{ containerPort: 8080 }],
+    });
   });
 });

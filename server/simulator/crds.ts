@@ -6,8 +6,7 @@ import type { SimClient } from './types';
 
 /** Kinds whose real CRDs ship in server/fixtures. */
 export type CrdKind =
-  | 'ClusterVersion' | 'FeatureGate' | 'ClusterOperator' | 'ClusterExtension' | 'ClusterCatalog'
-  | HyperShiftCrdKind;
+  'ClusterVersion' | 'FeatureGate' | 'ClusterOperator' | 'ClusterExtension' | 'ClusterCatalog' | HyperShiftCrdKind;
 
 /** HyperShift kinds a management cluster serves (real CRDs from openshift/hypershift). */
 export type HyperShiftCrdKind = 'HostedCluster' | 'NodePool' | 'HostedControlPlane' | 'ControlPlaneComponent';
@@ -21,7 +20,18 @@ const HYPERSHIFT_CRD_FILES: Record<HyperShiftCrdKind, string> = {
 
 /** ClusterVersion CRD releases available in the fixtures. */
 export const CLUSTER_VERSION_CRD_RELEASES = [
-  '4.11', '4.12', '4.13', '4.14', '4.15', '4.16', '4.17', '4.18', '4.19', '4.20', '4.21', 'master',
+  '4.11',
+  '4.12',
+  '4.13',
+  '4.14',
+  '4.15',
+  '4.16',
+  '4.17',
+  '4.18',
+  '4.19',
+  '4.20',
+  '4.21',
+  'master',
 ] as const;
 
 /** Thrown when a CRD fixture does not exist for the requested kind and release. */

@@ -93,8 +93,19 @@ export function resourceList(group: string, version: string, hasStatus: (resourc
         resources.push({ ...scale, verbs: sub.verbs });
         continue;
       }
-      resources.push({ name: `${name}/${sub.name}`, singularName: '', namespaced: info.namespaced, kind: sub.name === 'status' ? info.kind : sub.name === 'log' ? 'Pod' : `${info.kind}ProxyOptions`, verbs: sub.verbs });
+      resources.push({
+        name: `${name}/${sub.name}`,
+        singularName: '',
+        namespaced: info.namespaced,
+        kind: sub.name === 'status' ? info.kind : sub.name === 'log' ? 'Pod' : `${info.kind}ProxyOptions`,
+        verbs: sub.verbs,
+      });
     }
   }
-  return { kind: 'APIResourceList', apiVersion: 'v1', groupVersion: group ? `${group}/${version}` : version, resources };
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
 }

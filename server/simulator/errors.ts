@@ -37,7 +37,12 @@ export function notFound(resource: ResourceName, name: string): ApiStatusError {
 /** 409 AlreadyExists on create. */
 export function alreadyExists(resource: ResourceName, name: string): ApiStatusError {
   return new ApiStatusError(
-    failure(409, 'AlreadyExists', `${qualifiedResource(resource)} "${name}" already exists`, resourceDetails(resource, name)),
+    failure(
+      409,
+      'AlreadyExists',
+      `${qualifiedResource(resource)} "${name}" already exists`,
+      resourceDetails(resource, name),
+    ),
   );
 }
 

@@ -28,7 +28,11 @@ describe('fault injection (R1-R7)', () => {
     expect(res.status).toBe(201);
     return (JSON.parse(res.body) as { id: string }).id;
   };
-  const rawError = (path: string) => t.raw('GET', path).then((res) => ({ status: res.status, error: undefined as string | undefined }), (error: NodeJS.ErrnoException) => ({ status: 0, error: error.code ?? error.message }));
+  const rawError = (path: string) =>
+    t.raw('GET', path).then(
+      (res) => ({ status: res.status, error: undefined as string | undefined }),
+      (error: NodeJS.ErrnoException) => ({ status: 0, error: error.code ?? error.message }),
+    );
 
   it('R1 silence: a watch gets headers and then no bytes, while other resources are unaffected', async () => {
     await addFault({ resource: 'pods', verb: 'watch', kind: 'silence' });
@@ -72,12 +76,16 @@ describe('fault injection (R1-R7)', () => {
     const watch = openStream(t.served, '/api/v1/pods?watch=true&resourceVersion=5');
     expect(await watch.status).toBe(200);
     await watch.ended;
-    expect((watch.lines as WatchEvent[]).map((event) => [event.type, (event.object as unknown as { code: number }).code])).toEqual([['ERROR', 410]]);
+    expect(
+      (watch.lines as WatchEvent[]).map((event) => [event.type, (event.object as unknown as { code: number }).code]),
+    ).toEqual([['ERROR', 410]]);
   });
 
   it('R5 a continue token expires on page 3', async () => {
     const page1 = JSON.parse((await t.raw('GET', '/api/v1/pods?limit=4')).body) as KubeList;
-    const page2 = JSON.parse((await t.raw('GET', `/api/v1/pods?limit=4&continue=${page1.metadata.continue}`)).body) as KubeList;
+    const page2 = JSON.parse(
+      (await t.raw('GET', `/api/v1/pods?limit=4&continue=${page1.metadata.continue}`)).body,
+    ) as KubeList;
     await addFault({ resource: 'pods', verb: 'list', kind: 'expire', count: 1 });
     const page3 = await t.raw('GET', `/api/v1/pods?limit=4&continue=${page2.metadata.continue}`);
     expect(page3.status).toBe(410);
@@ -90,7 +98,11 @@ describe('fault injection (R1-R7)', () => {
       const res = await t.raw('GET', path);
       expect(res.status).toBe(429);
       expect(res.headers['retry-after']).toBe('5');
-      expect(JSON.parse(res.body)).toMatchObject({ reason: 'TooManyRequests', code: 429, details: { retryAfterSeconds: 5 } });
+      expect(JSON.parse(res.body)).toMatchObject({
+        reason: 'TooManyRequests',
+        code: 429,
+        details: { retryAfterSeconds: 5 },
+      });
     }
   });
 
@@ -118,6 +130,8 @@ describe('fault injection (R1-R7)', () => {
     const res = await t.raw('GET', '/apis/config.openshift.io/v1/clusterversions/version');
     expect(res.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
-    expect((await t.raw('POST', '/__sim/faults', { body: '{"kind":"explode"}', contentType: 'application/json' })).status).toBe(400);
+    expect(
+      (await t.raw('POST', '/__sim/faults', { body: '{"kind":"explode"}', contentType: 'application/json' })).status,
+    ).toBe(400);
   });
 });

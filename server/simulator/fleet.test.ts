@@ -13,7 +13,10 @@ function tinyScenario(name: ScenarioName): Scenario {
     failureAtMs: 60_000,
     start: (context) => {
       context.client.create('namespaces', testNamespace('tick'));
-      context.clock.setInterval(() => context.client.patch('namespaces', 'tick', { metadata: { labels: { at: String(context.clock.now()) } } }), 1_000);
+      context.clock.setInterval(
+        () => context.client.patch('namespaces', 'tick', { metadata: { labels: { at: String(context.clock.now()) } } }),
+        1_000,
+      );
     },
   };
 }
@@ -32,7 +35,10 @@ describe('fleet', () => {
     SCENARIOS['update-in-progress'] = tinyScenario('update-in-progress');
     fleet = await startFleet({ scenarios: ['steady', 'update-in-progress'], speed: 100, tickMs: 20 });
     expect(fleet.clusters.map((c) => c.name)).toEqual(['steady', 'update-in-progress']);
-    const config = load(fleet.kubeconfig('reader')) as { contexts: { name: string }[]; clusters: { cluster: { server: string } }[] };
+    const config = load(fleet.kubeconfig('reader')) as {
+      contexts: { name: string }[];
+      clusters: { cluster: { server: string } }[];
+    };
     expect(config.contexts.map((c) => c.name)).toEqual(['steady', 'update-in-progress']);
     expect(config.clusters[0].cluster.server).toBe(fleet.clusters[0].url);
     const start = fleet.clusters[0].cluster.clock.now();
@@ -45,8 +51,20 @@ describe('fleet', () => {
     SCENARIOS.steady = tinyScenario('steady');
     SCENARIOS['update-in-progress'] = tinyScenario('update-in-progress');
     fleet = await startFleet({ scenarios: ['steady', 'update-in-progress'], size: 5, speed: 100, tickMs: 20 });
-    expect(fleet.clusters.map((c) => c.id)).toEqual(['steady-0', 'update-in-progress-1', 'steady-2', 'update-in-progress-3', 'steady-4']);
-    expect(fleet.clusters.map((c) => c.name)).toEqual(['steady', 'update-in-progress', 'steady', 'update-in-progress', 'steady']);
+    expect(fleet.clusters.map((c) => c.id)).toEqual([
+      'steady-0',
+      'update-in-progress-1',
+      'steady-2',
+      'update-in-progress-3',
+      'steady-4',
+    ]);
+    expect(fleet.clusters.map((c) => c.name)).toEqual([
+      'steady',
+      'update-in-progress',
+      'steady',
+      'update-in-progress',
+      'steady',
+    ]);
     const config = load(fleet.kubeconfig('reader')) as { contexts: { name: string }[] };
     expect(config.contexts.map((c) => c.name)).toEqual(fleet.clusters.map((c) => c.id));
     expect(new Set(fleet.clusters.map((c) => c.url)).size).toBe(5);
@@ -55,6 +73,8 @@ describe('fleet', () => {
   it('fails clearly for a scenario that is not registered', async () => {
     for (const key of Object.keys(SCENARIOS) as ScenarioName[]) delete SCENARIOS[key];
     await expect(startFleet({ scenarios: ['catalogd-rollout'], speed: 10 })).rejects.toThrow(UnknownScenarioError);
-    await expect(startFleet({ scenarios: ['catalogd-rollout'], speed: 10 })).rejects.toThrow('unknown scenario "catalogd-rollout"');
+    await expect(startFleet({ scenarios: ['catalogd-rollout'], speed: 10 })).rejects.toThrow(
+      'unknown scenario "catalogd-rollout"',
+    );
   });
 });

@@ -107,7 +107,12 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     clusters,
     kubeconfig: (identity) =>
       buildKubeconfig(
-        clusters.map((running) => ({ name: running.id, server: running.url, caData: running.server.caData, token: running.server.tokens[identity] })),
+        clusters.map((running) => ({
+          name: running.id,
+          server: running.url,
+          caData: running.server.caData,
+          token: running.server.tokens[identity],
+        })),
       ),
     close,
   };

@@ -13,7 +13,13 @@ export function sendStatus(res: ServerResponse, status: Status, headers: Record<
 }
 
 /** Sends a text body. */
-export function sendText(res: ServerResponse, code: number, body: string, contentType: string, headers: Record<string, string> = {}): void {
+export function sendText(
+  res: ServerResponse,
+  code: number,
+  body: string,
+  contentType: string,
+  headers: Record<string, string> = {},
+): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(code, { 'Content-Type': contentType, 'Content-Length': Buffer.byteLength(body), ...headers });
   res.end(body);

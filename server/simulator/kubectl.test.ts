@@ -3,7 +3,8 @@ import { installBaseCrds, installCrd, loadCrd } from './crds';
 import { startTestServer, type TestServer } from './test-harness';
 import { testClusterVersion, testFeatureGate, testNamespace, testPod } from './test-objects';
 
-const SUPPORTED_4_13 = '"openshift-samples", "baremetal", "marketplace", "Console", "Insights", "Storage", "CSISnapshot", "NodeTuning"';
+const SUPPORTED_4_13 =
+  '"openshift-samples", "baremetal", "marketplace", "Console", "Insights", "Storage", "CSISnapshot", "NodeTuning"';
 
 describe('real kubectl against the simulated API server', () => {
   let t: TestServer;
@@ -20,7 +21,11 @@ describe('real kubectl against the simulated API server', () => {
     t.cluster.logs.append('x', 'y', 'main', 'I1122 09:00:01.000000       1 start.go:43] ready');
     t.cluster.proxy.registerPod('x', 'y', 29103, (path) =>
       path === '/metrics'
-        ? { status: 200, contentType: 'text/plain; version=0.0.4', body: 'ovnkube_controller_pod_creation_latency_seconds_count 3\n' }
+        ? {
+            status: 200,
+            contentType: 'text/plain; version=0.0.4',
+            body: 'ovnkube_controller_pod_creation_latency_seconds_count 3\n',
+          }
         : { status: 404, contentType: 'text/plain', body: 'not found\n' },
     );
   });
@@ -29,7 +34,16 @@ describe('real kubectl against the simulated API server', () => {
   it('lists the product resources in api-resources', async () => {
     const { code, stdout } = await t.kubectl('reader', ['api-resources']);
     expect(code).toBe(0);
-    for (const name of ['clusterversions', 'featuregates', 'clusteroperators', 'clusterextensions', 'clustercatalogs', 'machineconfigpools', 'poddisruptionbudgets', 'leases']) {
+    for (const name of [
+      'clusterversions',
+      'featuregates',
+      'clusteroperators',
+      'clusterextensions',
+      'clustercatalogs',
+      'machineconfigpools',
+      'poddisruptionbudgets',
+      'leases',
+    ]) {
       expect(stdout).toMatch(new RegExp(`^${name}\\s`, 'm'));
     }
   });
@@ -77,14 +91,27 @@ describe('real kubectl against the simulated API server', () => {
   });
 
   it('validates a status patch against the installed ClusterVersion CRD, switching when it is replaced', async () => {
-    const patch = ['patch', 'clusterversion', 'version', '--subresource=status', '--type=merge', '-p', '{"status":{"capabilities":{"enabledCapabilities":["MachineAPI"]}}}'];
+    const patch = [
+      'patch',
+      'clusterversion',
+      'version',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      '{"status":{"capabilities":{"enabledCapabilities":["MachineAPI"]}}}',
+    ];
     const ok = await t.kubectl('admin', patch);
     expect(ok.stderr).toBe('');
     expect(ok.stdout).toContain('clusterversion.config.openshift.io/version patched');
     installCrd(t.cluster.client, loadCrd('ClusterVersion', '4.13'));
-    const rejected = await t.kubectl('admin', [...patch.slice(0, -1), '{"status":{"capabilities":{"enabledCapabilities":["MachineAPI","Console"]}}}']);
+    const rejected = await t.kubectl('admin', [
+      ...patch.slice(0, -1),
+      '{"status":{"capabilities":{"enabledCapabilities":["MachineAPI","Console"]}}}',
+    ]);
     expect(rejected.code).toBe(1);
-    expect(rejected.stderr).toBe(`The ClusterVersion "version" is invalid: status.capabilities.enabledCapabilities[0]: Unsupported value: "MachineAPI": supported values: ${SUPPORTED_4_13}\n`);
+    expect(rejected.stderr).toBe(
+      `The ClusterVersion "version" is invalid: status.capabilities.enabledCapabilities[0]: Unsupported value: "MachineAPI": supported values: ${SUPPORTED_4_13}\n`,
+    );
     const raw = await t.raw('PATCH', '/apis/config.openshift.io/v1/clusterversions/version/status', {
       contentType: 'application/merge-patch+json',
       body: '{"status":{"capabilities":{"enabledCapabilities":["MachineAPI"]}}}',
@@ -101,16 +128,30 @@ describe('real kubectl against the simulated API server', () => {
         name: 'version',
         group: 'config.openshift.io',
         kind: 'ClusterVersion',
-        causes: [{ reason: 'FieldValueNotSupported', message: `Unsupported value: "MachineAPI": supported values: ${SUPPORTED_4_13}`, field: 'status.capabilities.enabledCapabilities[0]' }],
+        causes: [
+          {
+            reason: 'FieldValueNotSupported',
+            message: `Unsupported value: "MachineAPI": supported values: ${SUPPORTED_4_13}`,
+            field: 'status.capabilities.enabledCapabilities[0]',
+          },
+        ],
       },
       code: 422,
     });
   });
 
   it('answers 415 to a strategic merge patch of a custom resource', async () => {
-    const result = await t.kubectl('admin', ['patch', 'clusterversion', 'version', '-p', '{"spec":{"channel":"fast-4.14"}}']);
+    const result = await t.kubectl('admin', [
+      'patch',
+      'clusterversion',
+      'version',
+      '-p',
+      '{"spec":{"channel":"fast-4.14"}}',
+    ]);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('application/strategic-merge-patch+json is not supported by config.openshift.io/v1, Kind=ClusterVersion');
+    expect(result.stderr).toContain(
+      'application/strategic-merge-patch+json is not supported by config.openshift.io/v1, Kind=ClusterVersion',
+    );
   });
 
   it('enforces identities: 403 for restricted pods, 403 for reader writes, 401 for a wrong token', async () => {
@@ -122,7 +163,9 @@ describe('real kubectl against the simulated API server', () => {
     expect((await t.kubectl('restricted', ['get', 'clusterversion'])).code).toBe(0);
     const write = await t.kubectl('reader', ['delete', 'pod', '-n', 'x', 'y']);
     expect(write.code).toBe(1);
-    expect(write.stderr).toContain('pods "y" is forbidden: User "system:serviceaccount:openshift-update-health:reader" cannot delete resource "pods" in API group "" in the namespace "x"');
+    expect(write.stderr).toContain(
+      'pods "y" is forbidden: User "system:serviceaccount:openshift-update-health:reader" cannot delete resource "pods" in API group "" in the namespace "x"',
+    );
     const anonymous = await t.raw('GET', '/api/v1/pods', { identity: 'none' });
     expect(anonymous.status).toBe(401);
     expect(JSON.parse(anonymous.body)).toMatchObject({ reason: 'Unauthorized', code: 401 });
@@ -130,7 +173,9 @@ describe('real kubectl against the simulated API server', () => {
 
   it('answers 404 with the real wording', async () => {
     const result = await t.kubectl('reader', ['get', 'clusterversion', 'nope']);
-    expect(result.stderr).toContain('Error from server (NotFound): clusterversions.config.openshift.io "nope" not found');
+    expect(result.stderr).toContain(
+      'Error from server (NotFound): clusterversions.config.openshift.io "nope" not found',
+    );
     expect((await t.raw('GET', '/openapi/v2')).status).toBe(404);
   });
 });

@@ -56,7 +56,12 @@ export async function serveList(request: CollectionRequest): Promise<void> {
   if (page.continueToken) metadata.continue = page.continueToken;
   if (page.remainingItemCount !== undefined) metadata.remainingItemCount = page.remainingItemCount;
   if (request.table) {
-    const table = buildTable(request.table.columns, page.entries.map((entry) => entry.object), metadata, request.table.now());
+    const table = buildTable(
+      request.table.columns,
+      page.entries.map((entry) => entry.object),
+      metadata,
+      request.table.now(),
+    );
     const body = JSON.stringify(table);
     res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
     res.end(body);
@@ -114,7 +119,13 @@ export function serveWatch(
   let headersSent = false;
   const eventLine = (type: string, entry: StoredEntry): string => {
     if (!request.table) return plainEventLine(type, entry);
-    const table = buildTable(request.table.columns, [entry.object], { resourceVersion: String(entry.rv) }, request.table.now(), !headersSent);
+    const table = buildTable(
+      request.table.columns,
+      [entry.object],
+      { resourceVersion: String(entry.rv) },
+      request.table.now(),
+      !headersSent,
+    );
     headersSent = true;
     return `${JSON.stringify({ type, object: table })}\n`;
   };
@@ -145,7 +156,11 @@ export function serveWatch(
     return now ? [eventLine(event.type, event.entry)] : [];
   }
 
-  res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+  res.writeHead(200, {
+    'Content-Type': 'application/json',
+    'Transfer-Encoding': 'chunked',
+    'Cache-Control': 'no-cache, private',
+  });
   // Clients treat the watch as established once headers arrive, even when no event is due yet.
   res.flushHeaders();
   return new Promise((resolve) => {
@@ -173,16 +188,25 @@ export function serveWatch(
       if (pending.length && !res.destroyed) res.write(pending.join(''));
       pending = [];
     };
-    cleanups.push(store.subscribe(resource, (event) => {
-      const lines = translate(event);
-      if (!lines.length) return;
-      if (!pending.length) setImmediate(flush);
-      pending.push(...lines);
-    }));
+    cleanups.push(
+      store.subscribe(resource, (event) => {
+        const lines = translate(event);
+        if (!lines.length) return;
+        if (!pending.length) setImmediate(flush);
+        pending.push(...lines);
+      }),
+    );
     cleanups.push(flush);
     if (query.get('allowWatchBookmarks') === 'true' || query.get('allowWatchBookmarks') === '1') {
       const timer = setInterval(() => {
-        const bookmark = { type: 'BOOKMARK', object: { kind: info.kind, apiVersion: apiVersionOf(resource), metadata: { resourceVersion: String(store.currentRv()) } } };
+        const bookmark = {
+          type: 'BOOKMARK',
+          object: {
+            kind: info.kind,
+            apiVersion: apiVersionOf(resource),
+            metadata: { resourceVersion: String(store.currentRv()) },
+          },
+        };
         flush();
         res.write(`${JSON.stringify(bookmark)}\n`);
       }, options.bookmarkIntervalMs);

@@ -50,11 +50,13 @@ export function fieldsV1For(object: KubeObject, subresource: string | undefined)
   }
   const out: Record<string, unknown> = {};
   const meta: Record<string, unknown> = {};
-  if (object.metadata.labels && Object.keys(object.metadata.labels).length) meta['f:labels'] = fieldsOf(object.metadata.labels, true);
+  if (object.metadata.labels && Object.keys(object.metadata.labels).length)
+    meta['f:labels'] = fieldsOf(object.metadata.labels, true);
   if (object.metadata.annotations && Object.keys(object.metadata.annotations).length) {
     meta['f:annotations'] = fieldsOf(object.metadata.annotations, true);
   }
-  if (object.metadata.ownerReferences?.length) meta['f:ownerReferences'] = fieldsOfChild('ownerReferences', object.metadata.ownerReferences);
+  if (object.metadata.ownerReferences?.length)
+    meta['f:ownerReferences'] = fieldsOfChild('ownerReferences', object.metadata.ownerReferences);
   if (Object.keys(meta).length) out['f:metadata'] = meta;
   for (const [key, value] of Object.entries(object)) {
     if (key === 'apiVersion' || key === 'kind' || key === 'metadata' || key === 'status') continue;

@@ -14,7 +14,9 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -29,16 +31,29 @@ describe('must-gather writer', () => {
     const written = await dumpScenario(SCENARIOS['cross-minor-rollback']!, { dir, atMs: 15 * 60_000 });
     expect(readdirSync(dir)).toEqual([written.root.split('/').at(-1)]);
     expect(written.root).toMatch(/quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-[0-9a-f]{64}$/);
-    expect(readFileSync(join(written.root, 'timestamp'), 'utf8')).toMatch(/^2026-11-22 09:15:00\.000000000 \+0000 UTC m=\+/);
-    const cv = load(readFileSync(join(written.root, 'cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml'), 'utf8'));
+    expect(readFileSync(join(written.root, 'timestamp'), 'utf8')).toMatch(
+      /^2026-11-22 09:15:00\.000000000 \+0000 UTC m=\+/,
+    );
+    const cv = load(
+      readFileSync(
+        join(written.root, 'cluster-scoped-resources/config.openshift.io/clusterversions/version.yaml'),
+        'utf8',
+      ),
+    );
     expect(cv).toMatchObject({ kind: 'ClusterVersion', metadata: { name: 'version' } });
     expect(readdirSync(join(written.root, 'cluster-scoped-resources/core/nodes')).length).toBeGreaterThan(0);
     const ns = 'namespaces/openshift-cluster-version';
     expect(existsSync(join(written.root, ns, 'openshift-cluster-version.yaml'))).toBe(true);
-    expect(load(readFileSync(join(written.root, ns, 'core/pods.yaml'), 'utf8'))).toMatchObject({ kind: 'PodList', apiVersion: 'v1' });
+    expect(load(readFileSync(join(written.root, ns, 'core/pods.yaml'), 'utf8'))).toMatchObject({
+      kind: 'PodList',
+      apiVersion: 'v1',
+    });
     const [pod] = readdirSync(join(written.root, ns, 'pods'));
     expect(existsSync(join(written.root, ns, 'pods', pod, `${pod}.yaml`))).toBe(true);
-    const log = readFileSync(join(written.root, ns, 'pods', pod, 'cluster-version-operator/cluster-version-operator/logs/current.log'), 'utf8');
+    const log = readFileSync(
+      join(written.root, ns, 'pods', pod, 'cluster-version-operator/cluster-version-operator/logs/current.log'),
+      'utf8',
+    );
     expect(log).toMatch(/ClusterVersion\.config\.openshift\.io "version" is invalid/);
 
     const offline = await readOffline([dir]);
@@ -46,7 +61,9 @@ describe('must-gather writer', () => {
     expect(offline.now).toBe(written.at);
     // Everything is read back except the objects of name-narrowed resources the detectors do not read (CRDs
     // other than ClusterVersion's).
-    const crds = readdirSync(join(written.root, 'cluster-scoped-resources/apiextensions.k8s.io/customresourcedefinitions'));
+    const crds = readdirSync(
+      join(written.root, 'cluster-scoped-resources/apiextensions.k8s.io/customresourcedefinitions'),
+    );
     expect(crds).toContain('clusterversions.config.openshift.io.yaml');
     expect(offline.stats.objects).toBe(written.objects - (crds.length - 1));
     expect(offline.warnings).toEqual([]);
@@ -68,7 +85,9 @@ describe('must-gather writer', () => {
     expect(() => parseDuration('m')).toThrow(UsageError);
     const args = parseSimArgs(['--scenario', 'steady', '--dump-must-gather', join(root, 'new'), '--at', '2m']);
     expect(args).toMatchObject({ dumpMustGather: join(root, 'new'), atMs: 120_000 });
-    expect(() => parseSimArgs(['--scenario', 'steady', '--at', '2m'])).toThrow(/--at only applies with --dump-must-gather/);
+    expect(() => parseSimArgs(['--scenario', 'steady', '--at', '2m'])).toThrow(
+      /--at only applies with --dump-must-gather/,
+    );
     expect(() => parseSimArgs(['--all', '--dump-must-gather', join(root, 'x')])).toThrow(/exactly one --scenario/);
   });
 

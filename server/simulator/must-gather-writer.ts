@@ -27,7 +27,8 @@ const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._:-]*$/;
 
 /** A path segment from an object name; names come from the cluster, so refuse anything that could leave the dump. */
 function segment(name: string): string {
-  if (!SAFE_SEGMENT.test(name) || name.includes('..')) throw new DumpTargetError(`refusing to write object name ${JSON.stringify(name)}`);
+  if (!SAFE_SEGMENT.test(name) || name.includes('..'))
+    throw new DumpTargetError(`refusing to write object name ${JSON.stringify(name)}`);
   return name;
 }
 
@@ -47,8 +48,11 @@ function goTime(ms: number, monotonic: number): string {
 
 /** The folder `oc adm must-gather` names after the gather image (`quay-io-...-sha256-<digest>`). */
 function wrapperName(cluster: SimulatedCluster): string {
-  const version = cluster.store.get('clusterversions', undefined, 'version')?.object.status as { desired?: { image?: string } } | undefined;
-  const digest = createHash('sha256').update(`must-gather:${version?.desired?.image ?? 'embedded'}`).digest('hex');
+  const version = cluster.store.get('clusterversions', undefined, 'version')?.object.status as
+    { desired?: { image?: string } } | undefined;
+  const digest = createHash('sha256')
+    .update(`must-gather:${version?.desired?.image ?? 'embedded'}`)
+    .digest('hex');
   return `quay-io-openshift-release-dev-ocp-v4-0-art-dev-sha256-${digest}`;
 }
 
@@ -100,12 +104,27 @@ export async function writeMustGather(cluster: SimulatedCluster, dir: string): P
       const object = entry.object;
       result.objects++;
       if (resource === 'namespaces') {
-        await write(['namespaces', segment(object.metadata.name), `${segment(object.metadata.name)}.yaml`], yaml(object));
+        await write(
+          ['namespaces', segment(object.metadata.name), `${segment(object.metadata.name)}.yaml`],
+          yaml(object),
+        );
       } else if (resource === 'configmaps') {
         // One file per ConfigMap (HyperShift's dump layout): readers pick the few they need by name.
-        await write(['namespaces', segment(object.metadata.namespace ?? 'default'), groupDir(info), resource, `${segment(object.metadata.name)}.yaml`], yaml(object));
+        await write(
+          [
+            'namespaces',
+            segment(object.metadata.namespace ?? 'default'),
+            groupDir(info),
+            resource,
+            `${segment(object.metadata.name)}.yaml`,
+          ],
+          yaml(object),
+        );
       } else if (!info.namespaced) {
-        await write(['cluster-scoped-resources', groupDir(info), resource, `${segment(object.metadata.name)}.yaml`], yaml(object));
+        await write(
+          ['cluster-scoped-resources', groupDir(info), resource, `${segment(object.metadata.name)}.yaml`],
+          yaml(object),
+        );
       } else {
         const ns = object.metadata.namespace ?? 'default';
         const byResource = namespaced.get(ns) ?? new Map<ResourceName, KubeObject[]>();
@@ -117,7 +136,12 @@ export async function writeMustGather(cluster: SimulatedCluster, dir: string): P
   for (const [ns, byResource] of namespaced) {
     for (const [resource, items] of byResource) {
       const info: ResourceInfo = RESOURCES[resource];
-      const list = { apiVersion: apiVersionOf(resource), kind: `${info.kind}List`, items, metadata: { resourceVersion: '' } };
+      const list = {
+        apiVersion: apiVersionOf(resource),
+        kind: `${info.kind}List`,
+        items,
+        metadata: { resourceVersion: '' },
+      };
       await write(['namespaces', segment(ns), groupDir(info), `${resource}.yaml`], yaml(list));
     }
     for (const pod of byResource.get('pods') ?? []) await writePod(cluster, ns, pod, write, result);
@@ -126,8 +150,11 @@ export async function writeMustGather(cluster: SimulatedCluster, dir: string): P
 }
 
 async function writePod(
-  cluster: SimulatedCluster, ns: string, pod: KubeObject,
-  write: (parts: string[], text: string) => Promise<void>, result: MustGatherWriteResult,
+  cluster: SimulatedCluster,
+  ns: string,
+  pod: KubeObject,
+  write: (parts: string[], text: string) => Promise<void>,
+  result: MustGatherWriteResult,
 ): Promise<void> {
   const name = segment(pod.metadata.name);
   const base = ['namespaces', segment(ns), 'pods', name];

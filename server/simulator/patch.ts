@@ -33,7 +33,10 @@ interface JsonPatchOp {
 function parsePointer(pointer: string): string[] {
   if (pointer === '') return [];
   if (!pointer.startsWith('/')) throw badRequest(`the server rejected our request due to an error in our request`);
-  return pointer.slice(1).split('/').map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((token) => token.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
 
 function patchFailed(message: string): ApiStatusError {
@@ -69,7 +72,8 @@ function removeAt(root: Json, pointer: string): Json {
     }
     return parent.splice(index, 1)[0];
   }
-  if (!isPlainObject(parent) || !(key in parent)) throw patchFailed(`Unable to remove nonexistent key: ${key}: missing value`);
+  if (!isPlainObject(parent) || !(key in parent))
+    throw patchFailed(`Unable to remove nonexistent key: ${key}: missing value`);
   const value = parent[key];
   delete parent[key];
   return value;
@@ -81,11 +85,13 @@ function addAt(root: Json, pointer: string, value: Json, replace: boolean): Json
   const { parent, key } = locate(root, tokens, pointer);
   if (Array.isArray(parent)) {
     const index = key === '-' ? parent.length : Number(key);
-    if (!Number.isInteger(index) || index < 0 || index > parent.length) throw patchFailed(`add operation does not apply: doc is missing path: "${pointer}": missing value`);
+    if (!Number.isInteger(index) || index < 0 || index > parent.length)
+      throw patchFailed(`add operation does not apply: doc is missing path: "${pointer}": missing value`);
     if (replace) parent[index] = value;
     else parent.splice(index, 0, value);
   } else if (isPlainObject(parent)) {
-    if (replace && !(key in parent)) throw patchFailed(`replace operation does not apply: doc is missing key: ${pointer}: missing value`);
+    if (replace && !(key in parent))
+      throw patchFailed(`replace operation does not apply: doc is missing key: ${pointer}: missing value`);
     parent[key] = value;
   } else {
     throw patchFailed(`add operation does not apply: doc is missing path: "${pointer}": missing value`);
@@ -95,7 +101,8 @@ function addAt(root: Json, pointer: string, value: Json, replace: boolean): Json
 
 /** RFC 6902 JSON patch (add, remove, replace, move, copy, test). */
 export function applyJsonPatch(target: unknown, operations: unknown): unknown {
-  if (!Array.isArray(operations)) throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+  if (!Array.isArray(operations))
+    throw badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
   let doc = clone(target) as Json;
   for (const raw of operations as JsonPatchOp[]) {
     const value = clone(raw.value) as Json;
@@ -165,11 +172,17 @@ function strategicValue(original: unknown, patch: unknown, path: string[]): unkn
   if (patch.$patch === 'delete') return undefined;
   const out: Record<string, Json> = isPlainObject(original) ? (clone(original) as Record<string, Json>) : {};
   for (const [key, value] of Object.entries(patch)) {
-    if (key === '$patch' || key === '$retainKeys' || key.startsWith('$setElementOrder/') || key.startsWith('$deleteFromPrimitiveList/')) {
+    if (
+      key === '$patch' ||
+      key === '$retainKeys' ||
+      key.startsWith('$setElementOrder/') ||
+      key.startsWith('$deleteFromPrimitiveList/')
+    ) {
       if (key.startsWith('$deleteFromPrimitiveList/') && Array.isArray(value)) {
         const field = key.slice('$deleteFromPrimitiveList/'.length);
         const current = out[field];
-        if (Array.isArray(current)) out[field] = current.filter((item) => !value.some((gone) => JSON.stringify(gone) === JSON.stringify(item)));
+        if (Array.isArray(current))
+          out[field] = current.filter((item) => !value.some((gone) => JSON.stringify(gone) === JSON.stringify(item)));
       }
       continue;
     }
@@ -216,6 +229,7 @@ function mergeKeyedList(original: Json[], patch: Json[], mergeKey: string, path:
 
 /** Strategic merge patch for built-in types: keyed lists merge by their patchMergeKey, directives honoured. */
 export function applyStrategicMergePatch(target: unknown, patch: unknown): unknown {
-  if (!isPlainObject(patch)) throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
+  if (!isPlainObject(patch))
+    throw badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
   return strategicValue(target, patch, []);
 }

@@ -36,11 +36,17 @@ export class MemoryPodLogs implements PodLogs {
   }
 
   /** The log text, newline-terminated lines; `tailLines` keeps the last N. */
-  read(namespace: string, pod: string, container: string, options: { tailLines?: number; previous?: boolean } = {}): string {
+  read(
+    namespace: string,
+    pod: string,
+    container: string,
+    options: { tailLines?: number; previous?: boolean } = {},
+  ): string {
     const log = this.logs.get(this.key(namespace, pod, container));
     if (!log) return '';
     let lines = options.previous ? log.previous : log.current;
-    if (options.tailLines !== undefined && options.tailLines >= 0) lines = lines.slice(Math.max(0, lines.length - options.tailLines));
+    if (options.tailLines !== undefined && options.tailLines >= 0)
+      lines = lines.slice(Math.max(0, lines.length - options.tailLines));
     return lines.map((line) => `${line}\n`).join('');
   }
 

@@ -29,7 +29,13 @@ export class ProxyRegistry implements PodProxy {
    * Dispatches a proxied GET. Without a port the only (or lowest) registered port answers. `undefined` means
    * nothing is listening there.
    */
-  handle(target: 'pods' | 'services', namespace: string, name: string, port: number | undefined, path: string): ProxyResponse | undefined {
+  handle(
+    target: 'pods' | 'services',
+    namespace: string,
+    name: string,
+    port: number | undefined,
+    path: string,
+  ): ProxyResponse | undefined {
     const ports = (target === 'pods' ? this.pods : this.services).get(`${namespace}/${name}`);
     if (!ports || ports.size === 0) return undefined;
     const handler = port === undefined ? ports.get(Math.min(...ports.keys())) : ports.get(port);

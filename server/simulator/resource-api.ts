@@ -5,11 +5,24 @@ import { badRequest, conflict, alreadyExists, invalid, notFound, unsupportedPatc
 import { applyJsonPatch, applyMergePatch, applyStrategicMergePatch } from './patch';
 import { randomSuffix } from './random';
 import { StoredEntry, type ObjectStore } from './store';
-import { crdFacts, crdName, isCustomResource, pruneCustomResource, validateCustomResource, type CrdFacts } from './validation';
+import {
+  crdFacts,
+  crdName,
+  isCustomResource,
+  pruneCustomResource,
+  validateCustomResource,
+  type CrdFacts,
+} from './validation';
 
 /** Built-in types that have a `/status` subresource (events and leases do not). */
 const BUILTIN_STATUS = new Set<ResourceName>([
-  'namespaces', 'pods', 'nodes', 'services', 'deployments', 'poddisruptionbudgets', 'customresourcedefinitions',
+  'namespaces',
+  'pods',
+  'nodes',
+  'services',
+  'deployments',
+  'poddisruptionbudgets',
+  'customresourcedefinitions',
 ]);
 
 /** How a write is made. */
@@ -71,7 +84,8 @@ export class ResourceApi {
 
   private normalise(resource: ResourceName, body: KubeObject, namespace: string | undefined): KubeObject {
     const info: ResourceInfo = RESOURCES[resource];
-    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw badRequest('the body of the request must be an object');
+    if (typeof body !== 'object' || body === null || Array.isArray(body))
+      throw badRequest('the body of the request must be an object');
     const object = clone(body);
     object.apiVersion = apiVersionOf(resource);
     object.kind = info.kind;
@@ -108,7 +122,11 @@ export class ResourceApi {
         object.metadata.name = `${object.metadata.generateName as string}${randomSuffix(() => this.store.nameRandom())}`;
       } else {
         throw invalid(info.kind, info.group, '', [
-          { reason: 'FieldValueRequired', message: 'Required value: name or generateName is required', field: 'metadata.name' },
+          {
+            reason: 'FieldValueRequired',
+            message: 'Required value: name or generateName is required',
+            field: 'metadata.name',
+          },
         ]);
       }
     }
@@ -119,7 +137,11 @@ export class ResourceApi {
     if (!options.keepStatusOnCreate && this.hasStatus(resource) && isCustomResource(resource)) delete object.status;
     object = this.admit(resource, object);
     if (options.dryRun) return this.preview(object);
-    return this.store.create(resource, object, { manager: options.manager, subresource: options.subresource, operation: options.operation });
+    return this.store.create(resource, object, {
+      manager: options.manager,
+      subresource: options.subresource,
+      operation: options.operation,
+    });
   }
 
   private preview(object: KubeObject): StoredEntry {
@@ -137,7 +159,12 @@ export class ResourceApi {
     return this.write(resource, previous, incoming, options);
   }
 
-  private write(resource: ResourceName, previous: StoredEntry, incoming: KubeObject, options: WriteOptions): StoredEntry {
+  private write(
+    resource: ResourceName,
+    previous: StoredEntry,
+    incoming: KubeObject,
+    options: WriteOptions,
+  ): StoredEntry {
     const old = previous.object;
     let next: KubeObject;
     if (options.subresource === 'status') {
@@ -158,7 +185,11 @@ export class ResourceApi {
     next = this.admit(resource, next);
     if (sameContent(next, old)) return previous;
     if (options.dryRun) return this.preview(next);
-    return this.store.update(resource, previous, next, { manager: options.manager, subresource: options.subresource, operation: options.operation });
+    return this.store.update(resource, previous, next, {
+      manager: options.manager,
+      subresource: options.subresource,
+      operation: options.operation,
+    });
   }
 
   /** PATCH with merge, JSON (RFC 6902) or strategic merge (built-in types only; custom resources answer 415). */
@@ -182,15 +213,25 @@ export class ResourceApi {
       }
       patched = applyMergePatch(base, patch) as KubeObject;
     }
-    if (typeof patched !== 'object' || patched === null || !patched.metadata) throw badRequest('the patch removed the object metadata');
+    if (typeof patched !== 'object' || patched === null || !patched.metadata)
+      throw badRequest('the patch removed the object metadata');
     const requestedRv = patched.metadata.resourceVersion;
     if (requestedRv && requestedRv !== previous.object.metadata.resourceVersion) throw conflict(resource, name);
-    const incoming = this.normalise(resource, { ...patched, metadata: { ...patched.metadata, name } }, previous.object.metadata.namespace);
+    const incoming = this.normalise(
+      resource,
+      { ...patched, metadata: { ...patched.metadata, name } },
+      previous.object.metadata.namespace,
+    );
     return this.write(resource, previous, incoming, options);
   }
 
   /** DELETE: removes the object and returns its last state. */
-  delete(resource: ResourceName, name: string, namespace: string | undefined, options: { dryRun?: boolean } = {}): StoredEntry {
+  delete(
+    resource: ResourceName,
+    name: string,
+    namespace: string | undefined,
+    options: { dryRun?: boolean } = {},
+  ): StoredEntry {
     const previous = this.get(resource, name, namespace);
     if (options.dryRun) return previous;
     return this.store.delete(resource, previous);

@@ -66,7 +66,8 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
     const scaleWrite = { manager: manager(req, query), dryRun };
     return serveScale({ req, res, api, verb: request.verb, name, namespace, write: scaleWrite });
   }
-  if (subresource && subresource !== 'status') throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
+  if (subresource && subresource !== 'status')
+    throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   if (subresource === 'status' && !api.hasStatus(resource)) {
     throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   }
@@ -79,14 +80,37 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
     case 'watch':
       if (query.has('sendInitialEvents')) {
         // The reported Kubernetes minor predates WatchList by default; clients must fall back to list+watch.
-        throw new ApiStatusError(failure(422, 'Invalid', 'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', {
-          kind: 'ListOptions', group: 'meta.k8s.io', causes: [{ reason: 'FieldValueForbidden', message: 'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled', field: 'sendInitialEvents' }],
-        }));
+        throw new ApiStatusError(
+          failure(
+            422,
+            'Invalid',
+            'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+            {
+              kind: 'ListOptions',
+              group: 'meta.k8s.io',
+              causes: [
+                {
+                  reason: 'FieldValueForbidden',
+                  message:
+                    'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+                  field: 'sendInitialEvents',
+                },
+              ],
+            },
+          ),
+        );
       }
-      return serveWatch({ req, res, store: cluster.store, resource, namespace, query, table }, request.watch, { afterReplay: request.afterReplay });
+      return serveWatch({ req, res, store: cluster.store, resource, namespace, query, table }, request.watch, {
+        afterReplay: request.afterReplay,
+      });
     case 'get': {
       const entry = api.get(resource, name as string, namespace);
-      if (table) return sendJson(res, 200, buildTable(table.columns, [entry.object], { resourceVersion: String(entry.rv) }, table.now()));
+      if (table)
+        return sendJson(
+          res,
+          200,
+          buildTable(table.columns, [entry.object], { resourceVersion: String(entry.rv) }, table.now()),
+        );
       return sendEntry(res, 200, entry);
     }
     case 'create': {
@@ -98,7 +122,11 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
       if (body?.metadata?.name && body.metadata.name !== name) {
         throw badRequest(`the name of the object (${body.metadata.name}) does not match the name on the URL (${name})`);
       }
-      return sendEntry(res, 200, api.update(resource, { ...body, metadata: { ...body?.metadata, name: name as string } }, namespace, write));
+      return sendEntry(
+        res,
+        200,
+        api.update(resource, { ...body, metadata: { ...body?.metadata, name: name as string } }, namespace, write),
+      );
     }
     case 'patch': {
       const contentType = (req.headers['content-type'] ?? '').split(';')[0].trim();
@@ -109,8 +137,20 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
         const body = load(text) as KubeObject;
         if (!query.get('fieldManager')) throw badRequest('PATCH /apply requires a fieldManager to be set');
         const existing = cluster.store.get(resource, namespace, name as string);
-        if (!existing) return sendEntry(res, 201, api.create(resource, { ...body, metadata: { ...body.metadata, name: name as string } }, namespace, { ...write, operation: 'Apply' }));
-        return sendEntry(res, 200, api.patch(resource, name as string, namespace, body, 'merge', { ...write, operation: 'Apply' }));
+        if (!existing)
+          return sendEntry(
+            res,
+            201,
+            api.create(resource, { ...body, metadata: { ...body.metadata, name: name as string } }, namespace, {
+              ...write,
+              operation: 'Apply',
+            }),
+          );
+        return sendEntry(
+          res,
+          200,
+          api.patch(resource, name as string, namespace, body, 'merge', { ...write, operation: 'Apply' }),
+        );
       }
       return sendEntry(res, 200, api.patch(resource, name as string, namespace, parseJson(text), type, write));
     }
@@ -118,11 +158,15 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
       return sendEntry(res, 200, api.delete(resource, name as string, namespace, { dryRun }));
     case 'deletecollection': {
       const entries = cluster.store.list(resource, namespace, requestMatcher(resource, query));
-      for (const entry of entries) api.delete(resource, entry.object.metadata.name, entry.object.metadata.namespace, { dryRun });
+      for (const entry of entries)
+        api.delete(resource, entry.object.metadata.name, entry.object.metadata.namespace, { dryRun });
       return sendJson(res, 200, { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success' });
     }
     default:
-      return sendStatus(res, failure(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {}));
+      return sendStatus(
+        res,
+        failure(405, 'MethodNotAllowed', `the server does not allow this method on the requested resource`, {}),
+      );
   }
 }
 
@@ -130,7 +174,9 @@ function serveLog(request: ResourceRequest): void {
   const { cluster, namespace = '', name = '', query, res } = request;
   const pod = cluster.store.get('pods', namespace, name);
   if (!pod) throw notFound('pods', name);
-  const containers = ((pod.object.spec as { containers?: { name: string }[] } | undefined)?.containers ?? []).map((c) => c.name);
+  const containers = ((pod.object.spec as { containers?: { name: string }[] } | undefined)?.containers ?? []).map(
+    (c) => c.name,
+  );
   let container = query.get('container') ?? '';
   if (!container) {
     if (containers.length !== 1) {
@@ -145,22 +191,28 @@ function serveLog(request: ResourceRequest): void {
     throw badRequest(`previous terminated container "${container}" in pod "${name}" not found`);
   }
   const tail = query.get('tailLines');
-  const text = cluster.logs.read(namespace, name, container, { previous, tailLines: tail === null ? undefined : Number(tail) });
+  const text = cluster.logs.read(namespace, name, container, {
+    previous,
+    tailLines: tail === null ? undefined : Number(tail),
+  });
   sendText(res, 200, text, 'text/plain');
 }
 
 function serveProxy(request: ResourceRequest): void {
   const { cluster, namespace = '', name = '', res, req } = request;
   if (request.verb !== 'get') {
-    throw new ApiStatusError(failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}));
+    throw new ApiStatusError(
+      failure(405, 'MethodNotAllowed', 'the server does not allow this method on the requested resource', {}),
+    );
   }
   const target = request.resource === 'services' ? 'services' : 'pods';
   const search = new URL(req.url ?? '/', 'https://sim').search;
   const answer = cluster.proxy.handle(target, namespace, name, request.port, `${request.proxyPath ?? '/'}${search}`);
   if (answer) return sendText(res, answer.status, answer.body, answer.contentType);
   if (!cluster.store.get(target, namespace, name)) throw notFound(target, name);
-  const message = target === 'services'
-    ? `no endpoints available for service "${name}"`
-    : `error trying to reach service: dial tcp 10.128.0.1:${request.port ?? 80}: connect: connection refused`;
+  const message =
+    target === 'services'
+      ? `no endpoints available for service "${name}"`
+      : `error trying to reach service: dial tcp 10.128.0.1:${request.port ?? 80}: connect: connection refused`;
   throw new ApiStatusError(failure(503, 'ServiceUnavailable', message, {}));
 }

@@ -33,8 +33,12 @@ function findResource(group: string, version: string, plural: string): ResourceN
 /** Resolves a URL path (already without the query) to a route. */
 export function resolveRoute(pathname: string): Route {
   if (pathname === '/version' || pathname === '/version/') return { type: 'version' };
-  if (pathname.startsWith('/__sim/')) return { type: 'sim', action: pathname.slice('/__sim/'.length).replace(/\/$/, '') };
-  const parts = pathname.split('/').filter((part) => part.length > 0).map((part) => decodeURIComponent(part));
+  if (pathname.startsWith('/__sim/'))
+    return { type: 'sim', action: pathname.slice('/__sim/'.length).replace(/\/$/, '') };
+  const parts = pathname
+    .split('/')
+    .filter((part) => part.length > 0)
+    .map((part) => decodeURIComponent(part));
   let group: string;
   let version: string;
   let rest: string[];

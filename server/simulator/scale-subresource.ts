@@ -21,7 +21,9 @@ const PATCH_CONTENT_TYPES: Record<string, 'merge' | 'json' | 'strategic'> = {
 function labelSelector(object: KubeObject): string {
   const spec = object.spec as { selector?: { matchLabels?: Record<string, string> } } | undefined;
   const labels = spec?.selector?.matchLabels ?? {};
-  return Object.entries(labels).map(([key, value]) => `${key}=${value}`).join(',');
+  return Object.entries(labels)
+    .map(([key, value]) => `${key}=${value}`)
+    .join(',');
 }
 
 /** The Scale view of a stored Deployment. */
@@ -31,8 +33,11 @@ function scaleOf(entry: StoredEntry): Record<string, unknown> {
     kind: 'Scale',
     apiVersion: 'autoscaling/v1',
     metadata: {
-      name: metadata.name, namespace: metadata.namespace, uid: metadata.uid,
-      resourceVersion: String(entry.rv), creationTimestamp: metadata.creationTimestamp,
+      name: metadata.name,
+      namespace: metadata.namespace,
+      uid: metadata.uid,
+      resourceVersion: String(entry.rv),
+      creationTimestamp: metadata.creationTimestamp,
     },
     spec: { replicas: (entry.object.spec as { replicas?: number } | undefined)?.replicas ?? 1 },
     status: {
@@ -54,7 +59,9 @@ function replicasOf(scale: unknown): number {
   const replicas = (scale as { spec?: { replicas?: unknown } } | null)?.spec?.replicas;
   if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
     const value = JSON.stringify(replicas);
-    throw badRequest(`Scale.autoscaling "" is invalid: spec.replicas: Invalid value: ${value}: must be a non-negative integer`);
+    throw badRequest(
+      `Scale.autoscaling "" is invalid: spec.replicas: Invalid value: ${value}: must be a non-negative integer`,
+    );
   }
   return replicas;
 }
@@ -63,17 +70,15 @@ function replicasOf(scale: unknown): number {
  * `GET|PUT|PATCH .../deployments/{name}/scale`: reads and writes spec.replicas through an autoscaling/v1 Scale, the
  * way `kubectl scale` / `oc scale` change a Deployment.
  */
-export async function serveScale(
-  input: {
-    req: IncomingMessage;
-    res: ServerResponse;
-    api: ResourceApi;
-    verb: string;
-    name: string;
-    namespace?: string;
-    write: WriteOptions;
-  },
-): Promise<void> {
+export async function serveScale(input: {
+  req: IncomingMessage;
+  res: ServerResponse;
+  api: ResourceApi;
+  verb: string;
+  name: string;
+  namespace?: string;
+  write: WriteOptions;
+}): Promise<void> {
   const { req, res, api, verb, name, namespace, write } = input;
   const entry = api.get('deployments', name, namespace);
   if (verb === 'get') return sendJson(res, 200, scaleOf(entry));

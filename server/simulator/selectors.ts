@@ -1,5 +1,10 @@
 import type { ResourceName } from '@/lib/k8s/resources';
-import { SelectorError, compileFieldSelector as compileField, compileLabelSelector as compileLabel, type Matcher } from '@/lib/k8s/selectors';
+import {
+  SelectorError,
+  compileFieldSelector as compileField,
+  compileLabelSelector as compileLabel,
+  type Matcher,
+} from '@/lib/k8s/selectors';
 import { badRequest } from './errors';
 
 export type { Matcher } from '@/lib/k8s/selectors';

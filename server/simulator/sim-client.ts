@@ -36,7 +36,12 @@ export class InProcessClient implements SimClient {
 
   /** Creates the object (status included, for seeding). */
   create(resource: ResourceName, object: KubeObject): KubeObject {
-    return copy(this.api.create(resource, object, object.metadata?.namespace, { manager: this.manager, keepStatusOnCreate: true }));
+    return copy(
+      this.api.create(resource, object, object.metadata?.namespace, {
+        manager: this.manager,
+        keepStatusOnCreate: true,
+      }),
+    );
   }
 
   /** Replaces spec and metadata; status is ignored for types with a status subresource. */
@@ -46,7 +51,9 @@ export class InProcessClient implements SimClient {
 
   /** Replaces only the status. */
   updateStatus(resource: ResourceName, object: KubeObject): KubeObject {
-    return copy(this.api.update(resource, object, object.metadata?.namespace, { manager: this.manager, subresource: 'status' }));
+    return copy(
+      this.api.update(resource, object, object.metadata?.namespace, { manager: this.manager, subresource: 'status' }),
+    );
   }
 
   /** Patches the object (merge by default) or its status. */

@@ -15,8 +15,10 @@ export function parseFaultRule(body: unknown): FaultRule {
   if (typeof body !== 'object' || body === null) throw badRequest('fault rule must be a JSON object');
   const rule = body as FaultRule;
   if (!FAULT_KINDS.includes(rule.kind)) throw badRequest(`fault kind must be one of ${FAULT_KINDS.join(', ')}`);
-  if (rule.resource !== undefined && !(RESOURCE_NAMES as string[]).includes(rule.resource)) throw badRequest(`unknown resource "${rule.resource}"`);
-  if (rule.verb !== undefined && !FAULT_VERBS.includes(rule.verb)) throw badRequest(`fault verb must be one of ${FAULT_VERBS.join(', ')}`);
+  if (rule.resource !== undefined && !(RESOURCE_NAMES as string[]).includes(rule.resource))
+    throw badRequest(`unknown resource "${rule.resource}"`);
+  if (rule.verb !== undefined && !FAULT_VERBS.includes(rule.verb))
+    throw badRequest(`fault verb must be one of ${FAULT_VERBS.join(', ')}`);
   if (rule.kind === 'status' && !(Number.isInteger(rule.status) && (rule.status as number) >= 400)) {
     throw badRequest('a status fault needs an HTTP error "status" (e.g. 429, 500)');
   }
@@ -66,7 +68,10 @@ export async function handleSimControl(
       driver?.resume();
       return sendJson(res, 200, { paused: false, now: new Date(cluster.clock.now()).toISOString() });
     case 'GET clock':
-      return sendJson(res, 200, { now: new Date(cluster.clock.now()).toISOString(), paused: driver?.isPaused() ?? true });
+      return sendJson(res, 200, {
+        now: new Date(cluster.clock.now()).toISOString(),
+        paused: driver?.isPaused() ?? true,
+      });
     default:
       throw new ApiStatusError(failure(404, 'NotFound', 'the server could not find the requested resource', {}));
   }

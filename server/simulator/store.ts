@@ -246,7 +246,12 @@ export class ObjectStore {
     metadata.creationTimestamp ??= rfc3339(this.clock.now());
     metadata.generation ??= 1;
     const previous = this.get(resource, metadata.namespace, metadata.name);
-    return this.commit(resource, previous ? 'MODIFIED' : 'ADDED', new StoredEntry({ ...object, metadata }, rv), previous);
+    return this.commit(
+      resource,
+      previous ? 'MODIFIED' : 'ADDED',
+      new StoredEntry({ ...object, metadata }, rv),
+      previous,
+    );
   }
 
   /**
@@ -263,7 +268,10 @@ export class ObjectStore {
     if (old.metadata.namespace) metadata.namespace = old.metadata.namespace;
     const specChanged = withoutVolatile(old) !== withoutVolatile(object);
     metadata.generation = (old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
-    const candidate: KubeObject = { ...object, metadata: { ...metadata, resourceVersion: old.metadata.resourceVersion } };
+    const candidate: KubeObject = {
+      ...object,
+      metadata: { ...metadata, resourceVersion: old.metadata.resourceVersion },
+    };
     metadata.managedFields = updateManagedFields(old.metadata.managedFields, candidate, {
       manager: write.manager,
       operation: write.operation ?? 'Update',
@@ -282,7 +290,12 @@ export class ObjectStore {
     return this.commit(resource, 'DELETED', new StoredEntry(object, rv));
   }
 
-  private commit(resource: ResourceName, type: StoreEvent['type'], entry: StoredEntry, previous?: StoredEntry): StoredEntry {
+  private commit(
+    resource: ResourceName,
+    type: StoreEvent['type'],
+    entry: StoredEntry,
+    previous?: StoredEntry,
+  ): StoredEntry {
     const state = this.state(resource);
     const key = objectKey(entry.view.metadata.namespace, entry.view.metadata.name);
     if (type === 'DELETED') {
@@ -354,8 +367,13 @@ function encodeContinue(rv: number, start: string): string {
 
 function decodeContinue(token: string): { rv: number; start: string } {
   try {
-    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as { v?: string; rv?: number; start?: string };
-    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string') throw new Error('shape');
+    const parsed = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as {
+      v?: string;
+      rv?: number;
+      start?: string;
+    };
+    if (parsed.v !== 'meta.k8s.io/v1' || typeof parsed.rv !== 'number' || typeof parsed.start !== 'string')
+      throw new Error('shape');
     return { rv: parsed.rv, start: parsed.start };
   } catch {
     throw badRequest('continue key is not valid: illegal base64 data at input byte 0');

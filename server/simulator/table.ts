@@ -33,19 +33,40 @@ function age(object: KubeObject): unknown {
 }
 
 const POD_COLUMNS: Column[] = [
-  { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0, cell: (o) => o.metadata.name },
   {
-    name: 'Ready', type: 'string', format: '', description: 'The aggregate readiness state of this pod for accepting traffic.', priority: 0,
+    name: 'Name',
+    type: 'string',
+    format: 'name',
+    description: 'Name must be unique within a namespace.',
+    priority: 0,
+    cell: (o) => o.metadata.name,
+  },
+  {
+    name: 'Ready',
+    type: 'string',
+    format: '',
+    description: 'The aggregate readiness state of this pod for accepting traffic.',
+    priority: 0,
     cell: (o) => {
-      const statuses = ((o.status as { containerStatuses?: { ready?: boolean }[] } | undefined)?.containerStatuses) ?? [];
+      const statuses = (o.status as { containerStatuses?: { ready?: boolean }[] } | undefined)?.containerStatuses ?? [];
       const total = ((o.spec as { containers?: unknown[] } | undefined)?.containers ?? []).length;
       return `${statuses.filter((s) => s.ready).length}/${total}`;
     },
   },
   {
-    name: 'Status', type: 'string', format: '', description: 'The aggregate status of the containers in this pod.', priority: 0,
+    name: 'Status',
+    type: 'string',
+    format: '',
+    description: 'The aggregate status of the containers in this pod.',
+    priority: 0,
     cell: (o) => {
-      const status = o.status as { phase?: string; reason?: string; containerStatuses?: { state?: { waiting?: { reason?: string }; terminated?: { reason?: string } } }[] } | undefined;
+      const status = o.status as
+        | {
+            phase?: string;
+            reason?: string;
+            containerStatuses?: { state?: { waiting?: { reason?: string }; terminated?: { reason?: string } } }[];
+          }
+        | undefined;
       if (o.metadata.deletionTimestamp) return 'Terminating';
       for (const container of status?.containerStatuses ?? []) {
         const reason = container.state?.waiting?.reason ?? container.state?.terminated?.reason;
@@ -55,12 +76,43 @@ const POD_COLUMNS: Column[] = [
     },
   },
   {
-    name: 'Restarts', type: 'string', format: '', description: 'The number of times the containers in this pod have been restarted.', priority: 0,
-    cell: (o) => String((((o.status as { containerStatuses?: { restartCount?: number }[] } | undefined)?.containerStatuses) ?? []).reduce((sum, s) => sum + (s.restartCount ?? 0), 0)),
+    name: 'Restarts',
+    type: 'string',
+    format: '',
+    description: 'The number of times the containers in this pod have been restarted.',
+    priority: 0,
+    cell: (o) =>
+      String(
+        ((o.status as { containerStatuses?: { restartCount?: number }[] } | undefined)?.containerStatuses ?? []).reduce(
+          (sum, s) => sum + (s.restartCount ?? 0),
+          0,
+        ),
+      ),
   },
-  { name: 'Age', type: 'string', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0, cell: age },
-  { name: 'IP', type: 'string', format: '', description: 'IP address allocated to the pod.', priority: 1, cell: (o) => (o.status as { podIP?: string } | undefined)?.podIP ?? '<none>' },
-  { name: 'Node', type: 'string', format: '', description: 'Name of the node the pod is assigned to.', priority: 1, cell: (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '<none>' },
+  {
+    name: 'Age',
+    type: 'string',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+    cell: age,
+  },
+  {
+    name: 'IP',
+    type: 'string',
+    format: '',
+    description: 'IP address allocated to the pod.',
+    priority: 1,
+    cell: (o) => (o.status as { podIP?: string } | undefined)?.podIP ?? '<none>',
+  },
+  {
+    name: 'Node',
+    type: 'string',
+    format: '',
+    description: 'Name of the node the pod is assigned to.',
+    priority: 1,
+    cell: (o) => (o.spec as { nodeName?: string } | undefined)?.nodeName ?? '<none>',
+  },
 ];
 
 /** Evaluates the JSONPath subset printer columns use: `.a.b`, `.a[0]`, `.a[*].b`, `.a[?(@.k=="v")].b`. */
@@ -82,9 +134,10 @@ export function evaluateJsonPath(object: unknown, path: string): unknown[] {
       if (inner === '*') next.push(...value);
       else if (filter) {
         const [, field, op, wanted] = filter;
-        next.push(...value.filter((item) => (String(evaluateJsonPath(item, `.${field}`)[0]) === wanted) === (op === '==')));
-      }
-      else if (/^-?\d+$/.test(inner)) {
+        next.push(
+          ...value.filter((item) => (String(evaluateJsonPath(item, `.${field}`)[0]) === wanted) === (op === '==')),
+        );
+      } else if (/^-?\d+$/.test(inner)) {
         const index = Number(inner);
         const item = value[index < 0 ? value.length + index : index];
         if (item !== undefined) next.push(item);
@@ -100,14 +153,36 @@ export function tableColumns(api: ResourceApi, resource: ResourceName): Column[]
   if (resource === 'pods') return POD_COLUMNS;
   const crd = api.store.get('customresourcedefinitions', undefined, crdName(resource))?.object;
   if (!crd) return undefined;
-  const versions = (crd.spec as { versions?: { name: string; additionalPrinterColumns?: PrinterColumn[] }[] }).versions ?? [];
+  const versions =
+    (crd.spec as { versions?: { name: string; additionalPrinterColumns?: PrinterColumn[] }[] }).versions ?? [];
   const printer = versions.find((v) => v.name === RESOURCES[resource].version)?.additionalPrinterColumns;
-  const name: Column = { name: 'Name', type: 'string', format: 'name', description: 'Name must be unique within a namespace.', priority: 0, cell: (o) => o.metadata.name };
-  const created: Column = { name: 'Age', type: 'date', format: '', description: 'CreationTimestamp is a timestamp representing the server time when this object was created.', priority: 0, cell: age };
+  const name: Column = {
+    name: 'Name',
+    type: 'string',
+    format: 'name',
+    description: 'Name must be unique within a namespace.',
+    priority: 0,
+    cell: (o) => o.metadata.name,
+  };
+  const created: Column = {
+    name: 'Age',
+    type: 'date',
+    format: '',
+    description: 'CreationTimestamp is a timestamp representing the server time when this object was created.',
+    priority: 0,
+    cell: age,
+  };
   if (!printer?.length) return [name, created];
   return [
     name,
-    ...printer.map((column) => ({ name: column.name, type: column.type, format: column.format ?? '', description: column.description ?? '', priority: column.priority ?? 0, jsonPath: column.jsonPath })),
+    ...printer.map((column) => ({
+      name: column.name,
+      type: column.type,
+      format: column.format ?? '',
+      description: column.description ?? '',
+      priority: column.priority ?? 0,
+      jsonPath: column.jsonPath,
+    })),
   ];
 }
 
@@ -149,12 +224,28 @@ function cellOf(column: Column, object: KubeObject, now: number): unknown {
 }
 
 /** A meta.k8s.io/v1 Table of objects (rows carry PartialObjectMetadata, as `includeObject=Metadata` asks). */
-export function buildTable(columns: Column[], objects: KubeObject[], listMeta: Record<string, unknown>, now: number, withHeaders = true): unknown {
+export function buildTable(
+  columns: Column[],
+  objects: KubeObject[],
+  listMeta: Record<string, unknown>,
+  now: number,
+  withHeaders = true,
+): unknown {
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',
     metadata: listMeta,
-    ...(withHeaders ? { columnDefinitions: columns.map(({ name, type, format, description, priority }) => ({ name, type, format, description, priority })) } : {}),
+    ...(withHeaders
+      ? {
+          columnDefinitions: columns.map(({ name, type, format, description, priority }) => ({
+            name,
+            type,
+            format,
+            description,
+            priority,
+          })),
+        }
+      : {}),
     rows: objects.map((object) => ({
       cells: columns.map((column) => cellOf(column, object, now)),
       object: { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: object.metadata },

@@ -3,7 +3,10 @@ import type { KubeObject } from '@/lib/k8s/types';
 /** Test helpers: small objects shaped like the real ones in server/fixtures (not used by the simulator itself). */
 
 /** A ClusterVersion `version` at `version` with the given enabled capabilities. */
-export function testClusterVersion(version = '4.14.10', enabledCapabilities: string[] = ['openshift-samples']): KubeObject {
+export function testClusterVersion(
+  version = '4.14.10',
+  enabledCapabilities: string[] = ['openshift-samples'],
+): KubeObject {
   return {
     apiVersion: 'config.openshift.io/v1',
     kind: 'ClusterVersion',
@@ -15,8 +18,24 @@ export function testClusterVersion(version = '4.14.10', enabledCapabilities: str
       observedGeneration: 1,
       versionHash: 'abcdefgh',
       capabilities: { enabledCapabilities, knownCapabilities: enabledCapabilities },
-      history: [{ state: 'Completed', version, image: 'quay.io/x', startedTime: '2026-11-22T08:00:00Z', completionTime: '2026-11-22T08:40:00Z', verified: true }],
-      conditions: [{ type: 'Available', status: 'True', lastTransitionTime: '2026-11-22T08:40:00Z', message: `Done applying ${version}` }],
+      history: [
+        {
+          state: 'Completed',
+          version,
+          image: 'quay.io/x',
+          startedTime: '2026-11-22T08:00:00Z',
+          completionTime: '2026-11-22T08:40:00Z',
+          verified: true,
+        },
+      ],
+      conditions: [
+        {
+          type: 'Available',
+          status: 'True',
+          lastTransitionTime: '2026-11-22T08:40:00Z',
+          message: `Done applying ${version}`,
+        },
+      ],
     },
   };
 }
@@ -34,11 +53,21 @@ export function testFeatureGate(version = '4.14.10'): KubeObject {
 
 /** A namespace. */
 export function testNamespace(name: string): KubeObject {
-  return { apiVersion: 'v1', kind: 'Namespace', metadata: { name }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Namespace',
+    metadata: { name },
+    spec: { finalizers: ['kubernetes'] },
+    status: { phase: 'Active' },
+  };
 }
 
 /** A running pod with one or two containers. */
-export function testPod(namespace: string, name: string, options: { node?: string; labels?: Record<string, string>; containers?: string[] } = {}): KubeObject {
+export function testPod(
+  namespace: string,
+  name: string,
+  options: { node?: string; labels?: Record<string, string>; containers?: string[] } = {},
+): KubeObject {
   const containers = options.containers ?? ['main'];
   return {
     apiVersion: 'v1',
@@ -46,7 +75,11 @@ export function testPod(namespace: string, name: string, options: { node?: strin
     metadata: { name, namespace, labels: options.labels ?? { app: name } },
     spec: {
       nodeName: options.node ?? 'worker-0',
-      containers: containers.map((container) => ({ name: container, image: 'quay.io/openshift/example:latest', ports: [{ containerPort: 8080, protocol: 'TCP' }] })),
+      containers: containers.map((container) => ({
+        name: container,
+        image: 'quay.io/openshift/example:latest',
+        ports: [{ containerPort: 8080, protocol: 'TCP' }],
+      })),
     },
     status: {
       phase: 'Running',

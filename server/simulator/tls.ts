@@ -32,8 +32,21 @@ export function servingCertificate(): ServingCertificate {
     execFileSync(
       'openssl',
       [
-        'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', join(dir, 'server.key'), '-out', join(dir, 'server.crt'),
-        '-days', '3650', '-subj', '/CN=update-health-simulator', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-keyout',
+        join(dir, 'server.key'),
+        '-out',
+        join(dir, 'server.crt'),
+        '-days',
+        '3650',
+        '-subj',
+        '/CN=update-health-simulator',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1,DNS:localhost',
       ],
       { stdio: 'pipe' },
     );
@@ -42,7 +55,9 @@ export function servingCertificate(): ServingCertificate {
     cached = { cert, key, caData: Buffer.from(cert).toString('base64') };
     return cached;
   } catch (error) {
-    throw new CertificateError(`cannot create the simulator's TLS certificate with openssl: ${(error as Error).message}`);
+    throw new CertificateError(
+      `cannot create the simulator's TLS certificate with openssl: ${(error as Error).message}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -85,7 +85,11 @@ export interface PodProxy {
   registerService(namespace: string, service: string, port: number, handler: ProxyHandler): void;
   /** What a pod or service answers to a GET on `port` (its lowest port when undefined); undefined: nothing listens. */
   handle(
-    target: 'pods' | 'services', namespace: string, name: string, port: number | undefined, path: string,
+    target: 'pods' | 'services',
+    namespace: string,
+    name: string,
+    port: number | undefined,
+    path: string,
   ): ProxyResponse | undefined;
 }
 

@@ -42,7 +42,17 @@ interface CrdVersion {
 /** Resources the API server serves from CustomResourceDefinitions (everything not built in). */
 export function isCustomResource(resource: ResourceName): boolean {
   const info: ResourceInfo = RESOURCES[resource];
-  return info.group !== '' && !['apps', 'policy', 'coordination.k8s.io', 'apiextensions.k8s.io', 'rbac.authorization.k8s.io', 'user.openshift.io'].includes(info.group);
+  return (
+    info.group !== '' &&
+    ![
+      'apps',
+      'policy',
+      'coordination.k8s.io',
+      'apiextensions.k8s.io',
+      'rbac.authorization.k8s.io',
+      'user.openshift.io',
+    ].includes(info.group)
+  );
 }
 
 /** The CRD name of a custom resource (`clusterversions.config.openshift.io`). */
@@ -125,7 +135,11 @@ function validateValue(value: unknown, schema: JsonSchema, path: string, causes:
   }
   if (typeof value === 'string') {
     if (schema.maxLength !== undefined && value.length > schema.maxLength) {
-      causes.push({ reason: 'FieldValueTooLong', message: `Too long: may not be more than ${schema.maxLength} bytes`, field: path });
+      causes.push({
+        reason: 'FieldValueTooLong',
+        message: `Too long: may not be more than ${schema.maxLength} bytes`,
+        field: path,
+      });
     }
     if (schema.minLength !== undefined && value.length < schema.minLength) {
       causes.push(invalidValue(path, value, `${path} in body should be at least ${schema.minLength} chars long`));
@@ -144,20 +158,28 @@ function validateValue(value: unknown, schema: JsonSchema, path: string, causes:
   }
   if (Array.isArray(value)) {
     if (schema.maxItems !== undefined && value.length > schema.maxItems) {
-      causes.push({ reason: 'FieldValueTooMany', message: `Too many: ${value.length}: must have at most ${schema.maxItems} items`, field: path });
+      causes.push({
+        reason: 'FieldValueTooMany',
+        message: `Too many: ${value.length}: must have at most ${schema.maxItems} items`,
+        field: path,
+      });
     }
     if (schema.minItems !== undefined && value.length < schema.minItems) {
       causes.push(invalidValue(path, value, `${path} in body should have at least ${schema.minItems} items`));
     }
-    if (schema.items) value.forEach((item, index) => validateValue(item, schema.items as JsonSchema, `${path}[${index}]`, causes));
+    if (schema.items)
+      value.forEach((item, index) => validateValue(item, schema.items as JsonSchema, `${path}[${index}]`, causes));
     return;
   }
   if (isPlainObject(value)) {
     for (const name of schema.required ?? []) {
-      if (value[name] === undefined) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: join(path, name) });
+      if (value[name] === undefined)
+        causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: join(path, name) });
     }
     for (const [name, child] of Object.entries(value)) {
-      const childSchema = schema.properties?.[name] ?? (isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined);
+      const childSchema =
+        schema.properties?.[name] ??
+        (isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined);
       if (childSchema) validateValue(child, childSchema, join(path, name), causes);
     }
   }
@@ -203,7 +225,8 @@ export function validateCustomResource(object: KubeObject, schema: JsonSchema | 
   if (!schema) return [];
   const causes: FieldCause[] = [];
   for (const name of schema.required ?? []) {
-    if (object[name] === undefined) causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: name });
+    if (object[name] === undefined)
+      causes.push({ reason: 'FieldValueRequired', message: 'Required value', field: name });
   }
   for (const [name, value] of Object.entries(object)) {
     if (name === 'apiVersion' || name === 'kind' || name === 'metadata') continue;
@@ -214,7 +237,8 @@ export function validateCustomResource(object: KubeObject, schema: JsonSchema | 
 }
 
 function pruneValue(value: unknown, schema: JsonSchema): unknown {
-  if (Array.isArray(value)) return schema.items ? value.map((item) => pruneValue(item, schema.items as JsonSchema)) : value;
+  if (Array.isArray(value))
+    return schema.items ? value.map((item) => pruneValue(item, schema.items as JsonSchema)) : value;
   if (!isPlainObject(value)) return value;
   const preserve = schema['x-kubernetes-preserve-unknown-fields'] === true;
   const out: Record<string, unknown> = {};
@@ -223,7 +247,9 @@ function pruneValue(value: unknown, schema: JsonSchema): unknown {
       out[name] = child;
       continue;
     }
-    const childSchema = schema.properties?.[name] ?? (isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined);
+    const childSchema =
+      schema.properties?.[name] ??
+      (isPlainObject(schema.additionalProperties) ? schema.additionalProperties : undefined);
     if (childSchema) {
       if (child === null && !childSchema.nullable) continue;
       out[name] = pruneValue(child, childSchema);

@@ -19,7 +19,11 @@ export interface StreamReader {
 }
 
 /** Opens a GET stream (e.g. `?watch=true`) with an identity's token. */
-export function openStream(served: ServedCluster, path: string, options: { identity?: Identity; parse?: boolean } = {}): StreamReader {
+export function openStream(
+  served: ServedCluster,
+  path: string,
+  options: { identity?: Identity; parse?: boolean } = {},
+): StreamReader {
   const lines: unknown[] = [];
   let bytes = 0;
   let buffer = '';
@@ -32,7 +36,11 @@ export function openStream(served: ServedCluster, path: string, options: { ident
   const parse = options.parse !== false;
   const req: ClientRequest = request(
     `${served.url}${path}`,
-    { headers: { Authorization: `Bearer ${served.tokens[options.identity ?? 'admin']}` }, ca: Buffer.from(served.caData, 'base64').toString(), agent: false },
+    {
+      headers: { Authorization: `Bearer ${served.tokens[options.identity ?? 'admin']}` },
+      ca: Buffer.from(served.caData, 'base64').toString(),
+      agent: false,
+    },
     (res) => {
       resolveStatus(res.statusCode ?? 0);
       resolveHeaders(res.headers);

@@ -23,7 +23,8 @@ export function reviewerFor(t: TestServer): (path: string, body: unknown) => Pro
   const fetchTls = fetchFor(t);
   return async (path, body) => {
     const answer = await fetchTls(`${t.served.url}${path}`, {
-      method: 'POST', body: JSON.stringify(body),
+      method: 'POST',
+      body: JSON.stringify(body),
       headers: { Authorization: `Bearer ${t.served.tokens.reader}`, 'Content-Type': 'application/json' },
     });
     if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
@@ -35,7 +36,9 @@ export function reviewerFor(t: TestServer): (path: string, body: unknown) => Pro
 export async function ocToken(t: TestServer, user: string, password: string, scope?: string): Promise<string> {
   const url = new URL('/oauth/authorize', t.served.url);
   url.search = new URLSearchParams({
-    client_id: 'openshift-challenging-client', response_type: 'token', ...(scope ? { scope } : {}),
+    client_id: 'openshift-challenging-client',
+    response_type: 'token',
+    ...(scope ? { scope } : {}),
   }).toString();
   const answer = await fetchFor(t)(url, {
     headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, 'X-CSRF-Token': '1' },

@@ -16,7 +16,9 @@ export interface RepositoryFactories<R> {
  * `open()` gives a new repository on the same database each time (a new "replica"); all are closed after the suite.
  */
 export function describeOnEveryDatabase<R extends { close(): Promise<void> }>(
-  title: string, factories: RepositoryFactories<R>, body: (open: () => R) => void,
+  title: string,
+  factories: RepositoryFactories<R>,
+  body: (open: () => R) => void,
 ): void {
   describe.each(['SQLite', 'PostgreSQL'] as const)(`${title}: %s`, (kind) => {
     let dir = '';
@@ -32,7 +34,8 @@ export function describeOnEveryDatabase<R extends { close(): Promise<void> }>(
       postgres?.stop();
     });
     body(() => {
-      const repository = kind === 'SQLite' ? factories.sqlite(join(dir, DATABASE_FILE)) : factories.postgres(postgres!.url);
+      const repository =
+        kind === 'SQLite' ? factories.sqlite(join(dir, DATABASE_FILE)) : factories.postgres(postgres!.url);
       opened.push(repository);
       return repository;
     });

@@ -27,12 +27,14 @@ export function fixture(path: string): KubeObject {
 /** Every item of a `List` file (or the single object) under server/fixtures. */
 export function fixtureItems(path: string): KubeObject[] {
   const object = load(readFileSync(join(FIXTURES, path), 'utf8')) as KubeObject & { items?: KubeObject[] };
-  return object.kind.endsWith('List') ? object.items ?? [] : [object];
+  return object.kind.endsWith('List') ? (object.items ?? []) : [object];
 }
 
 /** Every document of a multi-document YAML file under server/fixtures. */
 export function fixtureDocs(path: string): KubeObject[] {
-  return (loadAll(readFileSync(join(FIXTURES, path), 'utf8')) as (KubeObject | null)[]).filter((d): d is KubeObject => !!d);
+  return (loadAll(readFileSync(join(FIXTURES, path), 'utf8')) as (KubeObject | null)[]).filter(
+    (d): d is KubeObject => !!d,
+  );
 }
 
 /** A scenario's objects at `atMs` of virtual time (advanced in 10 s steps, as the live clock does). */
@@ -57,13 +59,21 @@ export function assess(snapshot: Snapshot, now: number, id = 'test'): ClusterHea
 }
 
 /** A check context for `target` (throws on an unparseable target: tests pass real versions). */
-export function rollbackContext(snapshot: Snapshot, target: string, options: { now?: number; acceptCrossMinorRisk?: boolean; health?: ClusterHealthDto } = {}): RollbackContext {
+export function rollbackContext(
+  snapshot: Snapshot,
+  target: string,
+  options: { now?: number; acceptCrossMinorRisk?: boolean; health?: ClusterHealthDto } = {},
+): RollbackContext {
   const now = options.now ?? Date.parse('2026-01-01T00:00:00Z');
   const clusterVersion = clusterVersionOf(snapshot);
   const resolved = resolveTarget(clusterVersion, target);
   if (!resolved) throw new Error(`not a release version: ${target}`);
   return {
-    snapshot, health: options.health ?? assess(snapshot, now), clusterVersion, target: resolved, now,
+    snapshot,
+    health: options.health ?? assess(snapshot, now),
+    clusterVersion,
+    target: resolved,
+    now,
     direction: directionOf(clusterVersion, resolved.version),
     acceptCrossMinorRisk: options.acceptCrossMinorRisk ?? false,
   };

@@ -63,7 +63,8 @@ export class Backoff {
   /** Records a failure and returns how long to wait before the next attempt. */
   next(): number {
     const now = this.clock.now();
-    if (this.lastFailureAt !== undefined && now - this.lastFailureAt >= this.resetAfterMs) this.current = this.initialMs;
+    if (this.lastFailureAt !== undefined && now - this.lastFailureAt >= this.resetAfterMs)
+      this.current = this.initialMs;
     this.lastFailureAt = now;
     const base = Math.min(this.current, this.maxMs);
     this.current = Math.min(this.maxMs, this.current * this.factor);

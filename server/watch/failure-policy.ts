@@ -35,15 +35,24 @@ export function classifyFailure(error: unknown, hasSynced: boolean): FailureActi
     if (error.isExpired) return { ...base, status: lost, error: detail, delay: { kind: 'backoff' }, relist: true };
     if (error.code === 429) {
       const delay: RetryDelay =
-        error.retryAfterSeconds !== undefined ? { kind: 'retry-after', ms: error.retryAfterSeconds * 1000 } : { kind: 'backoff' };
+        error.retryAfterSeconds !== undefined
+          ? { kind: 'retry-after', ms: error.retryAfterSeconds * 1000 }
+          : { kind: 'backoff' };
       return { ...base, status: lost, error: detail, delay };
     }
-    if (error.code === 401) return { ...base, status: 'unauthorized', error: detail, delay: { kind: 'auth' }, reloadCredentials: true };
+    if (error.code === 401)
+      return { ...base, status: 'unauthorized', error: detail, delay: { kind: 'auth' }, reloadCredentials: true };
     if (error.code === 403) return { ...base, status: 'forbidden', error: detail, delay: { kind: 'slow' } };
     return { ...base, status: lost, error: detail, delay: { kind: 'backoff' } };
   }
   if (error instanceof KubeCredentialsError) {
-    return { ...base, status: 'unauthorized', error: { reason: 'CredentialsUnavailable', message: error.message }, delay: { kind: 'auth' }, reloadCredentials: true };
+    return {
+      ...base,
+      status: 'unauthorized',
+      error: { reason: 'CredentialsUnavailable', message: error.message },
+      delay: { kind: 'auth' },
+      reloadCredentials: true,
+    };
   }
   if (error instanceof KubeTransportError) {
     const detail: SourceError = { reason: error.errno ?? error.failure, message: error.message };

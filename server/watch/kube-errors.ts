@@ -12,7 +12,12 @@ export class KubeApiError extends Error {
   /** The decoded Status body when the server sent one. */
   readonly status?: Status;
 
-  constructor(code: number, reason: string, message: string, options: { retryAfterSeconds?: number; status?: Status } = {}) {
+  constructor(
+    code: number,
+    reason: string,
+    message: string,
+    options: { retryAfterSeconds?: number; status?: Status } = {},
+  ) {
     super(message);
     this.name = 'KubeApiError';
     this.code = code;
@@ -73,7 +78,10 @@ export function toTransportError(error: unknown): KubeTransportError {
   if (errno && DNS_CODES.has(errno)) failure = 'dns';
   else if (errno && CONNECT_CODES.has(errno)) failure = 'connect';
   else if (errno && RESET_CODES.has(errno)) failure = 'reset';
-  else if (errno && (errno.startsWith('ERR_TLS') || errno.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO/.test(errno))) {
+  else if (
+    errno &&
+    (errno.startsWith('ERR_TLS') || errno.startsWith('ERR_SSL') || /CERT|SELF_SIGNED|UNABLE_TO/.test(errno))
+  ) {
     failure = 'tls';
   }
   return new KubeTransportError(failure, message, { errno, cause: error });
@@ -96,7 +104,12 @@ function isStatus(value: unknown): value is Status {
 }
 
 /** Builds a KubeApiError from an HTTP status, its body text and its `Retry-After` header. */
-export function apiErrorFromResponse(code: number, statusText: string, body: string, retryAfterHeader?: string | string[]): KubeApiError {
+export function apiErrorFromResponse(
+  code: number,
+  statusText: string,
+  body: string,
+  retryAfterHeader?: string | string[],
+): KubeApiError {
   let status: Status | undefined;
   try {
     const parsed: unknown = JSON.parse(body);
@@ -118,5 +131,9 @@ export function apiErrorFromStatus(object: unknown): KubeApiError {
       status: object,
     });
   }
-  return new KubeApiError(500, 'InternalError', `watch ERROR event without a Status: ${JSON.stringify(object)?.slice(0, 200)}`);
+  return new KubeApiError(
+    500,
+    'InternalError',
+    `watch ERROR event without a Status: ${JSON.stringify(object)?.slice(0, 200)}`,
+  );
 }

@@ -4,12 +4,7 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { KubeConfig } from '@kubernetes/client-node';
-import {
-  KubeCredentialsError,
-  KubeTransportError,
-  apiErrorFromResponse,
-  toTransportError,
-} from './kube-errors';
+import { KubeCredentialsError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
 import { TlsAgentCache } from './tls-agent-cache';
 
 /** Query parameters; `undefined` values are left out. */
@@ -82,16 +77,23 @@ export class KubeTransport {
 
   /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
   static fromFile(path: string, options: KubeTransportOptions & { context?: string } = {}): KubeTransport {
-    return new KubeTransport(loadConfig((kc) => loadFileOnce(kc, path), options.context), options, {
-      kind: 'file',
-      path,
-      context: options.context,
-    });
+    return new KubeTransport(
+      loadConfig((kc) => loadFileOnce(kc, path), options.context),
+      options,
+      {
+        kind: 'file',
+        path,
+        context: options.context,
+      },
+    );
   }
 
   /** Loads a kubeconfig from YAML or JSON text, optionally selecting a context. */
   static fromString(text: string, options: KubeTransportOptions & { context?: string } = {}): KubeTransport {
-    return new KubeTransport(loadConfig((kc) => kc.loadFromString(text), options.context), options);
+    return new KubeTransport(
+      loadConfig((kc) => kc.loadFromString(text), options.context),
+      options,
+    );
   }
 
   /** The API server URL of the current context. */
@@ -127,20 +129,29 @@ export class KubeTransport {
   private async json<T>(path: string, query: Query, controls: RequestControls, payload?: string): Promise<T> {
     const chunks: Buffer[] = [];
     let size = 0;
-    await this.exchange(path, query, controls, (chunk, fail) => {
-      size += chunk.length;
-      if (size > this.options.maxBodyBytes) {
-        fail(new KubeTransportError('protocol', `response body larger than ${this.options.maxBodyBytes} bytes`));
-        return false;
-      }
-      chunks.push(chunk);
-      return true;
-    }, undefined, payload);
+    await this.exchange(
+      path,
+      query,
+      controls,
+      (chunk, fail) => {
+        size += chunk.length;
+        if (size > this.options.maxBodyBytes) {
+          fail(new KubeTransportError('protocol', `response body larger than ${this.options.maxBodyBytes} bytes`));
+          return false;
+        }
+        chunks.push(chunk);
+        return true;
+      },
+      undefined,
+      payload,
+    );
     const text = Buffer.concat(chunks).toString('utf8');
     try {
       return JSON.parse(text) as T;
     } catch (error) {
-      throw new KubeTransportError('protocol', `response of ${path} is not JSON: ${(error as Error).message}`, { cause: error });
+      throw new KubeTransportError('protocol', `response of ${path} is not JSON: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 
@@ -199,7 +210,9 @@ export class KubeTransport {
     try {
       await this.config.applyToHTTPSOptions(options);
     } catch (error) {
-      throw new KubeCredentialsError(`kubeconfig credentials unavailable: ${(error as Error).message}`, { cause: error });
+      throw new KubeCredentialsError(`kubeconfig credentials unavailable: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
     const url = new URL(cluster.server);
     url.pathname = url.pathname.replace(/\/+$/, '') + path;
@@ -235,7 +248,11 @@ export class KubeTransport {
     const { url, options } = await this.prepare(path, query);
     if (payload !== undefined) {
       options.method = 'POST';
-      options.headers = { ...options.headers, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload) };
+      options.headers = {
+        ...options.headers,
+        'Content-Type': 'application/json',
+        'Content-Length': Buffer.byteLength(payload),
+      };
     }
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
@@ -262,7 +279,10 @@ export class KubeTransport {
       };
       const idle = () => new KubeTransportError('idle-timeout', `no data from ${url.pathname} for ${idleTimeoutMs} ms`);
       signal?.addEventListener('abort', onAbort, { once: true });
-      arm(headerTimeoutMs, () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`));
+      arm(
+        headerTimeoutMs,
+        () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
+      );
       req.on('error', (error) => finish(toTransportError(error)));
       req.on('response', (res) => {
         const code = res.statusCode ?? 0;
@@ -341,9 +361,16 @@ function onlyCurrentContext(kc: KubeConfig): KubeConfig {
   const cluster = kc.getCluster(context.cluster);
   const user = kc.getUser(context.user);
   const slim = new KubeConfig();
-  slim.loadFromOptions(JSON.parse(JSON.stringify({
-    clusters: cluster ? [cluster] : [], users: user ? [user] : [], contexts: [context], currentContext: name,
-  })) as Parameters<KubeConfig['loadFromOptions']>[0]);
+  slim.loadFromOptions(
+    JSON.parse(
+      JSON.stringify({
+        clusters: cluster ? [cluster] : [],
+        users: user ? [user] : [],
+        contexts: [context],
+        currentContext: name,
+      }),
+    ) as Parameters<KubeConfig['loadFromOptions']>[0],
+  );
   return slim;
 }
 
@@ -363,6 +390,9 @@ function loadFileOnce(kc: KubeConfig, path: string): void {
     parsedFiles.set(path, cached);
   }
   kc.loadFromOptions({
-    clusters: cached.config.clusters, users: cached.config.users, contexts: cached.config.contexts, currentContext: cached.config.currentContext,
+    clusters: cached.config.clusters,
+    users: cached.config.users,
+    contexts: cached.config.contexts,
+    currentContext: cached.config.currentContext,
   });
 }

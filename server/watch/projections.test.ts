@@ -3,9 +3,27 @@ import type { KubeObject } from '@/lib/k8s/types';
 import { compactManagedFields, projectObject, LAST_APPLIED_ANNOTATION } from './projections';
 
 const managedFields = [
-  { manager: 'cluster-version-operator', operation: 'Update', time: '2026-11-22T08:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': {} } },
-  { manager: 'cluster-version-operator', operation: 'Update', subresource: 'status', time: '2026-11-22T08:10:00Z', fieldsV1: { 'f:status': {} } },
-  { manager: 'cluster-version-operator', operation: 'Update', subresource: 'status', time: '2026-11-22T08:30:00Z', fieldsV1: { 'f:status': {} } },
+  {
+    manager: 'cluster-version-operator',
+    operation: 'Update',
+    time: '2026-11-22T08:00:00Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:spec': {} },
+  },
+  {
+    manager: 'cluster-version-operator',
+    operation: 'Update',
+    subresource: 'status',
+    time: '2026-11-22T08:10:00Z',
+    fieldsV1: { 'f:status': {} },
+  },
+  {
+    manager: 'cluster-version-operator',
+    operation: 'Update',
+    subresource: 'status',
+    time: '2026-11-22T08:30:00Z',
+    fieldsV1: { 'f:status': {} },
+  },
   { manager: 'kubectl-edit', operation: 'Update', time: '2026-11-22T07:00:00Z', fieldsV1: {} },
 ];
 
@@ -23,11 +41,17 @@ function pod(): KubeObject {
       ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: 'm0', uid: 'n1', controller: true }],
       managedFields,
     },
-    spec: { nodeName: 'm0', containers: [{ name: 'etcd', image: 'x', env: [{ name: 'A', value: 'b' }] }], volumes: [{ name: 'v' }] },
+    spec: {
+      nodeName: 'm0',
+      containers: [{ name: 'etcd', image: 'x', env: [{ name: 'A', value: 'b' }] }],
+      volumes: [{ name: 'v' }],
+    },
     status: {
       phase: 'Running',
       podIP: '10.0.0.1',
-      conditions: [{ type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: 't', lastProbeTime: null }],
+      conditions: [
+        { type: 'Ready', status: 'False', reason: 'ContainersNotReady', lastTransitionTime: 't', lastProbeTime: null },
+      ],
       containerStatuses: [
         {
           name: 'etcd',
@@ -36,7 +60,16 @@ function pod(): KubeObject {
           image: 'x',
           imageID: 'sha',
           state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
-          lastState: { terminated: { reason: 'Error', message: 'boom', exitCode: 1, finishedAt: 'f', startedAt: 's', containerID: 'cri-o://x' } },
+          lastState: {
+            terminated: {
+              reason: 'Error',
+              message: 'boom',
+              exitCode: 1,
+              finishedAt: 'f',
+              startedAt: 's',
+              containerID: 'cri-o://x',
+            },
+          },
         },
       ],
     },
@@ -76,7 +109,9 @@ describe('projections', () => {
             ready: false,
             restartCount: 7,
             state: { waiting: { reason: 'CrashLoopBackOff', message: 'back-off 5m0s' } },
-            lastState: { terminated: { reason: 'Error', message: 'boom', exitCode: 1, finishedAt: 'f', startedAt: 's' } },
+            lastState: {
+              terminated: { reason: 'Error', message: 'boom', exitCode: 1, finishedAt: 'f', startedAt: 's' },
+            },
           },
         ],
       },
@@ -118,7 +153,11 @@ describe('projections', () => {
     const cv: KubeObject = {
       apiVersion: 'config.openshift.io/v1',
       kind: 'ClusterVersion',
-      metadata: { name: 'version', annotations: { [LAST_APPLIED_ANNOTATION]: '{"secret":1}', keep: 'me' }, managedFields },
+      metadata: {
+        name: 'version',
+        annotations: { [LAST_APPLIED_ANNOTATION]: '{"secret":1}', keep: 'me' },
+        managedFields,
+      },
       spec: { channel: 'stable-4.14' },
       status: { desired: { version: '4.14.10' } },
     };

@@ -40,7 +40,14 @@ export interface PodProjection extends KubeObject {
 
 /** The slim core/v1 Event the cache holds. */
 export interface EventProjection extends KubeObject {
-  involvedObject: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string; fieldPath?: string };
+  involvedObject: {
+    apiVersion?: string;
+    kind?: string;
+    name?: string;
+    namespace?: string;
+    uid?: string;
+    fieldPath?: string;
+  };
   reason?: string;
   message?: string;
   type?: string;
@@ -115,7 +122,9 @@ function identity(metadata: ObjectMeta): ObjectMeta {
 
 function ownerRefs(refs: OwnerReference[] | undefined): OwnerReference[] | undefined {
   if (!Array.isArray(refs)) return undefined;
-  return refs.map((ref) => defined({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, controller: ref.controller }));
+  return refs.map((ref) =>
+    defined({ apiVersion: ref.apiVersion, kind: ref.kind, name: ref.name, uid: ref.uid, controller: ref.controller }),
+  );
 }
 
 function containerState(value: unknown): ContainerStateProjection | undefined {
@@ -142,7 +151,13 @@ function containerState(value: unknown): ContainerStateProjection | undefined {
 function conditions(value: unknown): Condition[] | undefined {
   if (!Array.isArray(value)) return undefined;
   return value.map((c: Condition) =>
-    defined({ type: c.type, status: c.status, reason: c.reason, message: c.message, lastTransitionTime: c.lastTransitionTime }),
+    defined({
+      type: c.type,
+      status: c.status,
+      reason: c.reason,
+      message: c.message,
+      lastTransitionTime: c.lastTransitionTime,
+    }),
   );
 }
 
@@ -160,7 +175,10 @@ export function projectPod(pod: KubeObject): PodProjection {
       labels: pod.metadata.labels,
       ownerReferences: ownerRefs(pod.metadata.ownerReferences),
     }),
-    spec: defined({ nodeName: spec.nodeName as string | undefined, containers: containers.map((c) => ({ name: String(c.name) })) }),
+    spec: defined({
+      nodeName: spec.nodeName as string | undefined,
+      containers: containers.map((c) => ({ name: String(c.name) })),
+    }),
     status: defined({
       phase: status.phase as string | undefined,
       reason: status.reason as string | undefined,
@@ -202,7 +220,10 @@ export function projectEvent(event: KubeObject): EventProjection {
     firstTimestamp: event.firstTimestamp as string | undefined,
     lastTimestamp: event.lastTimestamp as string | undefined,
     eventTime: (event.eventTime as string | null | undefined) ?? undefined,
-    source: source.component || source.host ? defined({ component: source.component as string | undefined, host: source.host as string | undefined }) : undefined,
+    source:
+      source.component || source.host
+        ? defined({ component: source.component as string | undefined, host: source.host as string | undefined })
+        : undefined,
   });
 }
 

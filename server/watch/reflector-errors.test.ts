@@ -9,7 +9,15 @@ import { servingCertificate } from '@/server/simulator/tls';
 import { testPod } from '@/server/simulator/test-objects';
 import { KubeTransport } from './kube-transport';
 import type { ReflectorDiagnostic } from './reflector-types';
-import { observe, sleep, startSim, traceStatus, trackUnhandledRejections, until, type SimHarness } from './test-harness';
+import {
+  observe,
+  sleep,
+  startSim,
+  traceStatus,
+  trackUnhandledRejections,
+  until,
+  type SimHarness,
+} from './test-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {
@@ -144,10 +152,20 @@ describe('malformed watch lines', () => {
   beforeEach(async () => {
     const certificate = servingCertificate();
     server = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
-      const pod = (name: string, rv: string) => ({ ...testPod('ns', name), metadata: { name, namespace: 'ns', resourceVersion: rv } });
+      const pod = (name: string, rv: string) => ({
+        ...testPod('ns', name),
+        metadata: { name, namespace: 'ns', resourceVersion: rv },
+      });
       if (!req.url?.includes('watch=true')) {
         res.writeHead(200, { 'Content-Type': 'application/json' });
-        res.end(JSON.stringify({ kind: 'PodList', apiVersion: 'v1', metadata: { resourceVersion: '10' }, items: [pod('a', '9')] }));
+        res.end(
+          JSON.stringify({
+            kind: 'PodList',
+            apiVersion: 'v1',
+            metadata: { resourceVersion: '10' },
+            items: [pod('a', '9')],
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'Content-Type': 'application/json' });
@@ -155,7 +173,9 @@ describe('malformed watch lines', () => {
       res.write('{"type":"ADDED","object":{"metadata"\n');
       res.write('this is not json\n');
       res.write('{"type":"EXPLODED","object":{}}\n');
-      res.write(`${JSON.stringify({ type: 'MODIFIED', object: { ...pod('a', '12'), status: { phase: 'Failed' } } })}\n`);
+      res.write(
+        `${JSON.stringify({ type: 'MODIFIED', object: { ...pod('a', '12'), status: { phase: 'Failed' } } })}\n`,
+      );
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -166,7 +186,9 @@ describe('malformed watch lines', () => {
   });
 
   it('R10: each malformed line is counted and reported, skipped, and the stream goes on', async () => {
-    const transport = KubeTransport.fromString(buildKubeconfig([{ name: 'raw', server: url, caData: servingCertificate().caData, token: 't' }]));
+    const transport = KubeTransport.fromString(
+      buildKubeconfig([{ name: 'raw', server: url, caData: servingCertificate().caData, token: 't' }]),
+    );
     const diagnostics: ReflectorDiagnostic[] = [];
     const o = observe(transport, { onDiagnostic: (d) => diagnostics.push(d) });
     o.reflector.start();

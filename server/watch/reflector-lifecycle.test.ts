@@ -26,18 +26,25 @@ describe('reflector lifecycle', () => {
     expect(o.lists()[0].query).toMatchObject({ limit: 500 });
     await until('the watch', () => o.watches().length === 1);
     const watch = o.watches()[0].query;
-    expect(watch).toMatchObject({ watch: 'true', allowWatchBookmarks: 'true', resourceVersion: o.reflector.state().resourceVersion });
+    expect(watch).toMatchObject({
+      watch: 'true',
+      allowWatchBookmarks: 'true',
+      resourceVersion: o.reflector.state().resourceVersion,
+    });
     expect(Number(watch.timeoutSeconds)).toBeGreaterThanOrEqual(300);
     expect(Number(watch.timeoutSeconds)).toBeLessThanOrEqual(600);
     sim.cluster.client.create('pods', testPod('ns', 'live', { containers: ['a', 'b'] }));
-    sim.cluster.client.patch('pods', 'live', { status: { phase: 'Failed' } }, { namespace: 'ns', subresource: 'status' });
+    sim.cluster.client.patch(
+      'pods',
+      'live',
+      { status: { phase: 'Failed' } },
+      { namespace: 'ns', subresource: 'status' },
+    );
     sim.cluster.client.delete('pods', 'pod-000', 'ns');
     await until('the delete', () => o.events.some((e) => e.type === 'deleted'));
-    expect(o.events.slice(4).map((e) => (e.type === 'synced' ? e.type : `${e.type}:${e.object.metadata.name}`))).toEqual([
-      'added:live',
-      'modified:live',
-      'deleted:pod-000',
-    ]);
+    expect(
+      o.events.slice(4).map((e) => (e.type === 'synced' ? e.type : `${e.type}:${e.object.metadata.name}`)),
+    ).toEqual(['added:live', 'modified:live', 'deleted:pod-000']);
     const live = o.reflector.cache.getByName('live', 'ns');
     expect(live?.spec).toEqual({ nodeName: 'worker-0', containers: [{ name: 'a' }, { name: 'b' }] });
     expect(live?.metadata.managedFields).toBeUndefined();
@@ -77,7 +84,10 @@ describe('reflector lifecycle', () => {
   it('R11: stop() then the in-flight request failing, or a handler calling start(), resurrects nothing', async () => {
     sim.fault({ resource: 'pods', verb: 'watch', kind: 'status', status: 500, count: 1 });
     const ref: { current?: Reflector } = {};
-    const o = observe(sim.transport, { handler: () => ref.current?.start(), backoff: { initialMs: 300, maxMs: 1_000 } });
+    const o = observe(sim.transport, {
+      handler: () => ref.current?.start(),
+      backoff: { initialMs: 300, maxMs: 1_000 },
+    });
     ref.current = o.reflector;
     o.reflector.start();
     expect(await o.reflector.waitForSync(3_000)).toBe(true);

@@ -7,7 +7,15 @@ import { servingCertificate } from '@/server/simulator/tls';
 import { simulatorTokens } from '@/server/simulator/auth';
 import { testNamespace, testPod } from '@/server/simulator/test-objects';
 import { KubeTransport } from './kube-transport';
-import { observe, sleep, startSim, traceStatus, trackUnhandledRejections, until, type SimHarness } from './test-harness';
+import {
+  observe,
+  sleep,
+  startSim,
+  traceStatus,
+  trackUnhandledRejections,
+  until,
+  type SimHarness,
+} from './test-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {
@@ -38,7 +46,8 @@ describe('reflector recovery against the served simulator', () => {
     expect(second.at - first.at).toBeLessThan(800 + 1_000 + 500);
     expect(second.query.resourceVersion).toBe(listRv);
     await until('the pod created during the silence', () =>
-      o.events.some((e) => e.type === 'added' && e.object.metadata.name === 'during-silence' && !e.synthetic));
+      o.events.some((e) => e.type === 'added' && e.object.metadata.name === 'during-silence' && !e.synthetic),
+    );
     await until('recovered', () => o.reflector.state().status === 'synced' && o.reflector.state().error === undefined);
     trace.stop();
     // one quiet connection replaced well within the staleness threshold is not an outage
@@ -62,7 +71,11 @@ describe('reflector recovery against the served simulator', () => {
     expect(state.error?.reason).toBe('idle-timeout');
     expect(Date.parse(state.since)).toBeGreaterThanOrEqual(synced + 1_900);
     // still trying: the next attempt is scheduled or a watch is in flight
-    await until('another watch after turning stale', () => o.watches().some((w) => w.at > Date.parse(state.since)), 4_000);
+    await until(
+      'another watch after turning stale',
+      () => o.watches().some((w) => w.at > Date.parse(state.since)),
+      4_000,
+    );
     sim.clearFaults();
     await until('synced once bytes flow again', () => o.reflector.state().status === 'synced', 6_000);
     trace.stop();
@@ -120,7 +133,9 @@ describe('reflector recovery against the served simulator', () => {
     expect(await o.reflector.waitForSync(3_000)).toBe(true);
     sim.cluster.client.create('pods', testPod('ns', 'while-failing'));
     await until('four watches', () => o.watches().length >= 4, 5_000);
-    await until('the new pod', () => o.events.some((e) => e.type === 'added' && e.object.metadata.name === 'while-failing'));
+    await until('the new pod', () =>
+      o.events.some((e) => e.type === 'added' && e.object.metadata.name === 'while-failing'),
+    );
     await until('synced', () => o.reflector.state().status === 'synced', 3_000);
     const rvs = o.watches().map((w) => w.query.resourceVersion);
     expect(new Set(rvs.slice(0, 3)).size).toBe(1);
@@ -135,12 +150,16 @@ describe('reflector recovery against the served simulator', () => {
   });
 });
 
-
 describe('reflector against an absent API server', () => {
   it('R7: ECONNREFUSED shows as unreachable, is retried with backoff, and recovers once the server comes up', async () => {
     const port = await freePort();
     const kubeconfig = buildKubeconfig([
-      { name: 'sim', server: `https://127.0.0.1:${port}`, caData: servingCertificate().caData, token: simulatorTokens().admin },
+      {
+        name: 'sim',
+        server: `https://127.0.0.1:${port}`,
+        caData: servingCertificate().caData,
+        token: simulatorTokens().admin,
+      },
     ]);
     const transport = KubeTransport.fromString(kubeconfig);
     const o = observe(transport);
@@ -163,7 +182,12 @@ describe('reflector against an absent API server', () => {
 
   it('R7: a DNS failure shows as unreachable and is retried with backoff', async () => {
     const kubeconfig = buildKubeconfig([
-      { name: 'sim', server: 'https://api.no-such-cluster.invalid:6443', caData: servingCertificate().caData, token: 'x' },
+      {
+        name: 'sim',
+        server: 'https://api.no-such-cluster.invalid:6443',
+        caData: servingCertificate().caData,
+        token: 'x',
+      },
     ]);
     const transport = KubeTransport.fromString(kubeconfig);
     const o = observe(transport);

@@ -1,7 +1,16 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testPod } from '@/server/simulator/test-objects';
 import type { ReflectorEvent } from './reflector-types';
-import { observe, podName, sleep, startSim, trackUnhandledRejections, until, type Observed, type SimHarness } from './test-harness';
+import {
+  observe,
+  podName,
+  sleep,
+  startSim,
+  trackUnhandledRejections,
+  until,
+  type Observed,
+  type SimHarness,
+} from './test-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {
@@ -47,7 +56,12 @@ describe('relist on 410', () => {
     expect(relistEvents(o.events)).toEqual(['added:pod-new', 'deleted:pod-000', 'deleted:pod-001', 'modified:pod-002']);
     const relist = o.lists()[1];
     expect(relist.query.resourceVersion).toBeUndefined();
-    expect(o.reflector.cache.keys().sort()).toEqual(sim.cluster.client.list('pods', { namespace: 'ns' }).map((p) => `ns/${p.metadata.name}`).sort());
+    expect(o.reflector.cache.keys().sort()).toEqual(
+      sim.cluster.client
+        .list('pods', { namespace: 'ns' })
+        .map((p) => `ns/${p.metadata.name}`)
+        .sort(),
+    );
     await until('watching again', () => o.reflector.state().status === 'synced');
     await sleep(1_000);
     expect(o.reflector.state().counters).toMatchObject({ relists: 1, lists: 2 });
@@ -104,7 +118,10 @@ describe('paged list', () => {
     // pages 1-2, the 410 on page 3, then 5 fresh pages
     expect(o.lists()).toHaveLength(8);
     expect(o.lists()[3].query.continue).toBeUndefined();
-    const server = sim.cluster.client.list('pods', { namespace: 'ns' }).map((p) => `ns/${p.metadata.name}`).sort();
+    const server = sim.cluster.client
+      .list('pods', { namespace: 'ns' })
+      .map((p) => `ns/${p.metadata.name}`)
+      .sort();
     expect(o.reflector.cache.keys().sort()).toEqual(server);
     expect(server).toHaveLength(45);
     // one add per object of the consistent list, none from the discarded pages
@@ -127,7 +144,10 @@ describe('paged list', () => {
     const last = o.lists()[o.lists().length - 1];
     expect(last.query.limit).toBeUndefined();
     expect(o.lists()).toHaveLength(5);
-    const server = sim.cluster.client.list('pods', { namespace: 'ns' }).map((p) => `ns/${p.metadata.name}`).sort();
+    const server = sim.cluster.client
+      .list('pods', { namespace: 'ns' })
+      .map((p) => `ns/${p.metadata.name}`)
+      .sort();
     expect(o.reflector.cache.keys().sort()).toEqual(server);
     o.reflector.stop();
   });
@@ -143,7 +163,11 @@ describe('bookmarks', () => {
   });
 
   it('R9: a bookmark-only stream advances the RV; reconnecting after compaction relists at most once', async () => {
-    const o = observe(sim.transport, { resource: 'namespaces', namespace: undefined, watchTimeoutSeconds: { min: 1, max: 1 } });
+    const o = observe(sim.transport, {
+      resource: 'namespaces',
+      namespace: undefined,
+      watchTimeoutSeconds: { min: 1, max: 1 },
+    });
     o.reflector.start();
     expect(await o.reflector.waitForSync(3_000)).toBe(true);
     const listRv = Number(o.reflector.resourceVersion);

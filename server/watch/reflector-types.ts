@@ -6,8 +6,7 @@ import type { KubeTransport, Query } from './kube-transport';
 
 /** What a reflector tells its handler. `synthetic` marks changes found by a relist rather than seen on a watch. */
 export type ReflectorEvent =
-  | { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean }
-  | { type: 'synced' };
+  { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean } | { type: 'synced' };
 
 /** Receives reflector events. Exceptions and rejections are caught and counted, never propagated. */
 export type ReflectorHandler = (event: ReflectorEvent) => void | Promise<void>;

@@ -127,10 +127,12 @@ export class Reflector {
       this.needList = true;
       this.rv = '';
     }
-    if (this.hasSynced && (action.status === 'stale' || action.status === 'unreachable')) this.failedWhileSynced(action.status, action.error);
+    if (this.hasSynced && (action.status === 'stale' || action.status === 'unreachable'))
+      this.failedWhileSynced(action.status, action.error);
     else this.tracker.set(action.status, action.error);
     let delay: number;
-    if (action.delay.kind === 'retry-after') delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
+    if (action.delay.kind === 'retry-after')
+      delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
     else if (action.delay.kind === 'slow') delay = this.backoff.slow();
     else if (action.delay.kind === 'auth') delay = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
     else delay = this.backoff.next();
@@ -180,7 +182,11 @@ export class Reflector {
         path: this.path,
         query: { labelSelector: this.o.labelSelector, fieldSelector: this.o.fieldSelector },
         pageSize: this.o.pageSize ?? 500,
-        controls: { signal: controller.signal, headerTimeoutMs: this.o.headerTimeoutMs, idleTimeoutMs: this.inactivityMs },
+        controls: {
+          signal: controller.signal,
+          headerTimeoutMs: this.o.headerTimeoutMs,
+          idleTimeoutMs: this.inactivityMs,
+        },
         transform: (item) => this.project(item),
         onRestart: () => (this.tracker.counters.listRestarts += 1),
         onRequest: (query) => this.o.onRequest?.({ verb: 'list', query }),
@@ -200,7 +206,8 @@ export class Reflector {
     this.fresh();
     this.tracker.synced();
     for (const object of diff.deleted) this.emit({ type: 'deleted', object, synthetic: true });
-    for (const object of diff.added) this.emit(initial ? { type: 'added', object } : { type: 'added', object, synthetic: true });
+    for (const object of diff.added)
+      this.emit(initial ? { type: 'added', object } : { type: 'added', object, synthetic: true });
     for (const { object } of diff.modified) this.emit({ type: 'modified', object, synthetic: true });
     this.emit({ type: 'synced' });
     for (const waiter of [...this.syncWaiters]) waiter(true);
@@ -309,7 +316,12 @@ export class Reflector {
       return this.transform(object);
     } catch (error) {
       this.tracker.counters.handlerErrors += 1;
-      this.diagnose({ kind: 'transform-error', resource: this.o.resource, message: (error as Error)?.message ?? String(error), error });
+      this.diagnose({
+        kind: 'transform-error',
+        resource: this.o.resource,
+        message: (error as Error)?.message ?? String(error),
+        error,
+      });
       return object;
     }
   }
@@ -320,11 +332,17 @@ export class Reflector {
     if (!handler) return;
     const failed = (error: unknown) => {
       this.tracker.counters.handlerErrors += 1;
-      this.diagnose({ kind: 'handler-error', resource: this.o.resource, message: (error as Error)?.message ?? String(error), error });
+      this.diagnose({
+        kind: 'handler-error',
+        resource: this.o.resource,
+        message: (error as Error)?.message ?? String(error),
+        error,
+      });
     };
     try {
       const result = handler(event);
-      if (result && typeof (result as Promise<void>).then === 'function') (result as Promise<void>).then(undefined, failed);
+      if (result && typeof (result as Promise<void>).then === 'function')
+        (result as Promise<void>).then(undefined, failed);
     } catch (error) {
       failed(error);
     }

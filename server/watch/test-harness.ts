@@ -21,7 +21,9 @@ export interface SimHarness {
 }
 
 /** Starts a served cluster with one namespace `ns` and `pods` pods in it. */
-export async function startSim(options: { pods?: number; bookmarkIntervalMs?: number; transport?: KubeTransportOptions } = {}): Promise<SimHarness> {
+export async function startSim(
+  options: { pods?: number; bookmarkIntervalMs?: number; transport?: KubeTransportOptions } = {},
+): Promise<SimHarness> {
   const cluster = createSimulatedCluster();
   cluster.client.create('namespaces', testNamespace('ns'));
   for (let i = 0; i < (options.pods ?? 0); i += 1) cluster.client.create('pods', testPod('ns', podName(i)));
@@ -35,7 +37,9 @@ export async function startSim(options: { pods?: number; bookmarkIntervalMs?: nu
     fault: (rule) => cluster.faults.add(rule),
     clearFaults: () => cluster.faults.clear(),
     activeRequests: async (pathPart = '') => {
-      const stats = await transport.getJson<{ activeRequests: { method: string; path: string; query: string }[] }>('/__sim/stats');
+      const stats = await transport.getJson<{ activeRequests: { method: string; path: string; query: string }[] }>(
+        '/__sim/stats',
+      );
       return stats.activeRequests.filter((r) => !r.path.startsWith('/__sim') && r.path.includes(pathPart));
     },
     close: async () => {

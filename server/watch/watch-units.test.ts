@@ -6,7 +6,14 @@ import { ObjectCache } from './object-cache';
 import { decodeWatchLine } from './watch-decoder';
 
 function fakeClock(random = 0): ReflectorClock & { t: number } {
-  return { t: 0, now() { return this.t; }, setTimeout: () => () => undefined, random: () => random };
+  return {
+    t: 0,
+    now() {
+      return this.t;
+    },
+    setTimeout: () => () => undefined,
+    random: () => random,
+  };
 }
 
 describe('Backoff', () => {
@@ -29,8 +36,21 @@ describe('Backoff', () => {
 
 describe('API errors', () => {
   it('reads Retry-After from the header or from Status details', () => {
-    const status = JSON.stringify({ kind: 'Status', apiVersion: 'v1', status: 'Failure', code: 429, reason: 'TooManyRequests', message: 'slow down', details: { retryAfterSeconds: 7 } });
-    expect(apiErrorFromResponse(429, 'Too Many Requests', status, '3')).toMatchObject({ code: 429, reason: 'TooManyRequests', retryAfterSeconds: 3, message: 'slow down' });
+    const status = JSON.stringify({
+      kind: 'Status',
+      apiVersion: 'v1',
+      status: 'Failure',
+      code: 429,
+      reason: 'TooManyRequests',
+      message: 'slow down',
+      details: { retryAfterSeconds: 7 },
+    });
+    expect(apiErrorFromResponse(429, 'Too Many Requests', status, '3')).toMatchObject({
+      code: 429,
+      reason: 'TooManyRequests',
+      retryAfterSeconds: 3,
+      message: 'slow down',
+    });
     expect(apiErrorFromResponse(429, 'Too Many Requests', status).retryAfterSeconds).toBe(7);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 0)).toBe(10);
   });
@@ -39,7 +59,10 @@ describe('API errors', () => {
     const proxy = apiErrorFromResponse(502, 'Bad Gateway', '<html>bad gateway</html>');
     expect(proxy).toMatchObject({ code: 502, reason: 'BadGateway', message: '502 Bad Gateway' });
     expect(proxy).toBeInstanceOf(Error);
-    expect(apiErrorFromStatus({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' }).isExpired).toBe(true);
+    expect(
+      apiErrorFromStatus({ kind: 'Status', code: 410, reason: 'Expired', message: 'too old resource version' })
+        .isExpired,
+    ).toBe(true);
   });
 });
 
@@ -47,13 +70,20 @@ describe('watch lines', () => {
   it('accepts watch events and rejects everything else with a reason', () => {
     expect(decodeWatchLine('{"type":"BOOKMARK","object":{"metadata":{"resourceVersion":"9"}}}').ok).toBe(true);
     expect(decodeWatchLine('{"type":"ADDED","object":{"metadata":{}}}')).toMatchObject({ ok: false });
-    expect(decodeWatchLine('{"type":"ADDED"')).toMatchObject({ ok: false, message: expect.stringContaining('malformed JSON') });
+    expect(decodeWatchLine('{"type":"ADDED"')).toMatchObject({
+      ok: false,
+      message: expect.stringContaining('malformed JSON'),
+    });
     expect(decodeWatchLine('[1]')).toMatchObject({ ok: false });
   });
 });
 
 describe('ObjectCache', () => {
-  const obj = (name: string, rv: string, uid = name): KubeObject => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'ns', resourceVersion: rv, uid } });
+  const obj = (name: string, rv: string, uid = name): KubeObject => ({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns', resourceVersion: rv, uid },
+  });
 
   it('replaces content and reports deletes, adds, updates and recreations', () => {
     const cache = new ObjectCache();

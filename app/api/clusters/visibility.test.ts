@@ -33,7 +33,11 @@ const holder = globalThis as unknown as { __updateHealthFleet?: Fleet; __updateH
 const servers: TestServer[] = [];
 const engines: ClusterEngine[] = [];
 
-const user = (name: string): Extract<Viewer, { kind: 'user' }> => ({ kind: 'user', user: { name, groups: ['system:authenticated'] }, via: 'bearer' });
+const user = (name: string): Extract<Viewer, { kind: 'user' }> => ({
+  kind: 'user',
+  user: { name, groups: ['system:authenticated'] },
+  via: 'bearer',
+});
 const onlyClusterVersion = user('cv-viewer');
 const onlyHostedCluster = user('hc-viewer');
 const nobody = user('nobody');
@@ -43,10 +47,14 @@ function rbac(name: string, rules: unknown[], namespace?: string): string {
   const kind = namespace ? 'Role' : 'ClusterRole';
   const meta = (n: string) => ({ name: n, ...(namespace ? { namespace } : {}) });
   return JSON.stringify({
-    apiVersion: 'v1', kind: 'List', items: [
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
       { apiVersion: 'rbac.authorization.k8s.io/v1', kind, metadata: meta(name), rules },
       {
-        apiVersion: 'rbac.authorization.k8s.io/v1', kind: `${kind}Binding`, metadata: meta(name),
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: `${kind}Binding`,
+        metadata: meta(name),
         roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind, name },
         subjects: [{ apiGroup: 'rbac.authorization.k8s.io', kind: 'User', name }],
       },
@@ -60,7 +68,11 @@ async function boot(name: ScenarioName, seed: number, grant: string): Promise<Cl
   runScenario(server.cluster, SCENARIOS[name]!);
   const applied = await server.kubectl('admin', ['apply', '--validate=false', '-f', '-'], grant);
   expect(applied.code, applied.stderr).toBe(0);
-  const engine = new ClusterEngine({ id: name, name, connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim') });
+  const engine = new ClusterEngine({
+    id: name,
+    name,
+    connection: createKubeConnection(server.kubeconfigPath('reader'), 'sim'),
+  });
   engines.push(engine);
   return engine;
 }
@@ -85,23 +97,44 @@ async function healthAs(viewer: Viewer, id: string): Promise<ClusterHealthDto> {
 }
 
 beforeAll(async () => {
-  const standalone = await boot(STANDALONE, 3, rbac('cv-viewer', [
-    { apiGroups: ['config.openshift.io'], resources: ['clusterversions'], resourceNames: ['version'], verbs: ['get'] },
-  ]));
-  const management = await boot(MANAGEMENT, 2, rbac('hc-viewer', [
-    { apiGroups: ['hypershift.openshift.io'], resources: ['hostedclusters'], verbs: ['get', 'list', 'watch'] },
-  ], 'clusters'));
+  const standalone = await boot(
+    STANDALONE,
+    3,
+    rbac('cv-viewer', [
+      {
+        apiGroups: ['config.openshift.io'],
+        resources: ['clusterversions'],
+        resourceNames: ['version'],
+        verbs: ['get'],
+      },
+    ]),
+  );
+  const management = await boot(
+    MANAGEMENT,
+    2,
+    rbac(
+      'hc-viewer',
+      [{ apiGroups: ['hypershift.openshift.io'], resources: ['hostedclusters'], verbs: ['get', 'list', 'watch'] }],
+      'clusters',
+    ),
+  );
   const fleet = new Fleet([standalone, management]);
   holder.__updateHealthFleet = fleet;
   holder.__updateHealthAuth = new AuthService(
     { UPDATE_HEALTH_AUTH: 'openshift' } as AuthEnv,
-    () => { throw new Error('no sessions in this test'); },
+    () => {
+      throw new Error('no sessions in this test');
+    },
     () => STANDALONE,
     (clusterId, path, body) => fleet.review(clusterId, path, body),
   );
   for (const engine of engines) engine.start();
-  await until(() => engines.every((engine) => engine.health().sources.length > 0
-    && engine.health().sources.every((source) => source.status === 'synced')));
+  await until(() =>
+    engines.every(
+      (engine) =>
+        engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced'),
+    ),
+  );
   await until(() => !!fleet.get(HOSTED)?.health().hosted?.pods.length);
 });
 
@@ -127,14 +160,21 @@ describe('derived views through the real access path', () => {
     expect(seen.updateProgress).toBeNull();
     expect(seen.updateRecommendations).toBeNull();
     expect(seen.findings.filter((f) => f.detector === 'update-progress')).toEqual([]);
-    expect(seen.access?.hiddenViews?.updateProgress).toEqual(expect.arrayContaining(['list nodes', 'list clusteroperators.config.openshift.io']));
-    expect(seen.access?.hiddenViews?.updateRecommendations).toEqual(expect.arrayContaining(['list poddisruptionbudgets.policy']));
+    expect(seen.access?.hiddenViews?.updateProgress).toEqual(
+      expect.arrayContaining(['list nodes', 'list clusteroperators.config.openshift.io']),
+    );
+    expect(seen.access?.hiddenViews?.updateRecommendations).toEqual(
+      expect.arrayContaining(['list poddisruptionbudgets.policy']),
+    );
     expect(seen.access?.missing.join(' ')).not.toMatch(/"|\bin namespace\b/);
     const sent = JSON.stringify(seen);
     for (const name of full.updateProgress?.controlPlane.updatingOperators ?? []) expect(sent).not.toContain(name);
     expect(sent).not.toContain('catalogd-controller-manager');
 
-    const plan = await getRollbackPlan(request(`/api/clusters/${STANDALONE}/rollback-plan?to=4.15.0`, onlyClusterVersion), ctx(STANDALONE));
+    const plan = await getRollbackPlan(
+      request(`/api/clusters/${STANDALONE}/rollback-plan?to=4.15.0`, onlyClusterVersion),
+      ctx(STANDALONE),
+    );
     expect(plan.status).toBe(403);
     const body = await plan.text();
     expect(body).toContain('list clusteroperators.config.openshift.io');
@@ -159,18 +199,27 @@ describe('a hidden cluster answers like an unknown one on every route', () => {
   const routes: [string, (id: string, viewer: Viewer) => Promise<Response>][] = [
     ['health', (id, viewer) => getHealth(request(`/api/clusters/${id}/health`, viewer), ctx(id))],
     ['series', (id, viewer) => getSeries(request(`/api/clusters/${id}/series`, viewer), ctx(id))],
-    ['rollback-plan', (id, viewer) => getRollbackPlan(request(`/api/clusters/${id}/rollback-plan?to=4.15.0`, viewer), ctx(id))],
-    ['pod-setup-latency', (id, viewer) => getLatency(request(`/api/clusters/${id}/metrics/pod-setup-latency`, viewer), ctx(id))],
+    [
+      'rollback-plan',
+      (id, viewer) => getRollbackPlan(request(`/api/clusters/${id}/rollback-plan?to=4.15.0`, viewer), ctx(id)),
+    ],
+    [
+      'pod-setup-latency',
+      (id, viewer) => getLatency(request(`/api/clusters/${id}/metrics/pod-setup-latency`, viewer), ctx(id)),
+    ],
     ['stream', (id, viewer) => getStream(request(`/api/stream?clusters=${id}`, viewer))],
   ];
 
-  it.each(routes)('%s: same status and body (but for the id asked) for a hidden and an unknown cluster', async (_, call) => {
-    const hidden = await call(STANDALONE, nobody);
-    const missing = await call(unknown, nobody);
-    expect(hidden.status).toBe(404);
-    expect(missing.status).toBe(404);
-    expect((await hidden.text()).replaceAll(STANDALONE, unknown)).toBe(await missing.text());
-  });
+  it.each(routes)(
+    '%s: same status and body (but for the id asked) for a hidden and an unknown cluster',
+    async (_, call) => {
+      const hidden = await call(STANDALONE, nobody);
+      const missing = await call(unknown, nobody);
+      expect(hidden.status).toBe(404);
+      expect(missing.status).toBe(404);
+      expect((await hidden.text()).replaceAll(STANDALONE, unknown)).toBe(await missing.text());
+    },
+  );
 
   it('the stream still opens for a viewer who may see the cluster', async () => {
     const abort = new AbortController();
@@ -188,7 +237,11 @@ describe('an incident frozen from a must-gather', () => {
     const { scenarioSource } = await import('@/server/incidents/testing/incident-source');
     const { mustGatherClusterId } = await import('@/lib/api/must-gather-dto');
     const stored: IncidentDto[] = [];
-    const repository = { create: async (incident: IncidentDto) => { stored.push(incident); } } as unknown as IncidentRepository;
+    const repository = {
+      create: async (incident: IncidentDto) => {
+        stored.push(incident);
+      },
+    } as unknown as IncidentRepository;
     const source = { ...scenarioSource(STANDALONE, 30 * 60_000), id: mustGatherClusterId('r1'), name: STANDALONE };
     await createIncident(source, repository, { createdBy: 'cv-viewer', limits: null });
     const incident = stored[0]!;

@@ -28,7 +28,8 @@ async function handlePost(request: NextRequest) {
   if (!parsed.ok) return parsed.response;
   const { clusterId, from, to, title, note } = parsed.data;
   const engine = getFleet().get(clusterId);
-  if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
+  if (!engine || !(await healthFor(viewer, engine)))
+    return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
   // The incident freezes everything; each reader later sees what their own access allows (incidentFor).
   const createdBy = viewer.kind === 'user' ? viewer.user.name : null;
   try {

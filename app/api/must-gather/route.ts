@@ -9,8 +9,21 @@ import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-const uploadQuery = z.object({ name: z.string().min(1).max(255).regex(/^[^/\\\0]+$/, 'a file name, not a path').default('upload.tar.gz') });
-const ARCHIVE_TYPES = ['application/octet-stream', 'application/gzip', 'application/x-gzip', 'application/x-tar', 'application/x-compressed-tar'];
+const uploadQuery = z.object({
+  name: z
+    .string()
+    .min(1)
+    .max(255)
+    .regex(/^[^/\\\0]+$/, 'a file name, not a path')
+    .default('upload.tar.gz'),
+});
+const ARCHIVE_TYPES = [
+  'application/octet-stream',
+  'application/gzip',
+  'application/x-gzip',
+  'application/x-tar',
+  'application/x-compressed-tar',
+];
 
 type Failure = Error & { code?: string; retryAfterSeconds?: number };
 
@@ -41,12 +54,17 @@ async function handlePost(request: Request) {
   try {
     if (type === 'application/json') {
       const parsed = mustGatherPathRequestSchema.safeParse(await request.json().catch(() => undefined));
-      if (!parsed.success) return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => issue.message).join('; '));
+      if (!parsed.success)
+        return jsonError(400, 'bad_request', parsed.error.issues.map((issue) => issue.message).join('; '));
       const result = await analyzePathFor(viewer, parsed.data.path);
       return jsonOk({ id: result.id, url: `/must-gather/${result.id}` }, 201);
     }
     if (!ARCHIVE_TYPES.includes(type)) {
-      return jsonError(415, 'unsupported_media_type', 'send a .tar/.tar.gz archive as application/octet-stream, or JSON {"path": ...}');
+      return jsonError(
+        415,
+        'unsupported_media_type',
+        'send a .tar/.tar.gz archive as application/octet-stream, or JSON {"path": ...}',
+      );
     }
     const query = parseQuery(uploadQuery, new URL(request.url).searchParams);
     if (!query.ok) return query.response;

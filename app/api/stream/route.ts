@@ -11,7 +11,10 @@ import { timedRoute } from '@/server/observability/timed-route';
 export const dynamic = 'force-dynamic';
 
 const querySchema = z.object({
-  clusters: z.string().regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids').optional(),
+  clusters: z
+    .string()
+    .regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids')
+    .optional(),
   /** `summary`: fleet rows only (the fleet page); `detail` (default): health, samples and transitions. */
   view: z.enum(['detail', 'summary']).default('detail'),
 });
@@ -25,9 +28,16 @@ async function handleGet(request: NextRequest) {
   const ids = query.data.clusters?.split(',').filter(Boolean) ?? [];
   // Hidden and unknown clusters get the same answer, as on every other route.
   const unknown = await unseenClusters(viewer, ids, (id) => fleet.get(id));
-  if (unknown.length > 0) return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
+  if (unknown.length > 0)
+    return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
   const view = query.data.view;
-  return sseResponse(mapSource(streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)), (message) => forView(message, view)), request.signal);
+  return sseResponse(
+    mapSource(
+      streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)),
+      (message) => forView(message, view),
+    ),
+    request.signal,
+  );
 }
 
 export const GET = timedRoute('/api/stream', handleGet);

@@ -30,10 +30,12 @@ export default async function MustGatherResultPage({ params }: Props) {
         <main id="main" role="alert" data-testid="must-gather-missing" style={{ padding: '16px 24px' }}>
           <h1>Analysis not found</h1>
           <p>
-            Must-gather analyses are kept in the server&apos;s memory for a day at most and are lost on restart; each
-            is shown only to whoever uploaded it and to must-gather administrators.
+            Must-gather analyses are kept in the server&apos;s memory for a day at most and are lost on restart; each is
+            shown only to whoever uploaded it and to must-gather administrators.
           </p>
-          <p><Link href="/must-gather">Analyze a must-gather</Link></p>
+          <p>
+            <Link href="/must-gather">Analyze a must-gather</Link>
+          </p>
         </main>
       </>
     );

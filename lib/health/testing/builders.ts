@@ -41,7 +41,8 @@ export function makeClusterVersion(input: {
   spec?: Record<string, unknown>;
   managedFields?: ManagedFieldsEntry[];
 }): KubeObject {
-  const image = (v: string): string => `quay.io/openshift-release-dev/ocp-release@sha256:${v.replace(/\W/g, '').padEnd(64, '0')}`;
+  const image = (v: string): string =>
+    `quay.io/openshift-release-dev/ocp-release@sha256:${v.replace(/\W/g, '').padEnd(64, '0')}`;
   return {
     apiVersion: 'config.openshift.io/v1',
     kind: 'ClusterVersion',
@@ -53,11 +54,20 @@ export function makeClusterVersion(input: {
     spec: { channel: 'stable-4.14', clusterID: 'fb4b77e5-f288-49ad-b9e6-dfd20426e470', ...input.spec },
     status: {
       ...(input.enabledCapabilities
-        ? { capabilities: { enabledCapabilities: input.enabledCapabilities, knownCapabilities: input.knownCapabilities ?? input.enabledCapabilities } }
+        ? {
+            capabilities: {
+              enabledCapabilities: input.enabledCapabilities,
+              knownCapabilities: input.knownCapabilities ?? input.enabledCapabilities,
+            },
+          }
         : {}),
       conditions: [
         { type: 'Available', status: 'True', lastTransitionTime: '2024-01-01T00:00:00Z' },
-        { type: 'Progressing', status: input.progressing ? 'True' : 'False', lastTransitionTime: '2024-01-01T00:00:00Z' },
+        {
+          type: 'Progressing',
+          status: input.progressing ? 'True' : 'False',
+          lastTransitionTime: '2024-01-01T00:00:00Z',
+        },
       ],
       desired: { version: input.desired, image: image(input.desired) },
       history: input.history.map((h) => ({

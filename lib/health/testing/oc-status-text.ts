@@ -16,7 +16,9 @@ export function goDuration(ns: number): string {
   if (ns === 0) return '0s';
   const fraction = (value: number, digits: number) => {
     const whole = Math.floor(value / 10 ** digits);
-    const rest = String(value % 10 ** digits).padStart(digits, '0').replace(/0+$/, '');
+    const rest = String(value % 10 ** digits)
+      .padStart(digits, '0')
+      .replace(/0+$/, '');
     return rest ? `${whole}.${rest}` : String(whole);
   };
   if (ns < 1_000) return `${ns}ns`;
@@ -47,7 +49,11 @@ export function ocShortDuration(ns: number): string {
 export function tabwrite(text: string, padding = 3): string[] {
   const lines = text.split('\n');
   if (lines.at(-1) === '') lines.pop();
-  return alignTabbed(lines.map((line) => line.split('\t')), 0, padding);
+  return alignTabbed(
+    lines.map((line) => line.split('\t')),
+    0,
+    padding,
+  );
 }
 
 /** Rows of a single-line tabwriter table, cut at the header's column offsets. */
@@ -58,7 +64,9 @@ function table(lines: string[], start: number): Record<string, string>[] {
   const rows: Record<string, string>[] = [];
   for (let i = start + 1; i < lines.length && lines[i].trim() !== '' && !lines[i].startsWith('...'); i++) {
     const row: Record<string, string> = {};
-    names.forEach((name, c) => { row[name] = lines[i].slice(offsets[c], c + 1 < offsets.length ? offsets[c + 1] : undefined).trim(); });
+    names.forEach((name, c) => {
+      row[name] = lines[i].slice(offsets[c], c + 1 < offsets.length ? offsets[c + 1] : undefined).trim();
+    });
     rows.push(row);
   }
   return rows;
@@ -84,13 +92,29 @@ export interface OcStatus {
   health: Record<string, string>[];
   /** The "Updating Cluster Operators" table as printed (detailed output). */
   updatingOperators: string[];
-  detailedHealth: { message: string; since: string; level: string; impact: string; reference: string; description: string }[];
+  detailedHealth: {
+    message: string;
+    since: string;
+    level: string;
+    impact: string;
+    reference: string;
+    description: string;
+  }[];
 }
 
 /** Parses the text of `oc adm upgrade status` (with or without `--details=all`). */
 export function parseOcStatus(text: string): OcStatus {
   const lines = text.split('\n');
-  const out: OcStatus = { updating: !text.startsWith('The cluster is not updating.'), fields: {}, cpNodes: [], pools: [], poolNodes: {}, health: [], updatingOperators: [], detailedHealth: [] };
+  const out: OcStatus = {
+    updating: !text.startsWith('The cluster is not updating.'),
+    fields: {},
+    cpNodes: [],
+    pools: [],
+    poolNodes: {},
+    health: [],
+    updatingOperators: [],
+    detailedHealth: [],
+  };
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i];
     const field = /^(Assessment|Target Version|Updating|Completion|Duration|Operator Health):\s+(.*)$/.exec(line);
@@ -99,11 +123,19 @@ export function parseOcStatus(text: string): OcStatus {
     else if (line === 'Control Plane Nodes') out.cpNodes = tableLines(lines, i + 1);
     else if (line.startsWith('All control plane nodes successfully updated to ')) out.cpNodes = [line];
     else if (line.startsWith('WORKER POOL')) out.pools = table(lines, i);
-    else if (line.startsWith('Worker Pool Nodes: ')) out.poolNodes[line.slice('Worker Pool Nodes: '.length)] = tableLines(lines, i + 1);
+    else if (line.startsWith('Worker Pool Nodes: '))
+      out.poolNodes[line.slice('Worker Pool Nodes: '.length)] = tableLines(lines, i + 1);
     else if (line.startsWith('SINCE ')) out.health = table(lines, i);
     else if (line === 'Updating Cluster Operators') out.updatingOperators = tableLines(lines, i + 1);
     else if (line.startsWith('Message: ')) {
-      const block = { message: line.slice('Message: '.length), since: '', level: '', impact: '', reference: '', description: '' };
+      const block = {
+        message: line.slice('Message: '.length),
+        since: '',
+        level: '',
+        impact: '',
+        reference: '',
+        description: '',
+      };
       for (i++; i < lines.length && lines[i] !== ''; i++) {
         const entry = /^ {2}(Since|Level|Impact|Reference|Description):\s+(.*)$/.exec(lines[i]);
         if (entry) (block as Record<string, string>)[entry[1].toLowerCase()] = entry[2];
@@ -139,11 +171,14 @@ export function controlPlaneFields(progress: UpdateProgress): Record<string, str
   if (cp.operators.updated === cp.operators.total) {
     // oc dates a completion the ClusterVersion has not recorded yet at its evaluation time.
     const at = cp.completedAt ?? progress.evaluatedAt;
-    return { Summary: `Update to ${cp.targetVersion ?? 'unknown'} successfully completed at ${at} (duration: ${formatShortDuration(cp.durationSeconds ?? 0)})` };
+    return {
+      Summary: `Update to ${cp.targetVersion ?? 'unknown'} successfully completed at ${at} (duration: ${formatShortDuration(cp.durationSeconds ?? 0)})`,
+    };
   }
   let target = `${cp.targetVersion ?? 'unknown'} (from ${cp.previousVersion ?? 'unknown'})`;
   if (cp.targetIsInstall) target = `${cp.targetVersion ?? 'unknown'} (a new install)`;
-  else if (cp.previousPartial) target = `${cp.targetVersion ?? 'unknown'} (from incomplete ${cp.previousVersion ?? 'unknown'})`;
+  else if (cp.previousPartial)
+    target = `${cp.targetVersion ?? 'unknown'} (from incomplete ${cp.previousVersion ?? 'unknown'})`;
   else if (cp.multiArchMigration) target = `${cp.targetVersion ?? 'unknown'} to Multi-Architecture`;
   const health = [`${cp.health.healthy} Healthy`];
   if (cp.health.unavailable) health.push(`${cp.health.unavailable} Unavailable`);
@@ -171,8 +206,13 @@ export function nodeTable(nodes: NodeProgress[], options: { detailed: boolean; c
   }
   let text = 'NAME\tASSESSMENT\tPHASE\tVERSION\tEST\tMESSAGE\n';
   nodes.forEach((node, index) => {
-    const shown = options.detailed || index < NODE_ROWS_SHOWN || node.assessment === 'Degraded' || node.assessment === 'Unavailable';
-    if (shown) text += `${[node.name, node.assessment, node.phase, node.version || '?', node.estimate ?? '', node.message].join('\t')}\n`;
+    const shown =
+      options.detailed ||
+      index < NODE_ROWS_SHOWN ||
+      node.assessment === 'Degraded' ||
+      node.assessment === 'Unavailable';
+    if (shown)
+      text += `${[node.name, node.assessment, node.phase, node.version || '?', node.estimate ?? '', node.message].join('\t')}\n`;
   });
   return tabwrite(text);
 }
@@ -192,9 +232,15 @@ export function updatingOperatorsTable(progress: UpdateProgress, now: number): s
 
 /** One row of the WORKER POOL table. */
 export function poolRow(pool: UpdateProgress['workerPools'][number]): Record<string, string> {
-  if (pool.totalNodes === 0) return { 'WORKER POOL': pool.name, ASSESSMENT: 'Empty', COMPLETION: '', STATUS: '0 Total' };
+  if (pool.totalNodes === 0)
+    return { 'WORKER POOL': pool.name, ASSESSMENT: 'Empty', COMPLETION: '', STATUS: '0 Total' };
   let status = `${pool.availableNodes} Available, ${pool.progressingNodes} Progressing, ${pool.drainingNodes} Draining`;
   if (pool.excludedNodes) status += `, ${pool.excludedNodes} Excluded`;
   if (pool.degradedNodes) status += `, ${pool.degradedNodes} Degraded`;
-  return { 'WORKER POOL': pool.name, ASSESSMENT: pool.assessment, COMPLETION: `${pool.completionPercent}% (${pool.updatedNodes}/${pool.totalNodes})`, STATUS: status };
+  return {
+    'WORKER POOL': pool.name,
+    ASSESSMENT: pool.assessment,
+    COMPLETION: `${pool.completionPercent}% (${pool.updatedNodes}/${pool.totalNodes})`,
+    STATUS: status,
+  };
 }

@@ -14,30 +14,50 @@ import type { IncidentSource } from '../incident-service';
  * A frozen source: what a ClusterEngine would answer at one moment. `sampleEveryMs` adds a status-write-rejection
  * sample at that interval from the scenario's start, as an engine sampling the whole story would hold.
  */
-export function scenarioSource(name: ScenarioName, atMs: number, extra: {
-  objects?: Partial<Record<ResourceName, KubeObject[]>>;
-  findings?: FindingDto[];
-  sampleEveryMs?: number;
-} = {}): IncidentSource {
+export function scenarioSource(
+  name: ScenarioName,
+  atMs: number,
+  extra: {
+    objects?: Partial<Record<ResourceName, KubeObject[]>>;
+    findings?: FindingDto[];
+    sampleEveryMs?: number;
+  } = {},
+): IncidentSource {
   const { snapshot, now } = scenarioSnapshot(name, atMs);
   for (const [resource, objects] of Object.entries(extra.objects ?? {})) {
-    snapshot.objects[resource as ResourceName] = [...(snapshot.objects[resource as ResourceName] ?? []), ...(objects ?? [])];
+    snapshot.objects[resource as ResourceName] = [
+      ...(snapshot.objects[resource as ResourceName] ?? []),
+      ...(objects ?? []),
+    ];
   }
   const assessed = assess(snapshot, now, name);
   const health: ClusterHealthDto = { ...assessed, findings: [...assessed.findings, ...(extra.findings ?? [])] };
   const series: ClusterSeriesDto = {
-    clusterId: name, now,
+    clusterId: name,
+    now,
     samples: {
       'status-write-rejection': extra.sampleEveryMs
         ? storySamples(now - atMs, now, extra.sampleEveryMs)
-        : [{ t: now - 60_000, values: { rejectedValues: 0 } }, { t: now, values: { rejectedValues: 4 } }],
+        : [
+            { t: now - 60_000, values: { rejectedValues: 0 } },
+            { t: now, values: { rejectedValues: 4 } },
+          ],
     },
     transitions: [],
   };
   return {
-    id: name, name,
+    id: name,
+    name,
     health: () => health,
-    series: (from?: number, to?: number) => ({ ...series, samples: Object.fromEntries(Object.entries(series.samples).map(([k, pts]) => [k, pts.filter((p) => (from === undefined || p.t >= from) && (to === undefined || p.t <= to))])) }),
+    series: (from?: number, to?: number) => ({
+      ...series,
+      samples: Object.fromEntries(
+        Object.entries(series.samples).map(([k, pts]) => [
+          k,
+          pts.filter((p) => (from === undefined || p.t >= from) && (to === undefined || p.t <= to)),
+        ]),
+      ),
+    }),
     snapshot: (): Snapshot => snapshot,
   };
 }

@@ -29,7 +29,9 @@ export class Htpasswd {
       if (colon <= 0) throw new HtpasswdError(`${source}:${index + 1}: expected "user:hash"`);
       const hash = line.slice(colon + 1);
       if (!/^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/.test(hash)) {
-        throw new HtpasswdError(`${source}:${index + 1}: user "${line.slice(0, colon)}" does not have a bcrypt hash (create it with htpasswd -B)`);
+        throw new HtpasswdError(
+          `${source}:${index + 1}: user "${line.slice(0, colon)}" does not have a bcrypt hash (create it with htpasswd -B)`,
+        );
       }
       hashes.set(line.slice(0, colon), hash);
     });
@@ -50,7 +52,9 @@ export class Htpasswd {
 
   /** The embedded users with the given passwords (hashed here, cost 10). */
   static of(passwords: Readonly<Record<string, string>>): Htpasswd {
-    return new Htpasswd(new Map(Object.entries(passwords).map(([user, password]) => [user, bcrypt.hashSync(password, 10)])));
+    return new Htpasswd(
+      new Map(Object.entries(passwords).map(([user, password]) => [user, bcrypt.hashSync(password, 10)])),
+    );
   }
 
   /** True when `user` exists and `password` matches its hash. */
@@ -76,10 +80,14 @@ export function configureProcessUsers(file?: string): string {
     const htpasswd = Htpasswd.fromFile(file);
     processUsers = { htpasswd, announce: `login: users ${htpasswd.users.join(', ')} from ${file}` };
   } else {
-    const passwords = Object.fromEntries(EMBEDDED_USERS.map(({ user }) => [user, randomBytes(9).toString('base64url')]));
+    const passwords = Object.fromEntries(
+      EMBEDDED_USERS.map(({ user }) => [user, randomBytes(9).toString('base64url')]),
+    );
     processUsers = {
       htpasswd: Htpasswd.of(passwords),
-      announce: `login: ${Object.entries(passwords).map(([user, password]) => `${user} / ${password}`).join(', ')}`,
+      announce: `login: ${Object.entries(passwords)
+        .map(([user, password]) => `${user} / ${password}`)
+        .join(', ')}`,
     };
   }
   return processUsers.announce;

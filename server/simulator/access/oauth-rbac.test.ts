@@ -20,24 +20,44 @@ const PASSWORDS = { admin: 'admin-pw', sre: 'sre-pw', dev: 'dev-pw' };
 
 describe('embedded OpenShift access control: OAuth server, reviews and RBAC', () => {
   let t: TestServer;
-  let call: (method: string, path: string, options?: { headers?: Record<string, string>; body?: string }) => Promise<Answer>;
+  let call: (
+    method: string,
+    path: string,
+    options?: { headers?: Record<string, string>; body?: string },
+  ) => Promise<Answer>;
   let htpasswdFile: string;
 
   const challenge = async (user: string, password: string): Promise<Answer> =>
-    call('GET', `/oauth/authorize?client_id=openshift-challenging-client&response_type=token&redirect_uri=${encodeURIComponent(`${t.served.url}/oauth/token/implicit`)}`, {
-      headers: { Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`, 'X-CSRF-Token': '1' },
-    });
+    call(
+      'GET',
+      `/oauth/authorize?client_id=openshift-challenging-client&response_type=token&redirect_uri=${encodeURIComponent(`${t.served.url}/oauth/token/implicit`)}`,
+      {
+        headers: {
+          Authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`,
+          'X-CSRF-Token': '1',
+        },
+      },
+    );
   const tokenOf = (answer: Answer): string => /access_token=([^&]+)/.exec(String(answer.headers.location))![1];
   const loginAs = async (user: keyof typeof PASSWORDS) => tokenOf(await challenge(user, PASSWORDS[user]));
   // Asynchronous: the API server runs in this process.
-  const kubectlAs = (token: string, args: string[]) => new Promise<{ code: number; out: string }>((resolve) => {
-    execFile('kubectl', ['--kubeconfig', t.kubeconfigPath('reader'), '--cache-dir', join(t.dir, 'cache'), '--token', token, ...args], { encoding: 'utf8', timeout: 20_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` });
+  const kubectlAs = (token: string, args: string[]) =>
+    new Promise<{ code: number; out: string }>((resolve) => {
+      execFile(
+        'kubectl',
+        ['--kubeconfig', t.kubeconfigPath('reader'), '--cache-dir', join(t.dir, 'cache'), '--token', token, ...args],
+        { encoding: 'utf8', timeout: 20_000 },
+        (error, stdout, stderr) => {
+          resolve({ code: error ? Number((error as { code?: number }).code ?? 1) : 0, out: `${stdout}${stderr}` });
+        },
+      );
     });
-  });
   const review = async (token: string, kind: string, spec: unknown) => {
     const group = kind === 'tokenreviews' ? 'authentication.k8s.io' : 'authorization.k8s.io';
-    const answer = await call('POST', `/apis/${group}/v1/${kind}`, { headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ spec }) });
+    const answer = await call('POST', `/apis/${group}/v1/${kind}`, {
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ spec }),
+    });
     return { status: answer.status, body: JSON.parse(answer.body) as { status: Record<string, unknown> } };
   };
 
@@ -46,21 +66,27 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     const { mkdtempSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     htpasswdFile = join(mkdtempSync(join(tmpdir(), 'htpasswd-')), 'users.htpasswd');
-    writeFileSync(htpasswdFile, Object.entries(PASSWORDS).map(([user, pw]) => execFileSync('htpasswd', ['-nbB', user, pw], { encoding: 'utf8' }).trim()).join('\n'));
+    writeFileSync(
+      htpasswdFile,
+      Object.entries(PASSWORDS)
+        .map(([user, pw]) => execFileSync('htpasswd', ['-nbB', user, pw], { encoding: 'utf8' }).trim())
+        .join('\n'),
+    );
     const users = Htpasswd.fromFile(htpasswdFile);
     t = await startTestServer({ users: () => users });
     runScenario(t.cluster, catalogdRolloutScenario);
     const ca = Buffer.from(t.served.caData, 'base64').toString();
-    call = (method, path, options = {}) => new Promise((resolve, reject) => {
-      const req = request(`${t.served.url}${path}`, { method, headers: options.headers, ca }, (res) => {
-        let body = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk: string) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+    call = (method, path, options = {}) =>
+      new Promise((resolve, reject) => {
+        const req = request(`${t.served.url}${path}`, { method, headers: options.headers, ca }, (res) => {
+          let body = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        });
+        req.on('error', reject);
+        req.end(options.body);
       });
-      req.on('error', reject);
-      req.end(options.body);
-    });
   });
   afterAll(async () => t?.close());
 
@@ -74,11 +100,18 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     const answer = await call('GET', '/.well-known/oauth-authorization-server');
     expect(answer.status).toBe(200);
     const metadata = JSON.parse(answer.body) as Record<string, unknown>;
-    expect(metadata).toMatchObject({ issuer: t.served.url, token_endpoint: `${t.served.url}/oauth/token`, code_challenge_methods_supported: expect.arrayContaining(['S256']) });
+    expect(metadata).toMatchObject({
+      issuer: t.served.url,
+      token_endpoint: `${t.served.url}/oauth/token`,
+      code_challenge_methods_supported: expect.arrayContaining(['S256']),
+    });
   });
 
   it('gives the challenging client a token for the right password only, in the Location fragment as oc expects', async () => {
-    const none = await call('GET', `/oauth/authorize?client_id=openshift-challenging-client&response_type=token&redirect_uri=${encodeURIComponent(`${t.served.url}/oauth/token/implicit`)}`);
+    const none = await call(
+      'GET',
+      `/oauth/authorize?client_id=openshift-challenging-client&response_type=token&redirect_uri=${encodeURIComponent(`${t.served.url}/oauth/token/implicit`)}`,
+    );
     expect(none.status).toBe(401);
     expect(none.headers['www-authenticate']).toMatch(/^Basic realm="openshift"/);
     const wrong = await challenge('sre', 'not-the-password');
@@ -86,19 +119,28 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     expect(wrong.headers.location).toBeUndefined();
     const ok = await challenge('sre', PASSWORDS.sre);
     expect(ok.status).toBe(302);
-    expect(String(ok.headers.location)).toMatch(/\/oauth\/token\/implicit#access_token=sha256~[\w-]{43}&expires_in=86400&scope=user%3Afull&token_type=Bearer$/);
+    expect(String(ok.headers.location)).toMatch(
+      /\/oauth\/token\/implicit#access_token=sha256~[\w-]{43}&expires_in=86400&scope=user%3Afull&token_type=Bearer$/,
+    );
   });
 
   it('authorizes OAuth users by Groups and RBAC, as real kubectl sees it', async () => {
     const sre = await loginAs('sre');
     const dev = await loginAs('dev');
-    expect(await kubectlAs(sre, ['get', 'clusterversion', 'version', '-o', 'name'])).toEqual({ code: 0, out: 'clusterversion.config.openshift.io/version\n' });
+    expect(await kubectlAs(sre, ['get', 'clusterversion', 'version', '-o', 'name'])).toEqual({
+      code: 0,
+      out: 'clusterversion.config.openshift.io/version\n',
+    });
     expect((await kubectlAs(sre, ['auth', 'can-i', 'get', 'clusterversions'])).out.split('\n')[0]).toBe('yes');
     expect((await kubectlAs(sre, ['auth', 'can-i', 'patch', 'clusterversions'])).out.split('\n')[0]).toBe('no');
     const denied = await kubectlAs(dev, ['get', 'clusterversion']);
     expect(denied.code).not.toBe(0);
-    expect(denied.out).toContain('clusterversions.config.openshift.io is forbidden: User "dev" cannot list resource "clusterversions" in API group "config.openshift.io" at the cluster scope');
-    expect((await kubectlAs(dev, ['get', 'pods', '-n', 'openshift-catalogd', '-o', 'name'])).out).toMatch(/^pod\/catalogd-controller-manager-/m);
+    expect(denied.out).toContain(
+      'clusterversions.config.openshift.io is forbidden: User "dev" cannot list resource "clusterversions" in API group "config.openshift.io" at the cluster scope',
+    );
+    expect((await kubectlAs(dev, ['get', 'pods', '-n', 'openshift-catalogd', '-o', 'name'])).out).toMatch(
+      /^pod\/catalogd-controller-manager-/m,
+    );
     expect((await kubectlAs(dev, ['get', 'pods', '-n', 'openshift-cluster-version'])).code).not.toBe(0);
     expect((await kubectlAs('sha256~forged', ['get', 'ns'])).out).toMatch(/Unauthorized|must be logged in/);
     const sim = await call('POST', '/__sim/pause', { headers: { Authorization: `Bearer ${sre}` } });
@@ -110,15 +152,43 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     const sre = await loginAs('sre');
     const tokenReview = await review(reader, 'tokenreviews', { token: sre });
     expect(tokenReview.status).toBe(201);
-    expect(tokenReview.body.status).toMatchObject({ authenticated: true, user: { username: 'sre', groups: expect.arrayContaining(['sre', 'system:authenticated']) } });
-    expect((await review(reader, 'tokenreviews', { token: 'sha256~forged' })).body.status).toMatchObject({ authenticated: false });
+    expect(tokenReview.body.status).toMatchObject({
+      authenticated: true,
+      user: { username: 'sre', groups: expect.arrayContaining(['sre', 'system:authenticated']) },
+    });
+    expect((await review(reader, 'tokenreviews', { token: 'sha256~forged' })).body.status).toMatchObject({
+      authenticated: false,
+    });
     const sar = async (spec: unknown) => (await review(reader, 'subjectaccessreviews', spec)).body.status.allowed;
-    expect(await sar({ user: 'dev', groups: ['catalog-team'], resourceAttributes: { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' } })).toBe(false);
-    expect(await sar({ user: 'dev', groups: ['catalog-team'], resourceAttributes: { verb: 'list', group: '', resource: 'pods', namespace: 'openshift-catalogd' } })).toBe(true);
-    expect(await sar({ user: 'sre', groups: ['sre'], nonResourceAttributes: { verb: 'get', path: '/metrics' } })).toBe(true);
-    expect(await sar({ user: 'dev', groups: ['catalog-team'], nonResourceAttributes: { verb: 'get', path: '/metrics' } })).toBe(false);
+    expect(
+      await sar({
+        user: 'dev',
+        groups: ['catalog-team'],
+        resourceAttributes: { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' },
+      }),
+    ).toBe(false);
+    expect(
+      await sar({
+        user: 'dev',
+        groups: ['catalog-team'],
+        resourceAttributes: { verb: 'list', group: '', resource: 'pods', namespace: 'openshift-catalogd' },
+      }),
+    ).toBe(true);
+    expect(await sar({ user: 'sre', groups: ['sre'], nonResourceAttributes: { verb: 'get', path: '/metrics' } })).toBe(
+      true,
+    );
+    expect(
+      await sar({ user: 'dev', groups: ['catalog-team'], nonResourceAttributes: { verb: 'get', path: '/metrics' } }),
+    ).toBe(false);
     // An ordinary user may not ask about others.
-    expect((await review(sre, 'subjectaccessreviews', { user: 'dev', resourceAttributes: { verb: 'get', resource: 'pods' } })).status).toBe(403);
+    expect(
+      (
+        await review(sre, 'subjectaccessreviews', {
+          user: 'dev',
+          resourceAttributes: { verb: 'get', resource: 'pods' },
+        })
+      ).status,
+    ).toBe(403);
   });
 
   it('runs the authorization-code flow with PKCE through the login form for the dashboard service account', async () => {
@@ -131,49 +201,71 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     const form = await call('GET', String(first.headers.location));
     const csrf = /name="csrf" value="([^"]+)"/.exec(form.body)![1];
     const csrfCookie = String((form.headers['set-cookie'] as string[])[0]).split(';')[0];
-    const post = (password: string) => call('POST', '/login', {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrfCookie },
-      body: new URLSearchParams({ then: authorizePath, csrf, username: 'dev', password }).toString(),
-    });
+    const post = (password: string) =>
+      call('POST', '/login', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded', Cookie: csrfCookie },
+        body: new URLSearchParams({ then: authorizePath, csrf, username: 'dev', password }).toString(),
+      });
     const wrong = await post('nope');
     expect(wrong.body).toContain('Invalid login or password');
     expect(wrong.headers['set-cookie']?.toString()).not.toContain('ssn=');
     const loggedIn = await post(PASSWORDS.dev);
     expect(loggedIn.status).toBe(302);
-    const session = String((loggedIn.headers['set-cookie'] as string[]).find((c) => c.startsWith('ssn=')))!.split(';')[0];
+    const session = String((loggedIn.headers['set-cookie'] as string[]).find((c) => c.startsWith('ssn=')))!.split(
+      ';',
+    )[0];
     const withCode = await call('GET', String(loggedIn.headers.location), { headers: { Cookie: session } });
     const back = new URL(String(withCode.headers.location));
     expect(back.origin + back.pathname).toBe(redirect);
     expect(back.searchParams.get('state')).toBe('s1');
-    const exchange = (codeVerifier: string) => call('POST', '/oauth/token', {
-      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'authorization_code', code: back.searchParams.get('code')!, redirect_uri: redirect, code_verifier: codeVerifier, client_id: EMBEDDED_OAUTH_CLIENT_ID, client_secret: t.served.tokens.reader }).toString(),
-    });
+    const exchange = (codeVerifier: string) =>
+      call('POST', '/oauth/token', {
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: back.searchParams.get('code')!,
+          redirect_uri: redirect,
+          code_verifier: codeVerifier,
+          client_id: EMBEDDED_OAUTH_CLIENT_ID,
+          client_secret: t.served.tokens.reader,
+        }).toString(),
+      });
     expect((await exchange('w'.repeat(50))).status).toBe(400);
     // The code was used up by the failed attempt: a stolen code cannot be retried.
     expect((await exchange(verifier)).status).toBe(400);
-    const again = new URL(String((await call('GET', String(loggedIn.headers.location), { headers: { Cookie: session } })).headers.location));
+    const again = new URL(
+      String((await call('GET', String(loggedIn.headers.location), { headers: { Cookie: session } })).headers.location),
+    );
     back.searchParams.set('code', again.searchParams.get('code')!);
     const granted = await exchange(verifier);
     expect(granted.status).toBe(200);
     const body = JSON.parse(granted.body) as { access_token: string; scope: string; expires_in: number };
     expect(body).toMatchObject({ token_type: 'Bearer', scope: 'user:info user:check-access', expires_in: 86400 });
     // A scoped token says who the user is, and nothing more: it cannot read cluster data itself.
-    const me = await call('GET', '/apis/user.openshift.io/v1/users/~', { headers: { Authorization: `Bearer ${body.access_token}` } });
+    const me = await call('GET', '/apis/user.openshift.io/v1/users/~', {
+      headers: { Authorization: `Bearer ${body.access_token}` },
+    });
     expect(JSON.parse(me.body)).toMatchObject({ kind: 'User', metadata: { name: 'dev' }, groups: ['catalog-team'] });
-    expect((await call('GET', '/api/v1/namespaces/openshift-catalogd/pods', { headers: { Authorization: `Bearer ${body.access_token}` } })).status).toBe(403);
+    expect(
+      (
+        await call('GET', '/api/v1/namespaces/openshift-catalogd/pods', {
+          headers: { Authorization: `Bearer ${body.access_token}` },
+        })
+      ).status,
+    ).toBe(403);
   });
 
-  const curlLike = (user: keyof typeof PASSWORDS, query: string) => call('GET',
-    `/oauth/authorize?client_id=openshift-challenging-client&response_type=token${query}`, {
+  const curlLike = (user: keyof typeof PASSWORDS, query: string) =>
+    call('GET', `/oauth/authorize?client_id=openshift-challenging-client&response_type=token${query}`, {
       headers: {
-        Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`, 'X-CSRF-Token': '1',
+        Authorization: `Basic ${Buffer.from(`${user}:${PASSWORDS[user]}`).toString('base64')}`,
+        'X-CSRF-Token': '1',
       },
     });
   const scoped = async (user: keyof typeof PASSWORDS, scope: string) =>
     tokenOf(await curlLike(user, `&scope=${encodeURIComponent(scope)}`));
 
-  it('lets oc\'s challenging client leave out redirect_uri: its one registered URI is used, as in osin', async () => {
+  it("lets oc's challenging client leave out redirect_uri: its one registered URI is used, as in osin", async () => {
     // What `curl -u sre:pw -H 'X-CSRF-Token: 1' '<oauth>/oauth/authorize?client_id=…&response_type=token'` sends.
     const answer = await curlLike('sre', '');
     expect(answer.status).toBe(302);
@@ -214,7 +306,8 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     const clusterVersion = { verb: 'get', group: 'config.openshift.io', resource: 'clusterversions', name: 'version' };
     expect(await sar(undefined, clusterVersion)).toMatchObject({ allowed: true });
     expect(await sar(['user:info', 'user:check-access'], clusterVersion)).toMatchObject({
-      allowed: false, reason: expect.stringContaining('scopes [user:info user:check-access] prevent this action'),
+      allowed: false,
+      reason: expect.stringContaining('scopes [user:info user:check-access] prevent this action'),
     });
     expect((await sar(['user:full'], clusterVersion)).allowed).toBe(true);
     const secrets = { verb: 'get', group: '', resource: 'secrets', namespace: 'openshift-catalogd' };
@@ -231,8 +324,9 @@ describe('embedded OpenShift access control: OAuth server, reviews and RBAC', ()
     // A scoped token may not delete even itself; an unscoped caller (the user, a service account) may.
     const limited = await scoped('dev', 'user:info');
     const deleteAs = (token: string, name: string) =>
-      call('DELETE', `/apis/oauth.openshift.io/v1/oauthaccesstokens/${name}`,
-        { headers: { Authorization: `Bearer ${token}` } });
+      call('DELETE', `/apis/oauth.openshift.io/v1/oauthaccesstokens/${name}`, {
+        headers: { Authorization: `Bearer ${token}` },
+      });
     expect((await deleteAs(limited, accessTokenName(limited))).status).toBe(403);
     expect((await call('DELETE', path, { headers: { Authorization: `Bearer ${reader}` } })).status).toBe(200);
     expect((await review(reader, 'tokenreviews', { token })).body.status).toMatchObject({ authenticated: false });

@@ -62,7 +62,9 @@ export class PasswordAttempts {
 
 /** The paths the OAuth server answers without a bearer token. */
 export function isOAuthPath(pathname: string): boolean {
-  return pathname === '/.well-known/oauth-authorization-server' || pathname.startsWith('/oauth/') || pathname === '/login';
+  return (
+    pathname === '/.well-known/oauth-authorization-server' || pathname.startsWith('/oauth/') || pathname === '/login'
+  );
 }
 
 const LOGIN_COOKIE = 'ssn';
@@ -88,7 +90,13 @@ function redirect(res: ServerResponse, location: string, headers: Record<string,
   res.end();
 }
 
-function oauthError(res: ServerResponse, code: number, error: string, description: string, headers: Record<string, string> = {}): void {
+function oauthError(
+  res: ServerResponse,
+  code: number,
+  error: string,
+  description: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, code, { error, error_description: description }, { 'Cache-Control': 'no-store', ...headers });
 }
 
@@ -98,7 +106,13 @@ export function oauthMetadata(issuer: string): Record<string, unknown> {
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
     token_endpoint: `${issuer}/oauth/token`,
-    scopes_supported: ['user:check-access', 'user:full', 'user:info', 'user:list-projects', 'user:list-scoped-projects'],
+    scopes_supported: [
+      'user:check-access',
+      'user:full',
+      'user:info',
+      'user:list-projects',
+      'user:list-scoped-projects',
+    ],
     response_types_supported: ['code', 'token'],
     grant_types_supported: ['authorization_code', 'implicit'],
     code_challenge_methods_supported: ['plain', 'S256'],
@@ -141,19 +155,30 @@ function authorize(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAu
 
   if (client.challenge) {
     const credentials = basicCredentials(req.headers.authorization);
-    const wait = credentials && req.headers['x-csrf-token']
-      ? ctx.attempts.take(credentials.user, req.socket.remoteAddress) : undefined;
+    const wait =
+      credentials && req.headers['x-csrf-token']
+        ? ctx.attempts.take(credentials.user, req.socket.remoteAddress)
+        : undefined;
     if (wait !== undefined) {
       res.writeHead(429, { 'Retry-After': String(wait), 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
       res.end('Too many login attempts; try again later');
       return;
     }
     if (!credentials || !req.headers['x-csrf-token'] || !ctx.users().verify(credentials.user, credentials.password)) {
-      res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="openshift"', 'Content-Type': 'text/plain', 'Cache-Control': 'no-store' });
-      res.end(credentials ? 'Unauthorized: login failed' : 'A non-empty X-CSRF-Token header and Basic credentials are required');
+      res.writeHead(401, {
+        'WWW-Authenticate': 'Basic realm="openshift"',
+        'Content-Type': 'text/plain',
+        'Cache-Control': 'no-store',
+      });
+      res.end(
+        credentials
+          ? 'Unauthorized: login failed'
+          : 'A non-empty X-CSRF-Token header and Basic credentials are required',
+      );
       return;
     }
-    if (responseType !== 'token') return fail('unsupported_response_type', 'the challenging client uses response_type=token');
+    if (responseType !== 'token')
+      return fail('unsupported_response_type', 'the challenging client uses response_type=token');
     const { token, expiresIn } = ctx.tokens.issueToken({ user: credentials.user, scopes, clientId: client.id });
     // oc reads the token from the fragment, with `~` left as is (as OpenShift's osin server writes it).
     const fragment = `access_token=${token}&expires_in=${expiresIn}&scope=${encodeURIComponent(scopes.join(' '))}&token_type=Bearer`;
@@ -162,11 +187,17 @@ function authorize(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAu
 
   if (responseType !== 'code') return fail('unsupported_response_type', 'browser clients use response_type=code');
   const challengeMethod = query.get('code_challenge_method') ?? undefined;
-  if (challengeMethod && challengeMethod !== 'S256' && challengeMethod !== 'plain') return fail('invalid_request', 'unsupported code_challenge_method');
+  if (challengeMethod && challengeMethod !== 'S256' && challengeMethod !== 'plain')
+    return fail('invalid_request', 'unsupported code_challenge_method');
   const user = ctx.tokens.loginUser(cookies(req).get(LOGIN_COOKIE));
   if (!user) return redirect(res, `/login?then=${encodeURIComponent(url.pathname + url.search)}`);
   const code = ctx.tokens.issueCode({
-    user, scopes, clientId: client.id, redirectUri, codeChallenge: query.get('code_challenge') ?? undefined, codeChallengeMethod: challengeMethod,
+    user,
+    scopes,
+    clientId: client.id,
+    redirectUri,
+    codeChallenge: query.get('code_challenge') ?? undefined,
+    codeChallengeMethod: challengeMethod,
   });
   back.searchParams.set('code', code);
   if (state) back.searchParams.set('state', state);
@@ -175,8 +206,8 @@ function authorize(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAu
 
 function clientOf(req: IncomingMessage, form: URLSearchParams, ctx: OAuthContext): OAuthClient | undefined {
   const basic = basicCredentials(req.headers.authorization);
-  const id = basic ? decodeURIComponent(basic.user) : form.get('client_id') ?? '';
-  const secret = basic ? decodeURIComponent(basic.password) : form.get('client_secret') ?? '';
+  const id = basic ? decodeURIComponent(basic.user) : (form.get('client_id') ?? '');
+  const secret = basic ? decodeURIComponent(basic.password) : (form.get('client_secret') ?? '');
   const client = ctx.client(id);
   if (!client) return undefined;
   if (client.secret !== undefined && !same(client.secret, secret)) return undefined;
@@ -188,18 +219,34 @@ async function token(req: IncomingMessage, res: ServerResponse, ctx: OAuthContex
   const form = new URLSearchParams(await readBody(req));
   const client = clientOf(req, form, ctx);
   if (!client) return oauthError(res, 401, 'invalid_client', 'Client authentication failed.');
-  if (form.get('grant_type') !== 'authorization_code') return oauthError(res, 400, 'unsupported_grant_type', 'only authorization_code is supported');
+  if (form.get('grant_type') !== 'authorization_code')
+    return oauthError(res, 400, 'unsupported_grant_type', 'only authorization_code is supported');
   const grant = ctx.tokens.takeCode(form.get('code') ?? '');
   if (!grant || grant.clientId !== client.id || grant.redirectUri !== form.get('redirect_uri')) {
-    return oauthError(res, 400, 'invalid_grant', 'The authorization code is invalid, expired, or was issued to another client.');
+    return oauthError(
+      res,
+      400,
+      'invalid_grant',
+      'The authorization code is invalid, expired, or was issued to another client.',
+    );
   }
   if (grant.codeChallenge) {
     const verifier = form.get('code_verifier') ?? '';
     const expected = grant.codeChallengeMethod === 'S256' ? s256(verifier) : verifier;
-    if (!verifier || !same(expected, grant.codeChallenge)) return oauthError(res, 400, 'invalid_grant', 'code_verifier does not match the code_challenge');
+    if (!verifier || !same(expected, grant.codeChallenge))
+      return oauthError(res, 400, 'invalid_grant', 'code_verifier does not match the code_challenge');
   }
-  const { token: accessToken, expiresIn } = ctx.tokens.issueToken({ user: grant.user, scopes: grant.scopes, clientId: client.id });
-  sendJson(res, 200, { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, scope: grant.scopes.join(' ') }, { 'Cache-Control': 'no-store', Pragma: 'no-cache' });
+  const { token: accessToken, expiresIn } = ctx.tokens.issueToken({
+    user: grant.user,
+    scopes: grant.scopes,
+    clientId: client.id,
+  });
+  sendJson(
+    res,
+    200,
+    { access_token: accessToken, token_type: 'Bearer', expires_in: expiresIn, scope: grant.scopes.join(' ') },
+    { 'Cache-Control': 'no-store', Pragma: 'no-cache' },
+  );
 }
 
 function safeThen(then: string | null): string {
@@ -208,11 +255,17 @@ function safeThen(then: string | null): string {
 
 async function login(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAuthContext): Promise<void> {
   const html = (code: number, body: string, headers: Record<string, string | string[]> = {}) =>
-    sendText(res, code, body, 'text/html; charset=utf-8', { 'Cache-Control': 'no-store', 'X-Frame-Options': 'DENY', ...(headers as Record<string, string>) });
+    sendText(res, code, body, 'text/html; charset=utf-8', {
+      'Cache-Control': 'no-store',
+      'X-Frame-Options': 'DENY',
+      ...(headers as Record<string, string>),
+    });
   const csrfCookie = (value: string) => `${CSRF_COOKIE}=${value}; Path=/; HttpOnly; Secure; SameSite=Strict`;
   if (req.method === 'GET') {
     const csrf = randomBytes(24).toString('base64url');
-    return html(200, loginPage({ then: safeThen(url.searchParams.get('then')), csrf }), { 'Set-Cookie': csrfCookie(csrf) });
+    return html(200, loginPage({ then: safeThen(url.searchParams.get('then')), csrf }), {
+      'Set-Cookie': csrfCookie(csrf),
+    });
   }
   if (req.method !== 'POST') return html(405, 'method not allowed');
   const form = new URLSearchParams(await readBody(req));
@@ -220,24 +273,40 @@ async function login(req: IncomingMessage, res: ServerResponse, url: URL, ctx: O
   const expected = cookies(req).get(CSRF_COOKIE);
   const csrf = randomBytes(24).toString('base64url');
   if (!expected || !same(expected, form.get('csrf') ?? '')) {
-    return html(403, loginPage({ then, csrf, error: 'Your login session expired. Please try again.' }), { 'Set-Cookie': csrfCookie(csrf) });
+    return html(403, loginPage({ then, csrf, error: 'Your login session expired. Please try again.' }), {
+      'Set-Cookie': csrfCookie(csrf),
+    });
   }
   const user = form.get('username') ?? '';
   const wait = ctx.attempts.take(user, req.socket.remoteAddress);
   if (wait !== undefined) {
     const error = `Too many login attempts. Try again in ${wait} seconds.`;
-    return html(429, loginPage({ then, csrf, username: user, error }),
-      { 'Set-Cookie': csrfCookie(csrf), 'Retry-After': String(wait) });
+    return html(429, loginPage({ then, csrf, username: user, error }), {
+      'Set-Cookie': csrfCookie(csrf),
+      'Retry-After': String(wait),
+    });
   }
   if (!ctx.users().verify(user, form.get('password') ?? '')) {
-    return html(200, loginPage({ then, csrf, username: user, error: 'Invalid login or password. Please try again.' }), { 'Set-Cookie': csrfCookie(csrf) });
+    return html(200, loginPage({ then, csrf, username: user, error: 'Invalid login or password. Please try again.' }), {
+      'Set-Cookie': csrfCookie(csrf),
+    });
   }
   const session = ctx.tokens.startLogin(user);
-  redirect(res, then, { 'Set-Cookie': [`${LOGIN_COOKIE}=${session}; Path=/; HttpOnly; Secure; SameSite=Lax`, `${CSRF_COOKIE}=; Path=/; Max-Age=0`] });
+  redirect(res, then, {
+    'Set-Cookie': [
+      `${LOGIN_COOKIE}=${session}; Path=/; HttpOnly; Secure; SameSite=Lax`,
+      `${CSRF_COOKIE}=; Path=/; Max-Age=0`,
+    ],
+  });
 }
 
 /** Answers an OAuth path (see isOAuthPath). */
-export async function handleOAuth(req: IncomingMessage, res: ServerResponse, url: URL, ctx: OAuthContext): Promise<void> {
+export async function handleOAuth(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  ctx: OAuthContext,
+): Promise<void> {
   if (url.pathname === '/.well-known/oauth-authorization-server') return sendJson(res, 200, oauthMetadata(ctx.issuer));
   if (url.pathname === '/oauth/authorize') return authorize(req, res, url, ctx);
   if (url.pathname === '/oauth/token') return token(req, res, ctx);

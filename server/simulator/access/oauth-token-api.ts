@@ -26,8 +26,13 @@ export function isOAuthTokenApiPath(pathname: string): boolean {
 }
 
 /** Answers GET or DELETE of one OAuthAccessToken for an authenticated caller. */
-export function handleOAuthTokenApi(req: IncomingMessage, res: ServerResponse, pathname: string, caller: UserInfo,
-  ctx: OAuthTokenApiContext): void {
+export function handleOAuthTokenApi(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  caller: UserInfo,
+  ctx: OAuthTokenApiContext,
+): void {
   const name = decodeURIComponent(pathname.slice(PREFIX.length));
   const verb = req.method === 'DELETE' ? 'delete' : req.method === 'GET' ? 'get' : undefined;
   if (!verb) {
@@ -40,19 +45,32 @@ export function handleOAuthTokenApi(req: IncomingMessage, res: ServerResponse, p
   if (!authorize(ctx.store, caller, attributes).allowed) return sendStatus(res, ctx.forbidden(caller, attributes));
   const found = ctx.tokens.byName(name);
   if (!found) {
-    return sendStatus(res, failure(404, 'NotFound', `oauthaccesstokens.oauth.openshift.io "${name}" not found`,
-      { name, group: 'oauth.openshift.io', kind: 'oauthaccesstokens' }));
+    return sendStatus(
+      res,
+      failure(404, 'NotFound', `oauthaccesstokens.oauth.openshift.io "${name}" not found`, {
+        name,
+        group: 'oauth.openshift.io',
+        kind: 'oauthaccesstokens',
+      }),
+    );
   }
   const { grant } = found;
   const object = {
-    kind: 'OAuthAccessToken', apiVersion: 'oauth.openshift.io/v1', metadata: { name },
-    clientName: grant.clientId, userName: grant.user, scopes: grant.scopes,
+    kind: 'OAuthAccessToken',
+    apiVersion: 'oauth.openshift.io/v1',
+    metadata: { name },
+    clientName: grant.clientId,
+    userName: grant.user,
+    scopes: grant.scopes,
     expiresIn: Math.max(0, Math.round((grant.expiresAt - Date.now()) / 1_000)),
   };
   if (verb === 'delete') {
     ctx.tokens.revoke(found.token);
     return sendJson(res, 200, {
-      kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success',
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
       details: { name, group: 'oauth.openshift.io', kind: 'oauthaccesstokens' },
     });
   }

@@ -113,7 +113,9 @@ export class OAuthTokenStore {
  * `sha256~` prefix)). Holding the token is what it takes to know the name.
  */
 export function accessTokenName(token: string): string {
-  return `sha256~${createHash('sha256').update(token.replace(/^sha256~/, '')).digest('base64url')}`;
+  return `sha256~${createHash('sha256')
+    .update(token.replace(/^sha256~/, ''))
+    .digest('base64url')}`;
 }
 
 /** RFC 7636 S256: base64url(sha256(verifier)). */

@@ -18,9 +18,13 @@ function matches(values: readonly string[] | undefined, value: string): boolean 
 export function resourceRuleAllows(rule: PolicyRule, attrs: ResourceAttributes): boolean {
   if (!matches(rule.verbs, attrs.verb) || !matches(rule.apiGroups, attrs.group)) return false;
   const combined = attrs.subresource ? `${attrs.resource}/${attrs.subresource}` : attrs.resource;
-  const resourceOk = (rule.resources ?? []).some((resource) =>
-    resource === '*' || resource === combined || (!attrs.subresource && resource === attrs.resource) ||
-    (attrs.subresource !== undefined && resource === `*/${attrs.subresource}`));
+  const resourceOk = (rule.resources ?? []).some(
+    (resource) =>
+      resource === '*' ||
+      resource === combined ||
+      (!attrs.subresource && resource === attrs.resource) ||
+      (attrs.subresource !== undefined && resource === `*/${attrs.subresource}`),
+  );
   if (!resourceOk) return false;
   return !rule.resourceNames?.length || (attrs.name !== undefined && rule.resourceNames.includes(attrs.name));
 }
@@ -28,6 +32,7 @@ export function resourceRuleAllows(rule: PolicyRule, attrs: ResourceAttributes):
 /** Whether a rule grants a non-resource URL (exact, or a prefix ending in `*`). */
 export function nonResourceRuleAllows(rule: PolicyRule, attrs: NonResourceAttributes): boolean {
   if (!matches(rule.verbs, attrs.verb)) return false;
-  return (rule.nonResourceURLs ?? []).some((url) =>
-    url === '*' || url === attrs.path || (url.endsWith('*') && attrs.path.startsWith(url.slice(0, -1))));
+  return (rule.nonResourceURLs ?? []).some(
+    (url) => url === '*' || url === attrs.path || (url.endsWith('*') && attrs.path.startsWith(url.slice(0, -1))),
+  );
 }

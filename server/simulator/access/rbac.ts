@@ -62,7 +62,9 @@ interface Binding {
  * `metadata.name` field selector asks for (so `resourceNames` can grant watching one object).
  */
 export function authorizationName(
-  verb: string, pathName: string | undefined, fieldSelector: string | null,
+  verb: string,
+  pathName: string | undefined,
+  fieldSelector: string | null,
 ): string | undefined {
   if (pathName !== undefined || (verb !== 'list' && verb !== 'watch') || !fieldSelector) return pathName;
   for (const term of fieldSelector.split(',')) {
@@ -100,15 +102,17 @@ function bindingOf(object: KubeObject): Binding {
 }
 
 function rulesOf(store: ObjectStore, binding: Binding): PolicyRule[] {
-  const role = binding.roleRef.kind === 'ClusterRole'
-    ? store.get('clusterroles', undefined, binding.roleRef.name)
-    : store.get('roles', binding.namespace, binding.roleRef.name);
-  return ((role?.object as (KubeObject & { rules?: PolicyRule[] }) | undefined)?.rules) ?? [];
+  const role =
+    binding.roleRef.kind === 'ClusterRole'
+      ? store.get('clusterroles', undefined, binding.roleRef.name)
+      : store.get('roles', binding.namespace, binding.roleRef.name);
+  return (role?.object as (KubeObject & { rules?: PolicyRule[] }) | undefined)?.rules ?? [];
 }
 
-
 function describe(binding: Binding, kind: 'ClusterRoleBinding' | 'RoleBinding'): string {
-  const where = binding.namespace ? ` of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${binding.subjects?.map((s) => `${s.kind} "${s.name}"`).join(', ')} in namespace "${binding.namespace}"` : ` of ${binding.roleRef.kind} "${binding.roleRef.name}"`;
+  const where = binding.namespace
+    ? ` of ${binding.roleRef.kind} "${binding.roleRef.name}" to ${binding.subjects?.map((s) => `${s.kind} "${s.name}"`).join(', ')} in namespace "${binding.namespace}"`
+    : ` of ${binding.roleRef.kind} "${binding.roleRef.name}"`;
   return `RBAC: allowed by ${kind} "${binding.name}"${where}`;
 }
 
@@ -118,7 +122,8 @@ export function authorize(store: ObjectStore, user: UserInfo, attrs: AccessAttri
   if (!scoped.allowed) return scoped;
   const groups = userGroups(store, user);
   if (groups.has('system:masters')) return { allowed: true, reason: 'allowed by system:masters' };
-  const allows = (rule: PolicyRule) => ('resource' in attrs ? resourceRuleAllows(rule, attrs.resource) : nonResourceRuleAllows(rule, attrs.nonResource));
+  const allows = (rule: PolicyRule) =>
+    'resource' in attrs ? resourceRuleAllows(rule, attrs.resource) : nonResourceRuleAllows(rule, attrs.nonResource);
   for (const entry of store.list('clusterrolebindings')) {
     const binding = bindingOf(entry.object);
     if (!binding.subjects?.some((subject) => subjectMatches(subject, user, groups))) continue;

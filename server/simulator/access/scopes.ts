@@ -15,19 +15,35 @@ import type { AccessAttributes, Decision, ResourceAttributes } from './rbac';
 
 const DISCOVERY: PolicyRule = {
   verbs: ['get', 'head'],
-  nonResourceURLs: ['/', '/version', '/version/*', '/api', '/api/*', '/apis', '/apis/*', '/oapi', '/oapi/*',
-    '/openapi/v2', '/openapi/v3', '/openapi/v3/*', '/.well-known', '/.well-known/*'],
+  nonResourceURLs: [
+    '/',
+    '/version',
+    '/version/*',
+    '/api',
+    '/api/*',
+    '/apis',
+    '/apis/*',
+    '/oapi',
+    '/oapi/*',
+    '/openapi/v2',
+    '/openapi/v3',
+    '/openapi/v3/*',
+    '/.well-known',
+    '/.well-known/*',
+  ],
 };
 
 const FIXED: Readonly<Record<string, readonly PolicyRule[]>> = {
   'user:info': [{ verbs: ['get'], apiGroups: ['user.openshift.io'], resources: ['users'], resourceNames: ['~'] }],
   'user:check-access': [
     {
-      verbs: ['create'], apiGroups: ['authorization.k8s.io', 'authorization.openshift.io'],
+      verbs: ['create'],
+      apiGroups: ['authorization.k8s.io', 'authorization.openshift.io'],
       resources: ['selfsubjectaccessreviews'],
     },
     {
-      verbs: ['create'], apiGroups: ['authorization.openshift.io'],
+      verbs: ['create'],
+      apiGroups: ['authorization.openshift.io'],
       resources: ['selfsubjectrulesreviews', 'subjectaccessreviews'],
     },
   ],
@@ -82,8 +98,11 @@ function scopeAllows(store: ObjectStore, scope: string, attrs: AccessAttributes)
 }
 
 /** Whether the scopes let the request on to RBAC; a denial carries OpenShift's reason. */
-export function scopeDecision(store: ObjectStore, scopes: readonly string[] | undefined,
-  attrs: AccessAttributes): Decision {
+export function scopeDecision(
+  store: ObjectStore,
+  scopes: readonly string[] | undefined,
+  attrs: AccessAttributes,
+): Decision {
   if (scopes === undefined) return { allowed: true, reason: '' };
   const discovery = 'nonResource' in attrs && nonResourceRuleAllows(DISCOVERY, attrs.nonResource);
   if (discovery) return { allowed: true, reason: '' };

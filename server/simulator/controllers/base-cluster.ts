@@ -9,8 +9,15 @@ import { randomSuffix, randomUuid } from '../random';
 import { buildNode, type NodeRole } from '../objects/nodes';
 import { renderedConfigName } from '../objects/machine-config-pools';
 import {
-  CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE,
-  buildCatalogdService, buildOlmDeployment, buildOlmPdb, runsOlmV1, type StrategyInput,
+  CATALOGD_DEPLOYMENT,
+  CATALOGD_NAMESPACE,
+  OPERATOR_CONTROLLER_DEPLOYMENT,
+  OPERATOR_CONTROLLER_NAMESPACE,
+  buildCatalogdService,
+  buildOlmDeployment,
+  buildOlmPdb,
+  runsOlmV1,
+  type StrategyInput,
 } from '../objects/olm';
 import { buildPod, ownerRef, podStatus } from '../objects/pods';
 import { buildInfrastructure, buildNamespace } from '../objects/platform';
@@ -83,9 +90,20 @@ export interface BaseCluster {
 }
 
 const PLATFORM_NAMESPACES = [
-  'default', 'kube-system', 'openshift-config', 'openshift-config-managed', 'openshift-cluster-version', 'openshift-etcd',
-  'openshift-kube-apiserver', 'openshift-machine-config-operator', 'openshift-ovn-kubernetes', 'openshift-monitoring',
-  'openshift-ingress', 'openshift-dns', 'openshift-cluster-node-tuning-operator', 'openshift-marketplace',
+  'default',
+  'kube-system',
+  'openshift-config',
+  'openshift-config-managed',
+  'openshift-cluster-version',
+  'openshift-etcd',
+  'openshift-kube-apiserver',
+  'openshift-machine-config-operator',
+  'openshift-ovn-kubernetes',
+  'openshift-monitoring',
+  'openshift-ingress',
+  'openshift-dns',
+  'openshift-cluster-node-tuning-operator',
+  'openshift-marketplace',
   'openshift-authentication',
 ];
 const OLM_V1_NAMESPACES = ['openshift-catalogd', 'openshift-operator-controller', 'openshift-cluster-olm-operator'];
@@ -109,21 +127,37 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
     createWithStatus(context.as('cluster-version-operator'), 'namespaces', buildNamespace(name));
   }
   const infraName = `ci-ln-${randomSuffix(context.random, 7)}-${randomSuffix(context.random, 5)}`;
-  createWithStatus(context.as('cluster-version-operator'), 'infrastructures', buildInfrastructure(infraName, hosted ? 'External' : 'HighlyAvailable'));
+  createWithStatus(
+    context.as('cluster-version-operator'),
+    'infrastructures',
+    buildInfrastructure(infraName, hosted ? 'External' : 'HighlyAvailable'),
+  );
 
   const nodes: Record<NodeRole, string[]> = { master: [], worker: [] };
   const created = now - 30 * 24 * HOUR;
   for (const role of ['master', 'worker'] as NodeRole[]) {
     const count = role === 'master' ? (hosted ? 0 : 3) : (options.workers ?? 3);
     for (let index = 0; index < count; index++) {
-      const node = buildNode({ role, index, version, renderedConfig: renderedConfigName(role, version), createdMs: created, hosted });
+      const node = buildNode({
+        role,
+        index,
+        version,
+        renderedConfig: renderedConfigName(role, version),
+        createdMs: created,
+        hosted,
+      });
       createWithStatus(context.as('kubelet'), 'nodes', node);
       nodes[role].push(node.metadata.name);
     }
   }
 
   const clusterID = randomUuid(context.random);
-  const cv = context.as('cluster-version-operator').create('clusterversions', buildClusterVersion({ clusterID, channel: stableChannel(version), desiredVersion: version }));
+  const cv = context
+    .as('cluster-version-operator')
+    .create(
+      'clusterversions',
+      buildClusterVersion({ clusterID, channel: stableChannel(version), desiredVersion: version }),
+    );
   const fleet = new ClusterOperatorFleet(context, clusterOperatorNames(version, hosted, featureSet));
   fleet.createAll(version, now - 2 * HOUR, cv.metadata.uid);
 
@@ -139,7 +173,11 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   cvo.start();
 
   context.as('cluster-config-operator').create('featuregates', buildFeatureGate(featureSet));
-  const featureGates = new FeatureGateWriter(context, options.featureGateMode ?? (hosted ? 'hypershift-keep' : 'append'), hosted);
+  const featureGates = new FeatureGateWriter(
+    context,
+    options.featureGateMode ?? (hosted ? 'hypershift-keep' : 'append'),
+    hosted,
+  );
   featureGates.start();
 
   const mco = new MachineConfigController(context, nodes, fleet);
@@ -156,17 +194,30 @@ export function installBaseCluster(context: ScenarioContext, options: BaseCluste
   ovnkube.start();
 
   const expectedFor = (pdb: KubeObject) => {
-    for (const [namespace, name] of [[CATALOGD_NAMESPACE, CATALOGD_DEPLOYMENT], [OPERATOR_CONTROLLER_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT]]) {
+    for (const [namespace, name] of [
+      [CATALOGD_NAMESPACE, CATALOGD_DEPLOYMENT],
+      [OPERATOR_CONTROLLER_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT],
+    ]) {
       if (pdb.metadata.namespace === namespace && pdb.metadata.name === name) {
-        return ((context.client.get('deployments', name, namespace)?.spec as { replicas?: number })?.replicas) ?? 1;
+        return (context.client.get('deployments', name, namespace)?.spec as { replicas?: number })?.replicas ?? 1;
       }
     }
     const deployment = context.client.get('deployments', pdb.metadata.name, pdb.metadata.namespace);
-    return ((deployment?.spec as { replicas?: number } | undefined)?.replicas) ?? 1;
+    return (deployment?.spec as { replicas?: number } | undefined)?.replicas ?? 1;
   };
 
   return {
-    context, nodes, fleet, cvo, featureGates, deployments, catalogd: olm?.catalogd, olm: olm?.operator, mco, ovnkube, cvoPod,
+    context,
+    nodes,
+    fleet,
+    cvo,
+    featureGates,
+    deployments,
+    catalogd: olm?.catalogd,
+    olm: olm?.operator,
+    mco,
+    ovnkube,
+    cvoPod,
     expectedFor,
   };
 }
@@ -188,13 +239,20 @@ function installOlmV1(
 ): { catalogd: CatalogdController; operator: ClusterOlmOperator } {
   const { version, controlPlane, deployments, fleet, options } = input;
   const catalogd = new CatalogdController(context, { nonLeaderServes: options.catalogd?.nonLeaderServes });
-  const catalogdOptions: NonNullable<BaseClusterOptions['catalogd']> = options.catalogd ?? { replicas: 1, pdb: { minAvailable: 1 } };
+  const catalogdOptions: NonNullable<BaseClusterOptions['catalogd']> = options.catalogd ?? {
+    replicas: 1,
+    pdb: { minAvailable: 1 },
+  };
   const controllerOptions = options.operatorController ?? { replicas: 1, pdb: { minAvailable: 1 } };
   const writer = context.as('cluster-olm-operator');
   const manifests = {
     catalogd: buildOlmDeployment('catalogd', catalogdOptions.replicas, version, catalogdOptions.strategy),
-    'operator-controller':
-      buildOlmDeployment('operator-controller', controllerOptions.replicas, version, controllerOptions.strategy),
+    'operator-controller': buildOlmDeployment(
+      'operator-controller',
+      controllerOptions.replicas,
+      version,
+      controllerOptions.strategy,
+    ),
   };
   createWithStatus(writer, 'deployments', manifests.catalogd);
   createWithStatus(writer, 'poddisruptionbudgets', buildOlmPdb('catalogd', catalogdOptions.pdb));
@@ -229,7 +287,19 @@ function createCvoPod(context: ScenarioContext, node: string, version: string): 
     namespace: CVO_NAMESPACE,
     nodeName: node,
     labels: { 'k8s-app': 'cluster-version-operator', 'pod-template-hash': hash },
-    containers: [{ name: CVO_CONTAINER, image: releaseImage(version), args: ['start', `--release-image=${releaseImage(version)}`, '--enable-auto-update=false', '--listen=0.0.0.0:9099', '--v=2'] }],
+    containers: [
+      {
+        name: CVO_CONTAINER,
+        image: releaseImage(version),
+        args: [
+          'start',
+          `--release-image=${releaseImage(version)}`,
+          '--enable-auto-update=false',
+          '--listen=0.0.0.0:9099',
+          '--v=2',
+        ],
+      },
+    ],
     ownerReferences: [ownerRef('ReplicaSet', `cluster-version-operator-${hash}`, `cvo-rs-${hash}`)],
     hostNetwork: true,
     priorityClassName: 'system-cluster-critical',
@@ -237,10 +307,21 @@ function createCvoPod(context: ScenarioContext, node: string, version: string): 
     terminationGracePeriodSeconds: 130,
   });
   const started = now - 2 * HOUR;
-  pod.status = podStatus(pod, 'Ready', { scheduledMs: started, startedMs: started + 3 * SECOND, readyMs: started + 5 * SECOND, podIP: '10.0.17.12', hostIP: '10.0.17.12' });
+  pod.status = podStatus(pod, 'Ready', {
+    scheduledMs: started,
+    startedMs: started + 3 * SECOND,
+    readyMs: started + 5 * SECOND,
+    podIP: '10.0.17.12',
+    hostIP: '10.0.17.12',
+  });
   createWithStatus(context.as('kubelet'), 'pods', pod);
   const log = (offset: number, source: string, message: string) =>
-    context.logs.append(CVO_NAMESPACE, name, CVO_CONTAINER, klogLine('I', started + offset, source, message, offset % 997));
+    context.logs.append(
+      CVO_NAMESPACE,
+      name,
+      CVO_CONTAINER,
+      klogLine('I', started + offset, source, message, offset % 997),
+    );
   log(0, 'start.go:23', `ClusterVersionOperator ${version}`);
   log(40, 'leaderelection.go:250', 'attempting to acquire leader lease openshift-cluster-version/version...');
   log(1200, 'leaderelection.go:260', 'successfully acquired lease openshift-cluster-version/version');

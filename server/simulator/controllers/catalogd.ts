@@ -1,7 +1,12 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ProxyResponse, ScenarioContext } from '../types';
 import {
-  CATALOGD_LEASE, CATALOGD_NAMESPACE, CATALOGD_PORT, CATALOGD_SERVICE, buildClusterCatalog, buildLease,
+  CATALOGD_LEASE,
+  CATALOGD_NAMESPACE,
+  CATALOGD_PORT,
+  CATALOGD_SERVICE,
+  buildClusterCatalog,
+  buildLease,
 } from '../objects/olm';
 import { SECOND, iso, isoMicro } from '../objects/time';
 import { createWithStatus } from '../objects/write';
@@ -19,15 +24,28 @@ export const DEFAULT_CATALOGS: Record<string, string> = {
 /** A File-Based Catalog excerpt as `/api/v1/all` streams it (JSON lines). */
 function catalogContent(catalog: string): string {
   const pkg = catalog === 'openshift-redhat-operators' ? 'quay-operator' : 'argocd-operator';
-  return [
-    { schema: 'olm.package', name: pkg, defaultChannel: 'stable-3.13' },
-    { schema: 'olm.channel', name: 'stable-3.13', package: pkg, entries: [{ name: `${pkg}.v3.13.2` }] },
-    { schema: 'olm.bundle', name: `${pkg}.v3.13.2`, package: pkg, image: `registry.redhat.io/quay/${pkg}-bundle@sha256:${'ab'.repeat(32)}`,
-      properties: [{ type: 'olm.package', value: { packageName: pkg, version: '3.13.2' } }] },
-  ].map((line) => JSON.stringify(line)).join('\n') + '\n';
+  return (
+    [
+      { schema: 'olm.package', name: pkg, defaultChannel: 'stable-3.13' },
+      { schema: 'olm.channel', name: 'stable-3.13', package: pkg, entries: [{ name: `${pkg}.v3.13.2` }] },
+      {
+        schema: 'olm.bundle',
+        name: `${pkg}.v3.13.2`,
+        package: pkg,
+        image: `registry.redhat.io/quay/${pkg}-bundle@sha256:${'ab'.repeat(32)}`,
+        properties: [{ type: 'olm.package', value: { packageName: pkg, version: '3.13.2' } }],
+      },
+    ]
+      .map((line) => JSON.stringify(line))
+      .join('\n') + '\n'
+  );
 }
 
-const NOT_FOUND: ProxyResponse = { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
+const NOT_FOUND: ProxyResponse = {
+  status: 404,
+  contentType: 'text/plain; charset=utf-8',
+  body: '404 page not found\n',
+};
 
 /**
  * catalogd: leader election on the `catalogd-operator-lock` Lease, catalog serving through the pod proxy (only the
@@ -51,8 +69,22 @@ export class CatalogdController {
       const catalog = buildClusterCatalog(name, image);
       catalog.status = {
         conditions: [
-          { type: 'Progressing', status: 'True', reason: 'Succeeded', message: 'Successfully unpacked and stored content from resolved source', lastTransitionTime: iso(now - 3 * 3600 * SECOND), observedGeneration: 1 },
-          { type: 'Serving', status: 'True', reason: 'Available', message: 'Serving desired content from resolved source', lastTransitionTime: iso(now - 3 * 3600 * SECOND), observedGeneration: 1 },
+          {
+            type: 'Progressing',
+            status: 'True',
+            reason: 'Succeeded',
+            message: 'Successfully unpacked and stored content from resolved source',
+            lastTransitionTime: iso(now - 3 * 3600 * SECOND),
+            observedGeneration: 1,
+          },
+          {
+            type: 'Serving',
+            status: 'True',
+            reason: 'Available',
+            message: 'Serving desired content from resolved source',
+            lastTransitionTime: iso(now - 3 * 3600 * SECOND),
+            observedGeneration: 1,
+          },
         ],
         lastUnpacked: iso(now - 3 * 3600 * SECOND),
         resolvedSource: { type: 'Image', image: { ref: image.replace(/:v4\.18$/, `@sha256:${'cd'.repeat(32)}`) } },
@@ -106,9 +138,22 @@ export class CatalogdController {
       client.create('leases', buildLease(CATALOGD_NAMESPACE, CATALOGD_LEASE, holder, now, this.transitions));
     } else {
       this.transitions++;
-      client.update('leases', { ...buildLease(CATALOGD_NAMESPACE, CATALOGD_LEASE, holder, now, this.transitions), metadata: existing.metadata });
+      client.update('leases', {
+        ...buildLease(CATALOGD_NAMESPACE, CATALOGD_LEASE, holder, now, this.transitions),
+        metadata: existing.metadata,
+      });
     }
-    this.context.logs.append(CATALOGD_NAMESPACE, name, 'manager', klogLine('I', now, 'leaderelection.go:268', `successfully acquired lease ${CATALOGD_NAMESPACE}/${CATALOGD_LEASE}`));
+    this.context.logs.append(
+      CATALOGD_NAMESPACE,
+      name,
+      'manager',
+      klogLine(
+        'I',
+        now,
+        'leaderelection.go:268',
+        `successfully acquired lease ${CATALOGD_NAMESPACE}/${CATALOGD_LEASE}`,
+      ),
+    );
   }
 
   private renew(): void {
@@ -121,7 +166,10 @@ export class CatalogdController {
 
   private serve(pod: string, path: string): ProxyResponse {
     const match = /^\/?catalogs\/([^/]+)\/api\/v1\/all$/.exec(path);
-    if (!match) return path === '/readyz' || path === '/healthz' || path === 'readyz' ? { status: 200, contentType: 'text/plain', body: 'ok' } : NOT_FOUND;
+    if (!match)
+      return path === '/readyz' || path === '/healthz' || path === 'readyz'
+        ? { status: 200, contentType: 'text/plain', body: 'ok' }
+        : NOT_FOUND;
     if (!(match[1] in (this.options.catalogs ?? DEFAULT_CATALOGS))) return NOT_FOUND;
     if (pod !== this.leader && !this.options.nonLeaderServes) return NOT_FOUND;
     return { status: 200, contentType: 'application/jsonl', body: catalogContent(match[1]) };
@@ -130,7 +178,12 @@ export class CatalogdController {
   /** kube-proxy: requests spread over ready endpoints in turn. */
   private viaService(path: string): ProxyResponse {
     const endpoints = this.ready.filter((name) => this.isLive(name));
-    if (endpoints.length === 0) return { status: 503, contentType: 'text/plain', body: 'no endpoints available for service "catalogd-service"\n' };
+    if (endpoints.length === 0)
+      return {
+        status: 503,
+        contentType: 'text/plain',
+        body: 'no endpoints available for service "catalogd-service"\n',
+      };
     const pod = endpoints[this.roundRobin++ % endpoints.length];
     return this.serve(pod, path);
   }

@@ -3,7 +3,9 @@ import { createSimulatedCluster, runScenario, type SimulatedCluster } from '../c
 import { startTestServer } from '../test-harness';
 import { historyEntry } from '../objects/cluster-version';
 import {
-  CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT as CONTROLLER,
+  CATALOGD_DEPLOYMENT,
+  CATALOGD_NAMESPACE,
+  OPERATOR_CONTROLLER_DEPLOYMENT as CONTROLLER,
   OPERATOR_CONTROLLER_NAMESPACE as CONTROLLER_NAMESPACE,
 } from '../objects/olm';
 import { TECH_PREVIEW_FEATURE_SET } from '@/lib/health/olmv1-presence';
@@ -30,8 +32,14 @@ function olmV1Objects(cluster: SimulatedCluster): string[] {
 }
 
 const ALL_OLM_V1 = [
-  'crd/clusterextensions', 'crd/clustercatalogs', `namespace/${CATALOGD_NAMESPACE}`, `namespace/${CONTROLLER_NAMESPACE}`,
-  'deployment/catalogd', 'deployment/operator-controller', 'pdb/catalogd', 'pdb/operator-controller',
+  'crd/clusterextensions',
+  'crd/clustercatalogs',
+  `namespace/${CATALOGD_NAMESPACE}`,
+  `namespace/${CONTROLLER_NAMESPACE}`,
+  'deployment/catalogd',
+  'deployment/operator-controller',
+  'pdb/catalogd',
+  'pdb/operator-controller',
   'clusteroperator/olm',
 ];
 
@@ -44,7 +52,10 @@ function started(scenario: Scenario, minutes = 2): SimulatedCluster {
 
 function baseAt(version: string, featureSet?: string): Scenario {
   return {
-    name: 'steady', title: version, description: version, failureAtMs: 0,
+    name: 'steady',
+    title: version,
+    description: version,
+    failureAtMs: 0,
     start(context) {
       const now = context.clock.now();
       const history = [historyEntry(version, now - 9 * 24 * HOUR, now - 9 * 24 * HOUR + HOUR)];
@@ -55,9 +66,14 @@ function baseAt(version: string, featureSet?: string): Scenario {
 
 describe('OLMv1 exists only on releases that ship it', () => {
   it.each<[ScenarioName, boolean]>([
-    ['steady', false], ['update-in-progress', false], ['cross-minor-rollback', false],
-    ['hypershift-featuregate-drop', false], ['hypershift-management', false], ['catalogd-rollout', true],
-    ['extension-install-flap', true], ['high-density-drain', true],
+    ['steady', false],
+    ['update-in-progress', false],
+    ['cross-minor-rollback', false],
+    ['hypershift-featuregate-drop', false],
+    ['hypershift-management', false],
+    ['catalogd-rollout', true],
+    ['extension-install-flap', true],
+    ['high-density-drain', true],
   ])('%s: OLMv1 present = %s', (name, present) => {
     expect(olmV1Objects(started(SCENARIOS[name]!))).toEqual(present ? ALL_OLM_V1 : []);
   });
@@ -74,11 +90,16 @@ describe('OLMv1 exists only on releases that ship it', () => {
 });
 
 describe('cluster-olm-operator owns the catalogd Deployment', () => {
-  const catalogd = (cluster: SimulatedCluster) => cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!;
+  const catalogd = (cluster: SimulatedCluster) =>
+    cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!;
   const replicas = (cluster: SimulatedCluster) => (catalogd(cluster).spec as { replicas: number }).replicas;
-  const scaleByHand = (cluster: SimulatedCluster, to: number) => cluster.client.patch(
-    'deployments', CATALOGD_DEPLOYMENT, { spec: { replicas: to } }, { namespace: CATALOGD_NAMESPACE, type: 'merge' },
-  );
+  const scaleByHand = (cluster: SimulatedCluster, to: number) =>
+    cluster.client.patch(
+      'deployments',
+      CATALOGD_DEPLOYMENT,
+      { spec: { replicas: to } },
+      { namespace: CATALOGD_NAMESPACE, type: 'merge' },
+    );
   const kubectlScale = ['scale', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '--replicas=2'];
 
   it('reverts a hand scale within seconds; the manifests with two replicas stick', () => {
@@ -116,7 +137,13 @@ describe('cluster-olm-operator owns the catalogd Deployment', () => {
       expect(replicas(t.cluster)).toBe(2);
       t.cluster.clock.advance(11 * SECOND);
       const after = await t.kubectl('reader', [
-        'get', 'deployment', CATALOGD_DEPLOYMENT, '-n', CATALOGD_NAMESPACE, '-o', 'jsonpath={.spec.replicas}',
+        'get',
+        'deployment',
+        CATALOGD_DEPLOYMENT,
+        '-n',
+        CATALOGD_NAMESPACE,
+        '-o',
+        'jsonpath={.spec.replicas}',
       ]);
       expect(after.stdout).toBe('1');
     } finally {

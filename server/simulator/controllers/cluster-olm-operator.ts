@@ -1,6 +1,11 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ScenarioContext } from '../types';
-import { CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE, OPERATOR_CONTROLLER_DEPLOYMENT, OPERATOR_CONTROLLER_NAMESPACE } from '../objects/olm';
+import {
+  CATALOGD_DEPLOYMENT,
+  CATALOGD_NAMESPACE,
+  OPERATOR_CONTROLLER_DEPLOYMENT,
+  OPERATOR_CONTROLLER_NAMESPACE,
+} from '../objects/olm';
 import { SECOND } from '../objects/time';
 import { mutateObject } from '../objects/write';
 import type { ClusterOperatorFleet } from './cluster-operators';
@@ -14,7 +19,11 @@ interface DeploymentStatusView {
 
 const WATCHED = [
   { namespace: CATALOGD_NAMESPACE, name: CATALOGD_DEPLOYMENT, prefix: 'CatalogdDeploymentCatalogdControllerManager' },
-  { namespace: OPERATOR_CONTROLLER_NAMESPACE, name: OPERATOR_CONTROLLER_DEPLOYMENT, prefix: 'OperatorControllerDeploymentOperatorControllerControllerManager' },
+  {
+    namespace: OPERATOR_CONTROLLER_NAMESPACE,
+    name: OPERATOR_CONTROLLER_DEPLOYMENT,
+    prefix: 'OperatorControllerDeploymentOperatorControllerControllerManager',
+  },
 ];
 
 /** The OLMv1 components cluster-olm-operator deploys. */
@@ -97,11 +106,27 @@ export class ClusterOlmOperator {
       }
     }
     const available = unavailable.length === 0;
-    this.fleet.setCondition('olm', available
-      ? { type: 'Available', status: 'True', reason: 'AsExpected', message: 'All is well' }
-      : { type: 'Available', status: 'False', reason: `${WATCHED[0].prefix}_Deploying`, message: unavailable.join('\n') });
-    this.fleet.setCondition('olm', progressing.length === 0
-      ? { type: 'Progressing', status: 'False', reason: 'AsExpected', message: 'All is well' }
-      : { type: 'Progressing', status: 'True', reason: `${WATCHED[0].prefix}_Deploying`, message: progressing.join('\n') });
+    this.fleet.setCondition(
+      'olm',
+      available
+        ? { type: 'Available', status: 'True', reason: 'AsExpected', message: 'All is well' }
+        : {
+            type: 'Available',
+            status: 'False',
+            reason: `${WATCHED[0].prefix}_Deploying`,
+            message: unavailable.join('\n'),
+          },
+    );
+    this.fleet.setCondition(
+      'olm',
+      progressing.length === 0
+        ? { type: 'Progressing', status: 'False', reason: 'AsExpected', message: 'All is well' }
+        : {
+            type: 'Progressing',
+            status: 'True',
+            reason: `${WATCHED[0].prefix}_Deploying`,
+            message: progressing.join('\n'),
+          },
+    );
   }
 }

@@ -1,6 +1,11 @@
 import type { Condition } from '@/lib/k8s/types';
 import type { ScenarioContext } from '../types';
-import { buildClusterOperator, healthyOperatorConditions, operatorManager, operatorVersions } from '../objects/cluster-operators';
+import {
+  buildClusterOperator,
+  healthyOperatorConditions,
+  operatorManager,
+  operatorVersions,
+} from '../objects/cluster-operators';
 import { setCondition } from '../objects/conditions';
 import { iso } from '../objects/time';
 import { createWithStatus, mutateStatus } from '../objects/write';
@@ -46,33 +51,55 @@ export class ClusterOperatorFleet {
   /** The operator reports that it now runs `version` (and is no longer progressing). */
   setVersion(name: string, version: string): void {
     const now = this.context.clock.now();
-    mutateStatus<OperatorStatus>(this.context.as(operatorManager(name)), 'clusteroperators', name, undefined, (status) => {
-      status.versions = operatorVersions(name, version);
-      status.conditions = setCondition(status.conditions, { type: 'Progressing', status: 'False', reason: 'AsExpected', message: 'All is well' }, now);
-      return status;
-    });
+    mutateStatus<OperatorStatus>(
+      this.context.as(operatorManager(name)),
+      'clusteroperators',
+      name,
+      undefined,
+      (status) => {
+        status.versions = operatorVersions(name, version);
+        status.conditions = setCondition(
+          status.conditions,
+          { type: 'Progressing', status: 'False', reason: 'AsExpected', message: 'All is well' },
+          now,
+        );
+        return status;
+      },
+    );
   }
 
   /** The operator starts rolling out its operands for `version` (Progressing=True). */
   setProgressing(name: string, version: string): void {
     const now = this.context.clock.now();
-    mutateStatus<OperatorStatus>(this.context.as(operatorManager(name)), 'clusteroperators', name, undefined, (status) => {
-      status.conditions = setCondition(
-        status.conditions,
-        { type: 'Progressing', status: 'True', reason: 'Upgrading', message: `Working towards ${version}` },
-        now,
-      );
-      return status;
-    });
+    mutateStatus<OperatorStatus>(
+      this.context.as(operatorManager(name)),
+      'clusteroperators',
+      name,
+      undefined,
+      (status) => {
+        status.conditions = setCondition(
+          status.conditions,
+          { type: 'Progressing', status: 'True', reason: 'Upgrading', message: `Working towards ${version}` },
+          now,
+        );
+        return status;
+      },
+    );
   }
 
   /** Sets one condition of an operator. */
   setCondition(name: string, condition: Condition): void {
     const now = this.context.clock.now();
-    mutateStatus<OperatorStatus>(this.context.as(operatorManager(name)), 'clusteroperators', name, undefined, (status) => {
-      status.conditions = setCondition(status.conditions, condition, now);
-      return status;
-    });
+    mutateStatus<OperatorStatus>(
+      this.context.as(operatorManager(name)),
+      'clusteroperators',
+      name,
+      undefined,
+      (status) => {
+        status.conditions = setCondition(status.conditions, condition, now);
+        return status;
+      },
+    );
   }
 
   /** Names of operators whose `operator` version is not `version`. */

@@ -104,7 +104,11 @@ export class SimulatedClusterVersionOperator {
     const now = this.context.clock.now();
     const live = this.client.get('clusterversions', 'version');
     if (!live) return;
-    this.log('I', 'cvo.go:699', `Started syncing cluster version "${CVO_NAMESPACE}/version", spec changes, status, and payload (${goTime(now)})`);
+    this.log(
+      'I',
+      'cvo.go:699',
+      `Started syncing cluster version "${CVO_NAMESPACE}/version", spec changes, status, and payload (${goTime(now)})`,
+    );
     const wanted = (live.spec as { desiredUpdate?: { version?: string } }).desiredUpdate?.version;
     if (wanted && wanted !== this.state.desired) this.begin(wanted, now);
     this.refreshProgress(now);
@@ -120,14 +124,19 @@ export class SimulatedClusterVersionOperator {
       graph: this.graph,
     });
     try {
-      if (JSON.stringify(status) !== JSON.stringify(live.status)) this.client.updateStatus('clusterversions', { ...live, status });
+      if (JSON.stringify(status) !== JSON.stringify(live.status))
+        this.client.updateStatus('clusterversions', { ...live, status });
       this.state.observedGeneration = live.metadata.generation ?? 1;
     } catch (error) {
       if (!(error instanceof ApiStatusError)) throw error;
       this.rejections.push({ atMs: now, message: error.message });
       this.log('I', 'cvo.go:668', `Error handling ${CVO_NAMESPACE}/version: ${error.message}`);
     }
-    this.log('I', 'cvo.go:701', `Finished syncing cluster version "${CVO_NAMESPACE}/version" (${(8 + (now % 97) / 10).toFixed(3)}ms)`);
+    this.log(
+      'I',
+      'cvo.go:701',
+      `Finished syncing cluster version "${CVO_NAMESPACE}/version" (${(8 + (now % 97) / 10).toFixed(3)}ms)`,
+    );
   }
 
   /**
@@ -165,16 +174,25 @@ export class SimulatedClusterVersionOperator {
       return `Cluster operator ${name} should not be upgraded between minor versions: ${why}`;
     };
     const [first] = notUpgradeable;
-    this.state.conditions = setCondition(this.state.conditions, notUpgradeable.length === 1
-      ? {
-        type: 'Upgradeable', status: 'False', reason: first.condition.reason ?? '',
-        message: line(first.name, first.condition, false),
-      }
-      : {
-        type: 'Upgradeable', status: 'False', reason: 'ClusterOperatorsNotUpgradeable',
-        message: 'Multiple cluster operators should not be upgraded between minor versions:\n* ' +
-          notUpgradeable.map((n) => line(n.name, n.condition, true)).join('\n* '),
-      }, now);
+    this.state.conditions = setCondition(
+      this.state.conditions,
+      notUpgradeable.length === 1
+        ? {
+            type: 'Upgradeable',
+            status: 'False',
+            reason: first.condition.reason ?? '',
+            message: line(first.name, first.condition, false),
+          }
+        : {
+            type: 'Upgradeable',
+            status: 'False',
+            reason: 'ClusterOperatorsNotUpgradeable',
+            message:
+              'Multiple cluster operators should not be upgraded between minor versions:\n* ' +
+              notUpgradeable.map((n) => line(n.name, n.condition, true)).join('\n* '),
+          },
+      now,
+    );
   }
 
   private begin(target: string, now: number): void {
@@ -183,20 +201,35 @@ export class SimulatedClusterVersionOperator {
     this.state.desired = target;
     this.completedAt = undefined;
     this.nextIndex = 0;
-    if (this.state.history[0]?.state === 'Partial') this.state.history[0].completionTime = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    if (this.state.history[0]?.state === 'Partial')
+      this.state.history[0].completionTime = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
     this.state.history = [historyEntry(target, now), ...this.state.history];
-    this.state.conditions = setCondition(this.state.conditions, {
-      type: 'ReleaseAccepted', status: 'True', reason: 'PayloadLoaded',
-      message: `Payload loaded version="${target}" image="${releaseImage(target)}" architecture="amd64"`,
-    }, now);
+    this.state.conditions = setCondition(
+      this.state.conditions,
+      {
+        type: 'ReleaseAccepted',
+        status: 'True',
+        reason: 'PayloadLoaded',
+        message: `Payload loaded version="${target}" image="${releaseImage(target)}" architecture="amd64"`,
+      },
+      now,
+    );
     this.log('I', 'sync_worker.go:468', `Notify the sync worker that new work is available`);
     this.log('I', 'payload.go:210', `Loading updatepayload from "/etc/cvo/updatepayloads/${shortHash(target, 22)}"`);
     {
       const release = plan.crdRelease ?? minorOf(target);
       this.context.clock.setTimeout(() => {
         installCrd(this.client, loadCrd('ClusterVersion', release));
-        this.log('I', 'sync_worker.go:1014', `Running sync for customresourcedefinition "clusterversions.config.openshift.io" (2 of ${PAYLOAD_MANIFESTS})`);
-        this.log('I', 'sync_worker.go:1034', `Done syncing for customresourcedefinition "clusterversions.config.openshift.io" (2 of ${PAYLOAD_MANIFESTS})`);
+        this.log(
+          'I',
+          'sync_worker.go:1014',
+          `Running sync for customresourcedefinition "clusterversions.config.openshift.io" (2 of ${PAYLOAD_MANIFESTS})`,
+        );
+        this.log(
+          'I',
+          'sync_worker.go:1034',
+          `Done syncing for customresourcedefinition "clusterversions.config.openshift.io" (2 of ${PAYLOAD_MANIFESTS})`,
+        );
       }, 20 * SECOND);
     }
     this.stepTimer?.();
@@ -225,7 +258,11 @@ export class SimulatedClusterVersionOperator {
       this.fleet.setProgressing(name, plan.target);
       this.context.clock.setTimeout(() => {
         this.fleet.setVersion(name, plan.target);
-        this.log('I', 'sync_worker.go:1034', `Done syncing for clusteroperator "${name}" (${n} of ${PAYLOAD_MANIFESTS})`);
+        this.log(
+          'I',
+          'sync_worker.go:1034',
+          `Done syncing for clusteroperator "${name}" (${n} of ${PAYLOAD_MANIFESTS})`,
+        );
       }, plan.stepMs / 2);
     }
     this.stepTimer = this.context.clock.setTimeout(() => this.step(), plan.stepMs);
@@ -241,9 +278,21 @@ export class SimulatedClusterVersionOperator {
       this.completedAt = now;
       this.state.history[0] = { ...this.state.history[0], state: 'Completed', completionTime: isoSeconds(now) };
       if (minorOf(plan.target) > minorOf(this.state.capabilitiesVersion)) this.state.capabilitiesVersion = plan.target;
-      this.state.conditions = setCondition(this.state.conditions, { type: 'Available', status: 'True', reason: '', message: `Done applying ${plan.target}` }, now);
-      this.state.conditions = setCondition(this.state.conditions, { type: 'Failing', status: 'False', reason: '', message: '' }, now);
-      this.state.conditions = setCondition(this.state.conditions, { type: 'Progressing', status: 'False', reason: '', message: `Cluster version is ${plan.target}` }, now);
+      this.state.conditions = setCondition(
+        this.state.conditions,
+        { type: 'Available', status: 'True', reason: '', message: `Done applying ${plan.target}` },
+        now,
+      );
+      this.state.conditions = setCondition(
+        this.state.conditions,
+        { type: 'Failing', status: 'False', reason: '', message: '' },
+        now,
+      );
+      this.state.conditions = setCondition(
+        this.state.conditions,
+        { type: 'Progressing', status: 'False', reason: '', message: `Cluster version is ${plan.target}` },
+        now,
+      );
       this.log('I', 'sync_worker.go:563', `Payload for cluster version ${plan.target} synced`);
       plan.onCompleted?.();
       return;
@@ -254,10 +303,16 @@ export class SimulatedClusterVersionOperator {
     const n = Math.min(m - 1, Math.round((done / names.length) * m * 0.97) + 3);
     const percent = Math.floor((n / m) * 100);
     const waitingText = waiting.length ? `, waiting on ${waiting.slice(0, 3).join(', ')}` : '';
-    this.state.conditions = setCondition(this.state.conditions, {
-      type: 'Progressing', status: 'True', reason: waiting.length > 1 ? 'ClusterOperatorsUpdating' : waiting.length === 1 ? 'ClusterOperatorUpdating' : '',
-      message: `Working towards ${plan.target}: ${n} of ${m} done (${percent}% complete)${waitingText}`,
-    }, now);
+    this.state.conditions = setCondition(
+      this.state.conditions,
+      {
+        type: 'Progressing',
+        status: 'True',
+        reason: waiting.length > 1 ? 'ClusterOperatorsUpdating' : waiting.length === 1 ? 'ClusterOperatorUpdating' : '',
+        message: `Working towards ${plan.target}: ${n} of ${m} done (${percent}% complete)${waitingText}`,
+      },
+      now,
+    );
   }
 
   /** Sets a ClusterVersion condition the next sync writes (Failing, Upgradeable ...). */
@@ -268,7 +323,12 @@ export class SimulatedClusterVersionOperator {
   private log(severity: 'I' | 'E', source: string, message: string): void {
     if (!this.pod) return;
     const now = this.context.clock.now();
-    this.context.logs.append(CVO_NAMESPACE, this.pod.name, CVO_CONTAINER, klogLine(severity, now, source, message, (now * 7919) % 1000));
+    this.context.logs.append(
+      CVO_NAMESPACE,
+      this.pod.name,
+      CVO_CONTAINER,
+      klogLine(severity, now, source, message, (now * 7919) % 1000),
+    );
   }
 }
 
@@ -277,21 +337,39 @@ function isoSeconds(ms: number): string {
 }
 
 function goTime(ms: number): string {
-  return new Date(ms).toISOString().replace('T', ' ').replace(/\.(\d{3})Z$/, '.$1000000 +0000 UTC');
+  return new Date(ms)
+    .toISOString()
+    .replace('T', ' ')
+    .replace(/\.(\d{3})Z$/, '.$1000000 +0000 UTC');
 }
 
 /** Conditions of a settled cluster at `version`. */
 export function steadyConditions(version: string, since: string): Condition[] {
   return [
     { type: 'RetrievedUpdates', status: 'True', reason: '', message: '', lastTransitionTime: since },
-    { type: 'ImplicitlyEnabledCapabilities', status: 'False', reason: 'AsExpected', message: 'Capabilities match configured spec', lastTransitionTime: since },
     {
-      type: 'ReleaseAccepted', status: 'True', reason: 'PayloadLoaded',
-      message: `Payload loaded version="${version}" image="${releaseImage(version)}" architecture="amd64"`, lastTransitionTime: since,
+      type: 'ImplicitlyEnabledCapabilities',
+      status: 'False',
+      reason: 'AsExpected',
+      message: 'Capabilities match configured spec',
+      lastTransitionTime: since,
+    },
+    {
+      type: 'ReleaseAccepted',
+      status: 'True',
+      reason: 'PayloadLoaded',
+      message: `Payload loaded version="${version}" image="${releaseImage(version)}" architecture="amd64"`,
+      lastTransitionTime: since,
     },
     { type: 'Available', status: 'True', reason: '', message: `Done applying ${version}`, lastTransitionTime: since },
     { type: 'Failing', status: 'False', reason: '', message: '', lastTransitionTime: since },
-    { type: 'Progressing', status: 'False', reason: '', message: `Cluster version is ${version}`, lastTransitionTime: since },
+    {
+      type: 'Progressing',
+      status: 'False',
+      reason: '',
+      message: `Cluster version is ${version}`,
+      lastTransitionTime: since,
+    },
   ];
 }
 

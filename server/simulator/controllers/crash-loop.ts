@@ -65,9 +65,22 @@ export class FeatureGateConsumerPods {
       const name = `${this.consumer.daemonSet}-${randomSuffix(this.context.random)}`;
       const pod = this.build(name, node);
       const created = now - 6 * HOUR;
-      pod.status = podStatus(pod, 'Ready', { scheduledMs: created, startedMs: created + 3 * SECOND, readyMs: created + 9 * SECOND, podIP: '10.0.0.1', hostIP: '10.0.0.1' });
+      pod.status = podStatus(pod, 'Ready', {
+        scheduledMs: created,
+        startedMs: created + 3 * SECOND,
+        readyMs: created + 9 * SECOND,
+        podIP: '10.0.0.1',
+        hostIP: '10.0.0.1',
+      });
       createWithStatus(this.context.as('kubelet'), 'pods', pod);
-      this.pods.push({ name, node, createdMs: created, restarts: 0, lastStartedMs: created + 3 * SECOND, crashing: false });
+      this.pods.push({
+        name,
+        node,
+        createdMs: created,
+        restarts: 0,
+        lastStartedMs: created + 3 * SECOND,
+        crashing: false,
+      });
       this.appendStart(name, created + 3 * SECOND);
     }
     this.context.clock.setInterval(() => this.check(), 10 * SECOND);
@@ -78,8 +91,14 @@ export class FeatureGateConsumerPods {
       name,
       namespace: this.consumer.namespace,
       nodeName: node,
-      labels: { 'openshift-app': this.consumer.daemonSet, 'controller-revision-hash': '6c5d8f7b9d', 'pod-template-generation': '3' },
-      containers: [{ name: this.consumer.container, image: componentImage(this.consumer.daemonSet, this.consumer.version) }],
+      labels: {
+        'openshift-app': this.consumer.daemonSet,
+        'controller-revision-hash': '6c5d8f7b9d',
+        'pod-template-generation': '3',
+      },
+      containers: [
+        { name: this.consumer.container, image: componentImage(this.consumer.daemonSet, this.consumer.version) },
+      ],
       ownerReferences: [ownerRef('DaemonSet', this.consumer.daemonSet, `${this.consumer.daemonSet}-ds`)],
       priorityClassName: 'system-node-critical',
     });
@@ -91,7 +110,14 @@ export class FeatureGateConsumerPods {
    */
   adopt(pods: { name: string; node: string; createdMs: number }[]): void {
     for (const pod of pods) {
-      this.pods.push({ name: pod.name, node: pod.node, createdMs: pod.createdMs, restarts: 0, lastStartedMs: pod.createdMs + 3 * SECOND, crashing: false });
+      this.pods.push({
+        name: pod.name,
+        node: pod.node,
+        createdMs: pod.createdMs,
+        restarts: 0,
+        lastStartedMs: pod.createdMs + 3 * SECOND,
+        crashing: false,
+      });
       this.appendStart(pod.name, pod.createdMs + 3 * SECOND);
     }
     this.context.clock.setInterval(() => this.check(), 10 * SECOND);
@@ -115,10 +141,18 @@ export class FeatureGateConsumerPods {
   }
 
   private appendStart(pod: string, atMs: number): void {
-    this.context.logs.append(this.consumer.namespace, pod, this.consumer.container,
-      klogLine('I', atMs, 'main.go:102', `Starting ${this.consumer.daemonSet} version ${this.consumer.version}`, 311));
-    this.context.logs.append(this.consumer.namespace, pod, this.consumer.container,
-      klogLine('I', atMs + 150, 'simple_featuregate_reader.go:171', 'Starting feature-gate-detector', 512));
+    this.context.logs.append(
+      this.consumer.namespace,
+      pod,
+      this.consumer.container,
+      klogLine('I', atMs, 'main.go:102', `Starting ${this.consumer.daemonSet} version ${this.consumer.version}`, 311),
+    );
+    this.context.logs.append(
+      this.consumer.namespace,
+      pod,
+      this.consumer.container,
+      klogLine('I', atMs + 150, 'simple_featuregate_reader.go:171', 'Starting feature-gate-detector', 512),
+    );
   }
 
   /** Stops tracking a pod (its workload replaced it). */
@@ -145,7 +179,13 @@ export class FeatureGateConsumerPods {
     }
     tracked.lastStartedMs = now;
     tracked.downSinceMs ??= now;
-    const errorLine = klogLine('E', now + 1200, 'base_controller.go:268', `"FeatureGateAccess" controller failed to sync "key", err: ${message}`, 77);
+    const errorLine = klogLine(
+      'E',
+      now + 1200,
+      'base_controller.go:268',
+      `"FeatureGateAccess" controller failed to sync "key", err: ${message}`,
+      77,
+    );
     const fatalLine = klogLine('F', now + 60_200, 'main.go:131', message, 903);
     logs.append(namespace, tracked.name, container, errorLine);
     logs.append(namespace, tracked.name, container, fatalLine);
@@ -154,8 +194,11 @@ export class FeatureGateConsumerPods {
     const live = this.context.client.get('pods', tracked.name, namespace);
     if (live) {
       const times = {
-        scheduledMs: tracked.createdMs, startedMs: tracked.createdMs + 3 * SECOND, notReadyMs: tracked.downSinceMs,
-        podIP: '10.0.0.1', hostIP: '10.0.0.1',
+        scheduledMs: tracked.createdMs,
+        startedMs: tracked.createdMs + 3 * SECOND,
+        notReadyMs: tracked.downSinceMs,
+        podIP: '10.0.0.1',
+        hostIP: '10.0.0.1',
       };
       const status = podStatus(live, 'CrashLoopBackOff', times, {
         restartCount: tracked.restarts,
@@ -166,14 +209,17 @@ export class FeatureGateConsumerPods {
       });
       this.context.as('kubelet').updateStatus('pods', { ...live, status });
     }
-    this.context.clock.setTimeout(() => {
-      if (this.versionListed()) {
-        tracked.crashing = false;
-        tracked.downSinceMs = undefined;
-        return;
-      }
-      this.crash(tracked);
-    }, 60_300 + backoff * SECOND);
+    this.context.clock.setTimeout(
+      () => {
+        if (this.versionListed()) {
+          tracked.crashing = false;
+          tracked.downSinceMs = undefined;
+          return;
+        }
+        this.crash(tracked);
+      },
+      60_300 + backoff * SECOND,
+    );
   }
 
   /** Names of the pods. */

@@ -34,7 +34,10 @@ interface DeploymentSpec {
   minReadySeconds?: number;
   selector: { matchLabels: Record<string, string> };
   strategy?: { type?: string; rollingUpdate?: { maxSurge?: number | string; maxUnavailable?: number | string } };
-  template: { metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> }; spec: { containers: ContainerInput[]; [key: string]: unknown } };
+  template: {
+    metadata?: { labels?: Record<string, string>; annotations?: Record<string, string> };
+    spec: { containers: ContainerInput[]; [key: string]: unknown };
+  };
 }
 
 /** maxSurge / maxUnavailable resolved like the deployment controller (surge rounds up, unavailable down). */
@@ -108,7 +111,9 @@ export class DeploymentController {
       busy.add(options.namespace);
       this.reconcileOne(options);
     }
-    const namespaces = [...this.pdbNamespaces].filter((ns) => busy.has(ns) || !this.managed.some((m) => m.namespace === ns) || !this.pdbSynced.has(ns));
+    const namespaces = [...this.pdbNamespaces].filter(
+      (ns) => busy.has(ns) || !this.managed.some((m) => m.namespace === ns) || !this.pdbSynced.has(ns),
+    );
     for (const ns of namespaces) this.pdbSynced.add(ns);
     syncPdbs(this.context, namespaces, (pdb, selected) => this.expectedPods(pdb, selected));
   }
@@ -119,12 +124,27 @@ export class DeploymentController {
   private isQuiet(options: ManagedDeploymentOptions): boolean {
     const deployment = this.context.client.get('deployments', options.name, options.namespace);
     if (!deployment) return true;
-    const status = deployment.status as { observedGeneration?: number; replicas?: number; readyReplicas?: number; availableReplicas?: number; updatedReplicas?: number } | undefined;
+    const status = deployment.status as
+      | {
+          observedGeneration?: number;
+          replicas?: number;
+          readyReplicas?: number;
+          availableReplicas?: number;
+          updatedReplicas?: number;
+        }
+      | undefined;
     const replicas = (deployment.spec as DeploymentSpec).replicas ?? 1;
     if (!status || status.observedGeneration !== deployment.metadata.generation) return false;
-    if ([status.replicas, status.readyReplicas, status.availableReplicas, status.updatedReplicas].some((count) => count !== replicas)) return false;
+    if (
+      [status.replicas, status.readyReplicas, status.availableReplicas, status.updatedReplicas].some(
+        (count) => count !== replicas,
+      )
+    )
+      return false;
     const prefix = `${options.namespace}/`;
-    const known = [...this.lives.entries()].filter(([key, life]) => key.startsWith(prefix) && life.deployment === options.name);
+    const known = [...this.lives.entries()].filter(
+      ([key, life]) => key.startsWith(prefix) && life.deployment === options.name,
+    );
     if (known.length !== replicas) return false;
     return known.every(([key, life]) => {
       if (life.state !== 'Ready') return false;
@@ -140,7 +160,8 @@ export class DeploymentController {
       if (!deployment) continue;
       const spec = deployment.spec as DeploymentSpec;
       const labels = spec.template.metadata?.labels ?? {};
-      const selector = (pdb.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
+      const selector =
+        (pdb.spec as { selector?: { matchLabels?: Record<string, string> } }).selector?.matchLabels ?? {};
       if (Object.entries(selector).every(([k, v]) => labels[k] === v)) return spec.replicas ?? 1;
     }
     return selected.filter((pod) => !pod.metadata.deletionTimestamp).length;
@@ -156,13 +177,16 @@ export class DeploymentController {
     const spec = deployment.spec as DeploymentSpec;
     const replicas = spec.replicas ?? 1;
     const hash = templateHashOf(spec);
-    const selector = Object.entries(spec.selector.matchLabels).map(([k, v]) => `${k}=${v}`).join(',');
+    const selector = Object.entries(spec.selector.matchLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(',');
     let pods = context.client.list('pods', { namespace: options.namespace, labelSelector: selector });
 
     // kubelet: finish terminations, start containers
     for (const pod of pods) {
       const deletion = pod.metadata.deletionTimestamp;
-      const grace = ((pod.spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ?? 30) * SECOND;
+      const grace =
+        ((pod.spec as { terminationGracePeriodSeconds?: number }).terminationGracePeriodSeconds ?? 30) * SECOND;
       if (deletion && Date.parse(deletion) + Math.min(grace, 10 * SECOND) <= now) {
         kubelet.delete('pods', pod.metadata.name, options.namespace);
         this.lives.delete(`${options.namespace}/${pod.metadata.name}`);
@@ -173,7 +197,13 @@ export class DeploymentController {
       const life = this.lives.get(`${options.namespace}/${pod.metadata.name}`);
       if (life && life.state === 'ContainerCreating' && life.readyAtMs <= now && !deletion) {
         life.state = 'Ready';
-        const status = podStatus(pod, 'Ready', { scheduledMs: life.createdMs, startedMs: life.createdMs + 5 * SECOND, readyMs: now, podIP: life.ip, hostIP: '10.0.0.1' });
+        const status = podStatus(pod, 'Ready', {
+          scheduledMs: life.createdMs,
+          startedMs: life.createdMs + 5 * SECOND,
+          readyMs: now,
+          podIP: life.ip,
+          hostIP: '10.0.0.1',
+        });
         kubelet.updateStatus('pods', { ...pod, status });
         options.onPodReady?.(context.client.get('pods', pod.metadata.name, options.namespace) ?? pod);
       }
@@ -210,13 +240,17 @@ export class DeploymentController {
     }
 
     // Deployment status
-    const after = context.client.list('pods', { namespace: options.namespace, labelSelector: selector }).filter((pod) => !pod.metadata.deletionTimestamp);
+    const after = context.client
+      .list('pods', { namespace: options.namespace, labelSelector: selector })
+      .filter((pod) => !pod.metadata.deletionTimestamp);
     const readyReplicas = after.filter(isHealthy).length;
     const availableReplicas = after.filter(isAvailable).length;
     const updatedReplicas = after.filter((pod) => pod.metadata.labels?.['pod-template-hash'] === hash).length;
     const isUp = availableReplicas >= minAvailable && availableReplicas > 0;
     const complete = updatedReplicas === replicas && availableReplicas === replicas && after.length === replicas;
-    const prev = (deployment.status as { conditions?: { type: string; status: string; lastTransitionTime: string }[] } | undefined)?.conditions ?? [];
+    const prev =
+      (deployment.status as { conditions?: { type: string; status: string; lastTransitionTime: string }[] } | undefined)
+        ?.conditions ?? [];
     const keep = (type: string, status: string) => {
       const found = prev.find((c) => c.type === type);
       return found && found.status === status ? found.lastTransitionTime : iso(now);
@@ -226,16 +260,22 @@ export class DeploymentController {
       availableReplicas,
       conditions: [
         {
-          type: 'Available', status: isUp ? 'True' : 'False',
+          type: 'Available',
+          status: isUp ? 'True' : 'False',
           reason: isUp ? 'MinimumReplicasAvailable' : 'MinimumReplicasUnavailable',
           message: isUp ? 'Deployment has minimum availability.' : 'Deployment does not have minimum availability.',
-          lastTransitionTime: keep('Available', isUp ? 'True' : 'False'), lastUpdateTime: keep('Available', isUp ? 'True' : 'False'),
+          lastTransitionTime: keep('Available', isUp ? 'True' : 'False'),
+          lastUpdateTime: keep('Available', isUp ? 'True' : 'False'),
         },
         {
-          type: 'Progressing', status: 'True',
+          type: 'Progressing',
+          status: 'True',
           reason: complete ? 'NewReplicaSetAvailable' : 'ReplicaSetUpdated',
-          message: complete ? `ReplicaSet "${rsName}" has successfully progressed.` : `ReplicaSet "${rsName}" is progressing.`,
-          lastTransitionTime: keep('Progressing', 'True'), lastUpdateTime: iso(now),
+          message: complete
+            ? `ReplicaSet "${rsName}" has successfully progressed.`
+            : `ReplicaSet "${rsName}" is progressing.`,
+          lastTransitionTime: keep('Progressing', 'True'),
+          lastUpdateTime: iso(now),
         },
       ],
       observedGeneration: deployment.metadata.generation ?? 1,
@@ -246,8 +286,10 @@ export class DeploymentController {
     };
     // lastUpdateTime only moves when the Progressing reason does, so an idle Deployment is not rewritten
     const prevProgressing = prev.find((c) => c.type === 'Progressing') as Record<string, unknown> | undefined;
-    if (prevProgressing && prevProgressing.reason === status.conditions[1].reason) status.conditions[1].lastUpdateTime = prevProgressing.lastUpdateTime as string;
-    if (JSON.stringify(status) !== JSON.stringify(deployment.status)) client.updateStatus('deployments', { ...deployment, status });
+    if (prevProgressing && prevProgressing.reason === status.conditions[1].reason)
+      status.conditions[1].lastUpdateTime = prevProgressing.lastUpdateTime as string;
+    if (JSON.stringify(status) !== JSON.stringify(deployment.status))
+      client.updateStatus('deployments', { ...deployment, status });
     this.terminated.clear();
   }
 
@@ -257,10 +299,20 @@ export class DeploymentController {
     this.terminated.add(pod.metadata.name);
     if (pod.metadata.deletionTimestamp) return;
     const client = this.context.as('kube-controller-manager');
-    client.update('pods', { ...pod, metadata: { ...pod.metadata, deletionTimestamp: iso(now), deletionGracePeriodSeconds: 30 } });
+    client.update('pods', {
+      ...pod,
+      metadata: { ...pod.metadata, deletionTimestamp: iso(now), deletionGracePeriodSeconds: 30 },
+    });
   }
 
-  private createPod(deployment: KubeObject, spec: DeploymentSpec, hash: string, options: ManagedDeploymentOptions, now: number, ready = false): void {
+  private createPod(
+    deployment: KubeObject,
+    spec: DeploymentSpec,
+    hash: string,
+    options: ManagedDeploymentOptions,
+    now: number,
+    ready = false,
+  ): void {
     const { context } = this;
     const node = this.pickNode(options);
     if (!node) return;
@@ -280,11 +332,25 @@ export class DeploymentController {
     const ip = `10.128.${Math.floor(this.ipCounter / 250)}.${(this.ipCounter++ % 250) + 2}`;
     const createdMs = ready ? now - 3 * 3600 * SECOND : now;
     pod.status = ready
-      ? podStatus(pod, 'Ready', { scheduledMs: createdMs, startedMs: createdMs + 5 * SECOND, readyMs: createdMs + 20 * SECOND, podIP: ip, hostIP: '10.0.0.1' })
+      ? podStatus(pod, 'Ready', {
+          scheduledMs: createdMs,
+          startedMs: createdMs + 5 * SECOND,
+          readyMs: createdMs + 20 * SECOND,
+          podIP: ip,
+          hostIP: '10.0.0.1',
+        })
       : podStatus(pod, 'ContainerCreating', { scheduledMs: now, hostIP: '10.0.0.1' });
     const created = context.as('kube-controller-manager').create('pods', pod);
     const readyAtMs = ready ? createdMs + 20 * SECOND : now + options.readyAfterMs(hash);
-    this.lives.set(`${options.namespace}/${name}`, { createdMs, readyAtMs, hash, node, state: ready ? 'Ready' : 'ContainerCreating', ip, deployment: options.name });
+    this.lives.set(`${options.namespace}/${name}`, {
+      createdMs,
+      readyAtMs,
+      hash,
+      node,
+      state: ready ? 'Ready' : 'ContainerCreating',
+      ip,
+      deployment: options.name,
+    });
     if (ready) options.onPodReady?.(created);
   }
 
@@ -294,7 +360,9 @@ export class DeploymentController {
       return node && !(node.spec as { unschedulable?: boolean }).unschedulable;
     });
     if (nodes.length === 0) return undefined;
-    const pods = this.context.client.list('pods', { namespace: options.namespace }).filter((pod) => !pod.metadata.deletionTimestamp);
+    const pods = this.context.client
+      .list('pods', { namespace: options.namespace })
+      .filter((pod) => !pod.metadata.deletionTimestamp);
     const load = (node: string) => pods.filter((pod) => (pod.spec as { nodeName?: string }).nodeName === node).length;
     return [...nodes].sort((a, b) => load(a) - load(b) || nodes.indexOf(a) - nodes.indexOf(b))[0];
   }

@@ -41,18 +41,27 @@ function scaled(value: number | string, total: number, roundUp: boolean): number
  */
 export function computePdb(pdb: KubeObject, pods: KubeObject[], expectedPods: number): PdbFacts {
   const spec = (pdb.spec ?? {}) as PdbSpec;
-  const selected = pods.filter((pod) => pod.metadata.namespace === pdb.metadata.namespace && selects(spec.selector, pod));
+  const selected = pods.filter(
+    (pod) => pod.metadata.namespace === pdb.metadata.namespace && selects(spec.selector, pod),
+  );
   const currentHealthy = selected.filter(isHealthy).length;
   let desiredHealthy: number;
   if (spec.minAvailable !== undefined) desiredHealthy = scaled(spec.minAvailable, expectedPods, true);
-  else if (spec.maxUnavailable !== undefined) desiredHealthy = Math.max(0, expectedPods - scaled(spec.maxUnavailable, expectedPods, true));
+  else if (spec.maxUnavailable !== undefined)
+    desiredHealthy = Math.max(0, expectedPods - scaled(spec.maxUnavailable, expectedPods, true));
   else desiredHealthy = expectedPods;
-  return { currentHealthy, desiredHealthy, expectedPods, disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy) };
+  return {
+    currentHealthy,
+    desiredHealthy,
+    expectedPods,
+    disruptionsAllowed: Math.max(0, currentHealthy - desiredHealthy),
+  };
 }
 
 /** status of a PDB from its facts. */
 export function pdbStatus(pdb: KubeObject, facts: PdbFacts, nowMs: number): Record<string, unknown> {
-  const previous = (pdb.status as { conditions?: { status: string; lastTransitionTime: string }[] } | undefined)?.conditions?.[0];
+  const previous = (pdb.status as { conditions?: { status: string; lastTransitionTime: string }[] } | undefined)
+    ?.conditions?.[0];
   const allowed = facts.disruptionsAllowed > 0;
   const status = allowed ? 'True' : 'False';
   return {
@@ -78,7 +87,11 @@ export function pdbStatus(pdb: KubeObject, facts: PdbFacts, nowMs: number): Reco
  * Refreshes every PDB in `namespaces` (manager `kube-controller-manager`). `expectedFor` gives the scale of the
  * controller owning the selected pods.
  */
-export function syncPdbs(context: ScenarioContext, namespaces: string[], expectedFor: (pdb: KubeObject, selected: KubeObject[]) => number): void {
+export function syncPdbs(
+  context: ScenarioContext,
+  namespaces: string[],
+  expectedFor: (pdb: KubeObject, selected: KubeObject[]) => number,
+): void {
   const client = context.as('kube-controller-manager');
   for (const namespace of namespaces) {
     const pods = context.client.list('pods', { namespace });
@@ -86,7 +99,8 @@ export function syncPdbs(context: ScenarioContext, namespaces: string[], expecte
       const selected = pods.filter((pod) => selects((pdb.spec as PdbSpec).selector, pod));
       const facts = computePdb(pdb, pods, expectedFor(pdb, selected));
       const status = pdbStatus(pdb, facts, context.clock.now());
-      if (JSON.stringify(status) !== JSON.stringify(pdb.status)) client.updateStatus('poddisruptionbudgets', { ...pdb, status });
+      if (JSON.stringify(status) !== JSON.stringify(pdb.status))
+        client.updateStatus('poddisruptionbudgets', { ...pdb, status });
     }
   }
 }

@@ -42,10 +42,15 @@ function clusterTarget(context: ScenarioContext): FeatureGateTarget {
     },
     present() {
       const live = context.client.get('featuregates', 'cluster');
-      return ((live?.status as { featureGates?: { version: string }[] } | undefined)?.featureGates ?? []).map((entry) => entry.version);
+      return ((live?.status as { featureGates?: { version: string }[] } | undefined)?.featureGates ?? []).map(
+        (entry) => entry.version,
+      );
     },
     write(manager, featureGates) {
-      mutateStatus(context.as(manager), 'featuregates', 'cluster', undefined, (status: Record<string, unknown>) => ({ ...status, featureGates }));
+      mutateStatus(context.as(manager), 'featuregates', 'cluster', undefined, (status: Record<string, unknown>) => ({
+        ...status,
+        featureGates,
+      }));
     },
   };
 }

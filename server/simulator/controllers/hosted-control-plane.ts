@@ -4,8 +4,14 @@ import type { ScenarioContext } from '../types';
 import { randomSuffix } from '../random';
 import { findCondition, setCondition } from '../objects/conditions';
 import {
-  FEATURE_GATE_CONFIGMAP, FEATURE_GATE_KEY, buildControlPlaneComponent, buildFeatureGateConfigMap, buildHcpDeployment, hcpNamespace,
-  hsCondition, versionOfTagImage,
+  FEATURE_GATE_CONFIGMAP,
+  FEATURE_GATE_KEY,
+  buildControlPlaneComponent,
+  buildFeatureGateConfigMap,
+  buildHcpDeployment,
+  hcpNamespace,
+  hsCondition,
+  versionOfTagImage,
 } from '../objects/hypershift';
 import { FEATURE_GATE_CONSUMERS, HCP_WORKLOADS, type HcpWorkload } from '../objects/hcp-workloads';
 import { hostedControlPlaneStatus, type HcpHistoryEntry } from './hosted-control-plane-status';
@@ -48,7 +54,14 @@ interface WorkloadState {
 
 interface VersionStatusView {
   desired?: { version?: string };
-  history?: { version: string; state: string; startedTime: string; completionTime?: string | null; image: string; verified: boolean }[];
+  history?: {
+    version: string;
+    state: string;
+    startedTime: string;
+    completionTime?: string | null;
+    image: string;
+    verified: boolean;
+  }[];
 }
 
 /**
@@ -86,7 +99,11 @@ export class HostedControlPlaneController {
     if (this.parsedFg?.rv !== rv) {
       const text = (cm as { data?: Record<string, string> }).data?.[FEATURE_GATE_KEY] ?? '';
       const rendered = load(text) as { status?: { featureGates?: { version?: string }[] } } | undefined;
-      this.parsedFg = { rv, readAt: now, versions: (rendered?.status?.featureGates ?? []).flatMap((entry) => (entry.version ? [entry.version] : [])) };
+      this.parsedFg = {
+        rv,
+        readAt: now,
+        versions: (rendered?.status?.featureGates ?? []).flatMap((entry) => (entry.version ? [entry.version] : [])),
+      };
     }
     this.parsedFg.readAt = now;
     return this.parsedFg.versions;
@@ -106,7 +123,8 @@ export class HostedControlPlaneController {
         const client = this.context.as(manager);
         const next = buildFeatureGateConfigMap(this.namespace, featureGates);
         const live = client.get('configmaps', FEATURE_GATE_CONFIGMAP, this.namespace);
-        if (live) client.update('configmaps', { ...live, data: (next as unknown as { data: unknown }).data } as KubeObject);
+        if (live)
+          client.update('configmaps', { ...live, data: (next as unknown as { data: unknown }).data } as KubeObject);
         else client.create('configmaps', next);
       },
     };
@@ -119,7 +137,12 @@ export class HostedControlPlaneController {
     for (const [index, workload] of HCP_WORKLOADS.entries()) {
       const node = this.options.nodes[index % this.options.nodes.length];
       this.createWorkload(workload, running, node, now - 3 * HOUR);
-      if (workload.component) createWithStatus(this.context.as(CPO), 'controlplanecomponents', buildControlPlaneComponent(workload.name, this.namespace));
+      if (workload.component)
+        createWithStatus(
+          this.context.as(CPO),
+          'controlplanecomponents',
+          buildControlPlaneComponent(workload.name, this.namespace),
+        );
     }
     this.writeStatus(now);
     this.writer.start();
@@ -134,11 +157,25 @@ export class HostedControlPlaneController {
     // Only Deployments are served; the etcd StatefulSet exists through its pod.
     if (workload.kind === 'Deployment') {
       const existing = client.get('deployments', workload.name, this.namespace);
-      if (existing) client.update('deployments', { ...deployment, metadata: { ...existing.metadata, annotations: deployment.metadata.annotations } });
+      if (existing)
+        client.update('deployments', {
+          ...deployment,
+          metadata: { ...existing.metadata, annotations: deployment.metadata.annotations },
+        });
       else client.create('deployments', deployment);
     }
-    const name = workload.kind === 'StatefulSet' ? `${workload.name}-0` : `${workload.name}-${hash}-${randomSuffix(this.context.random)}`;
-    const template = (deployment.spec as { template: { metadata: { labels: Record<string, string>; annotations: Record<string, string> }; spec: { containers: { name: string; image: string }[] } } }).template;
+    const name =
+      workload.kind === 'StatefulSet'
+        ? `${workload.name}-0`
+        : `${workload.name}-${hash}-${randomSuffix(this.context.random)}`;
+    const template = (
+      deployment.spec as {
+        template: {
+          metadata: { labels: Record<string, string>; annotations: Record<string, string> };
+          spec: { containers: { name: string; image: string }[] };
+        };
+      }
+    ).template;
     const pod = buildPod({
       name,
       namespace: this.namespace,
@@ -146,12 +183,20 @@ export class HostedControlPlaneController {
       labels: template.metadata.labels,
       annotations: template.metadata.annotations,
       containers: template.spec.containers,
-      ownerReferences: [workload.kind === 'StatefulSet'
-        ? ownerRef('StatefulSet', workload.name, `${this.namespace}-${workload.name}`)
-        : ownerRef('ReplicaSet', `${workload.name}-${hash}`, `${this.namespace}-${workload.name}-${hash}`)],
+      ownerReferences: [
+        workload.kind === 'StatefulSet'
+          ? ownerRef('StatefulSet', workload.name, `${this.namespace}-${workload.name}`)
+          : ownerRef('ReplicaSet', `${workload.name}-${hash}`, `${this.namespace}-${workload.name}-${hash}`),
+      ],
       priorityClassName: 'hypershift-control-plane',
     });
-    pod.status = podStatus(pod, 'Ready', { scheduledMs: createdMs, startedMs: createdMs + 4 * SECOND, readyMs: createdMs + 20 * SECOND, podIP: '10.128.2.17', hostIP: '10.0.131.4' });
+    pod.status = podStatus(pod, 'Ready', {
+      scheduledMs: createdMs,
+      startedMs: createdMs + 4 * SECOND,
+      readyMs: createdMs + 20 * SECOND,
+      podIP: '10.128.2.17',
+      hostIP: '10.0.131.4',
+    });
     createWithStatus(this.context.as('kubelet'), 'pods', pod);
     this.workloads.set(workload.name, { version, pod: name, ready: true, key: '' });
   }
@@ -162,10 +207,19 @@ export class HostedControlPlaneController {
     if (!state || !workload) return;
     const pod = this.context.client.get('pods', state.pod, this.namespace);
     const consumer = new FeatureGateConsumerPods(this.context, {
-      namespace: this.namespace, daemonSet: name, container: workload.containers[0], version: state.version,
+      namespace: this.namespace,
+      daemonSet: name,
+      container: workload.containers[0],
+      version: state.version,
       listedVersions: () => this.listedVersions(),
     });
-    consumer.adopt([{ name: state.pod, node: (pod?.spec as { nodeName?: string } | undefined)?.nodeName ?? '', createdMs: Date.parse(pod?.metadata.creationTimestamp ?? '') || this.context.clock.now() }]);
+    consumer.adopt([
+      {
+        name: state.pod,
+        node: (pod?.spec as { nodeName?: string } | undefined)?.nodeName ?? '',
+        createdMs: Date.parse(pod?.metadata.creationTimestamp ?? '') || this.context.clock.now(),
+      },
+    ]);
     this.consumers.set(name, consumer);
   }
 
@@ -183,7 +237,8 @@ export class HostedControlPlaneController {
     for (const [name, state] of this.workloads) {
       if (!all && !(name in FEATURE_GATE_CONSUMERS)) continue;
       const pod = this.context.client.get('pods', state.pod, this.namespace);
-      const statuses = (pod?.status as { containerStatuses?: { ready?: boolean }[] } | undefined)?.containerStatuses ?? [];
+      const statuses =
+        (pod?.status as { containerStatuses?: { ready?: boolean }[] } | undefined)?.containerStatuses ?? [];
       state.ready = statuses.length > 0 && statuses.every((status) => status.ready);
     }
   }
@@ -204,7 +259,9 @@ export class HostedControlPlaneController {
   private roll(workload: HcpWorkload, version: string): void {
     const state = this.workloads.get(workload.name);
     if (!state) return;
-    const node = (this.context.client.get('pods', state.pod, this.namespace)?.spec as { nodeName?: string } | undefined)?.nodeName ?? this.options.nodes[0];
+    const node =
+      (this.context.client.get('pods', state.pod, this.namespace)?.spec as { nodeName?: string } | undefined)
+        ?.nodeName ?? this.options.nodes[0];
     this.context.as('kube-controller-manager').delete('pods', state.pod, this.namespace);
     this.consumers.get(workload.name)?.forget(state.pod);
     this.createWorkload(workload, version, node, this.context.clock.now());
@@ -231,39 +288,98 @@ export class HostedControlPlaneController {
         mutateStatus(client, 'deployments', workload.name, this.namespace, (status: Record<string, unknown>, live) => ({
           ...status,
           observedGeneration: live.metadata.generation ?? 1,
-          replicas: 1, updatedReplicas: 1, readyReplicas: state.ready ? 1 : 0, availableReplicas: state.ready ? 1 : 0,
+          replicas: 1,
+          updatedReplicas: 1,
+          readyReplicas: state.ready ? 1 : 0,
+          availableReplicas: state.ready ? 1 : 0,
           ...(state.ready ? {} : { unavailableReplicas: 1 }),
-          conditions: setCondition(setCondition((status.conditions as Condition[] | undefined) ?? [], state.ready
-            ? { type: 'Available', status: 'True', reason: 'MinimumReplicasAvailable', message: 'Deployment has minimum availability.', lastUpdateTime: iso(now) } as Condition
-            : { type: 'Available', status: 'False', reason: 'MinimumReplicasUnavailable', message: 'Deployment does not have minimum availability.', lastUpdateTime: iso(now) } as Condition, now),
-          { type: 'Progressing', status: 'True', reason: 'NewReplicaSetAvailable', message: `ReplicaSet "${state.pod.split('-').slice(0, -1).join('-')}" has successfully progressed.`, lastUpdateTime: iso(now) } as Condition, now),
+          conditions: setCondition(
+            setCondition(
+              (status.conditions as Condition[] | undefined) ?? [],
+              state.ready
+                ? ({
+                    type: 'Available',
+                    status: 'True',
+                    reason: 'MinimumReplicasAvailable',
+                    message: 'Deployment has minimum availability.',
+                    lastUpdateTime: iso(now),
+                  } as Condition)
+                : ({
+                    type: 'Available',
+                    status: 'False',
+                    reason: 'MinimumReplicasUnavailable',
+                    message: 'Deployment does not have minimum availability.',
+                    lastUpdateTime: iso(now),
+                  } as Condition),
+              now,
+            ),
+            {
+              type: 'Progressing',
+              status: 'True',
+              reason: 'NewReplicaSetAvailable',
+              message: `ReplicaSet "${state.pod.split('-').slice(0, -1).join('-')}" has successfully progressed.`,
+              lastUpdateTime: iso(now),
+            } as Condition,
+            now,
+          ),
         }));
       }
       if (workload.component) {
-        mutateStatus(client, 'controlplanecomponents', workload.name, this.namespace, (status: Record<string, unknown>) => {
-          const conditions = (status.conditions as Condition[] | undefined) ?? [];
-          const available = state.ready
-            ? hsCondition('Available', 'True', 'AsExpected', '', now)
-            : hsCondition('Available', 'False', 'MinimumReplicasUnavailable', 'Deployment does not have minimum availability.', now);
-          const rollout = state.ready
-            ? hsCondition('RolloutComplete', 'True', 'AsExpected', '', now)
-            : hsCondition('RolloutComplete', 'False', 'WaitingForRolloutComplete', `Waiting for deployment ${workload.name} rollout to finish: 0 out of 1 new replicas have been updated`, now);
-          return {
-            ...status,
-            version: state.ready ? state.version : (status.version ?? state.version),
-            conditions: setCondition(setCondition(conditions, available, now), rollout, now),
-            resources: [{ group: 'apps', kind: workload.kind, name: workload.name }],
-          };
-        });
+        mutateStatus(
+          client,
+          'controlplanecomponents',
+          workload.name,
+          this.namespace,
+          (status: Record<string, unknown>) => {
+            const conditions = (status.conditions as Condition[] | undefined) ?? [];
+            const available = state.ready
+              ? hsCondition('Available', 'True', 'AsExpected', '', now)
+              : hsCondition(
+                  'Available',
+                  'False',
+                  'MinimumReplicasUnavailable',
+                  'Deployment does not have minimum availability.',
+                  now,
+                );
+            const rollout = state.ready
+              ? hsCondition('RolloutComplete', 'True', 'AsExpected', '', now)
+              : hsCondition(
+                  'RolloutComplete',
+                  'False',
+                  'WaitingForRolloutComplete',
+                  `Waiting for deployment ${workload.name} rollout to finish: 0 out of 1 new replicas have been updated`,
+                  now,
+                );
+            return {
+              ...status,
+              version: state.ready ? state.version : (status.version ?? state.version),
+              conditions: setCondition(setCondition(conditions, available, now), rollout, now),
+              resources: [{ group: 'apps', kind: workload.kind, name: workload.name }],
+            };
+          },
+        );
       }
     }
     this.unavailableSince = unavailable.length ? (this.unavailableSince ?? now) : undefined;
-    const updated = HCP_WORKLOADS.filter((workload) => this.workloads.get(workload.name)?.version === target && this.workloads.get(workload.name)?.ready).length;
-    mutateStatus(this.context.as(HCCO), 'hostedcontrolplanes', this.options.name, this.namespace, (status: Record<string, unknown>) =>
-      hostedControlPlaneStatus(status, {
-        name: this.options.name, history: this.options.history, target, unavailable, updated, now,
-        unavailableSince: this.unavailableSince,
-      }));
+    const updated = HCP_WORKLOADS.filter(
+      (workload) => this.workloads.get(workload.name)?.version === target && this.workloads.get(workload.name)?.ready,
+    ).length;
+    mutateStatus(
+      this.context.as(HCCO),
+      'hostedcontrolplanes',
+      this.options.name,
+      this.namespace,
+      (status: Record<string, unknown>) =>
+        hostedControlPlaneStatus(status, {
+          name: this.options.name,
+          history: this.options.history,
+          target,
+          unavailable,
+          updated,
+          now,
+          unavailableSince: this.unavailableSince,
+        }),
+    );
   }
 
   /** Whether a workload's pod is crash-looping on the FeatureGate. */

@@ -2,7 +2,12 @@ import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { ScenarioContext } from '../types';
 import { setCondition } from '../objects/conditions';
 import {
-  HOSTED_CLUSTERS_NAMESPACE, healthyNodePoolConditions, hcpNamespace, hsCondition, nodeVersions, releaseTagImage,
+  HOSTED_CLUSTERS_NAMESPACE,
+  healthyNodePoolConditions,
+  hcpNamespace,
+  hsCondition,
+  nodeVersions,
+  releaseTagImage,
   versionOfTagImage,
 } from '../objects/hypershift';
 import { shortHash } from '../objects/ids';
@@ -13,8 +18,16 @@ const HO = 'hypershift-operator';
 
 /** HCP conditions the hypershift-operator copies onto the HostedCluster unchanged. */
 const BUBBLED = [
-  'Available', 'Degraded', 'EtcdAvailable', 'KubeAPIServerAvailable', 'InfrastructureReady', 'ValidHostedControlPlaneConfiguration',
-  'ClusterVersionProgressing', 'ClusterVersionAvailable', 'ClusterVersionUpgradeable', 'ClusterVersionReleaseAccepted',
+  'Available',
+  'Degraded',
+  'EtcdAvailable',
+  'KubeAPIServerAvailable',
+  'InfrastructureReady',
+  'ValidHostedControlPlaneConfiguration',
+  'ClusterVersionProgressing',
+  'ClusterVersionAvailable',
+  'ClusterVersionUpgradeable',
+  'ClusterVersionReleaseAccepted',
 ] as const;
 
 interface NodeState {
@@ -86,14 +99,27 @@ export class HyperShiftOperator {
         });
       }
       if (!hcp) continue;
-      mutateStatus(this.context.as(HO), 'hostedclusters', name, hc.metadata.namespace, (status: Record<string, unknown>) =>
-        this.clusterStatus(status, hc, hcp, now));
+      mutateStatus(
+        this.context.as(HO),
+        'hostedclusters',
+        name,
+        hc.metadata.namespace,
+        (status: Record<string, unknown>) => this.clusterStatus(status, hc, hcp, now),
+      );
     }
   }
 
-  private clusterStatus(status: Record<string, unknown>, hc: KubeObject, hcp: KubeObject, now: number): Record<string, unknown> {
+  private clusterStatus(
+    status: Record<string, unknown>,
+    hc: KubeObject,
+    hcp: KubeObject,
+    now: number,
+  ): Record<string, unknown> {
     const hcpStatus = (hcp.status ?? {}) as {
-      conditions?: Condition[]; versionStatus?: { history?: { state: string }[] }; controlPlaneVersion?: unknown; controlPlaneEndpoint?: unknown;
+      conditions?: Condition[];
+      versionStatus?: { history?: { state: string }[] };
+      controlPlaneVersion?: unknown;
+      controlPlaneEndpoint?: unknown;
     };
     const generation = hc.metadata.generation ?? 1;
     let conditions = (status.conditions as Condition[] | undefined) ?? [];
@@ -106,20 +132,46 @@ export class HyperShiftOperator {
       if (condition) set({ ...condition });
     }
     const failing = fromHcp.get('ClusterVersionFailing');
-    set(failing?.status === 'True'
-      ? hsCondition('ClusterVersionSucceeding', 'False', failing.reason ?? '', failing.message ?? '', now)
-      : hsCondition('ClusterVersionSucceeding', 'True', 'AsExpected', '', now));
+    set(
+      failing?.status === 'True'
+        ? hsCondition('ClusterVersionSucceeding', 'False', failing.reason ?? '', failing.message ?? '', now)
+        : hsCondition('ClusterVersionSucceeding', 'True', 'AsExpected', '', now),
+    );
     const partial = hcpStatus.versionStatus?.history?.[0]?.state === 'Partial';
-    set(partial
-      ? hsCondition('Progressing', 'True', 'AsExpected', 'HostedCluster is deploying, upgrading, or reconfiguring', now)
-      : hsCondition('Progressing', 'False', 'AsExpected', 'HostedCluster is at expected version', now));
+    set(
+      partial
+        ? hsCondition(
+            'Progressing',
+            'True',
+            'AsExpected',
+            'HostedCluster is deploying, upgrading, or reconfiguring',
+            now,
+          )
+        : hsCondition('Progressing', 'False', 'AsExpected', 'HostedCluster is at expected version', now),
+    );
     set(hsCondition('ValidConfiguration', 'True', 'AsExpected', 'Configuration passes validation', now));
-    set(hsCondition('SupportedHostedCluster', 'True', 'AsExpected', 'HostedCluster is supported by operator configuration', now));
+    set(
+      hsCondition(
+        'SupportedHostedCluster',
+        'True',
+        'AsExpected',
+        'HostedCluster is supported by operator configuration',
+        now,
+      ),
+    );
     set(hsCondition('ValidReleaseImage', 'True', 'AsExpected', 'Release image is valid', now));
     set(hsCondition('ValidReleaseInfo', 'True', 'AsExpected', 'All is well', now));
     set(hsCondition('IgnitionEndpointAvailable', 'True', 'AsExpected', 'Ignition server deployment is available', now));
     set(hsCondition('ReconciliationActive', 'True', 'AsExpected', 'Reconciliation active on resource', now));
-    set(hsCondition('ReconciliationSucceeded', 'True', 'ReconciliatonSucceeded', 'Reconciliation completed successfully', now));
+    set(
+      hsCondition(
+        'ReconciliationSucceeded',
+        'True',
+        'ReconciliatonSucceeded',
+        'Reconciliation completed successfully',
+        now,
+      ),
+    );
     const name = hc.metadata.name;
     return {
       ...status,
@@ -157,31 +209,67 @@ export class HyperShiftOperator {
   }
 
   private writePool(pool: PoolState, now: number): void {
-    mutateStatus(this.context.as(HO), 'nodepools', pool.name, HOSTED_CLUSTERS_NAMESPACE, (status: Record<string, unknown>, live) => {
-      const target = versionOfTagImage((live.spec as { release?: { image?: string } }).release?.image) ?? pool.nodes[0]?.version ?? '';
-      const config = nodePoolConfigHash(live);
-      const updating = pool.nodes.some((node) => node.version !== target);
-      const updatingConfig = pool.nodes.some((node) => node.config !== config);
-      const current = (status.version as string | undefined) ?? pool.nodes[0]?.version ?? target;
-      const version = updating ? current : target;
-      let conditions = (status.conditions as Condition[] | undefined) ?? healthyNodePoolConditions(version, now);
-      const set = (condition: Condition) => {
-        conditions = setCondition(conditions, condition, now);
-      };
-      set(updating
-        ? hsCondition('UpdatingVersion', 'True', 'AsExpected', `Updating version in progress. Target version: ${target}`, now, live.metadata.generation ?? 1)
-        : hsCondition('UpdatingVersion', 'False', 'AsExpected', '', now, live.metadata.generation ?? 1));
-      set(updatingConfig
-        ? hsCondition('UpdatingConfig', 'True', 'AsExpected', `Updating config in progress. Target config: ${config}`, now, live.metadata.generation ?? 1)
-        : hsCondition('UpdatingConfig', 'False', 'AsExpected', '', now, live.metadata.generation ?? 1));
-      set(hsCondition('ValidReleaseImage', 'True', 'AsExpected', `Using release image: ${releaseTagImage(target)}`, now, live.metadata.generation ?? 1));
-      return {
-        ...status,
-        replicas: pool.nodes.filter((node) => node.ready).length,
-        version,
-        nodesInfo: { nodeVersions: nodeVersions(pool.nodes) },
-        conditions,
-      };
-    });
+    mutateStatus(
+      this.context.as(HO),
+      'nodepools',
+      pool.name,
+      HOSTED_CLUSTERS_NAMESPACE,
+      (status: Record<string, unknown>, live) => {
+        const target =
+          versionOfTagImage((live.spec as { release?: { image?: string } }).release?.image) ??
+          pool.nodes[0]?.version ??
+          '';
+        const config = nodePoolConfigHash(live);
+        const updating = pool.nodes.some((node) => node.version !== target);
+        const updatingConfig = pool.nodes.some((node) => node.config !== config);
+        const current = (status.version as string | undefined) ?? pool.nodes[0]?.version ?? target;
+        const version = updating ? current : target;
+        let conditions = (status.conditions as Condition[] | undefined) ?? healthyNodePoolConditions(version, now);
+        const set = (condition: Condition) => {
+          conditions = setCondition(conditions, condition, now);
+        };
+        set(
+          updating
+            ? hsCondition(
+                'UpdatingVersion',
+                'True',
+                'AsExpected',
+                `Updating version in progress. Target version: ${target}`,
+                now,
+                live.metadata.generation ?? 1,
+              )
+            : hsCondition('UpdatingVersion', 'False', 'AsExpected', '', now, live.metadata.generation ?? 1),
+        );
+        set(
+          updatingConfig
+            ? hsCondition(
+                'UpdatingConfig',
+                'True',
+                'AsExpected',
+                `Updating config in progress. Target config: ${config}`,
+                now,
+                live.metadata.generation ?? 1,
+              )
+            : hsCondition('UpdatingConfig', 'False', 'AsExpected', '', now, live.metadata.generation ?? 1),
+        );
+        set(
+          hsCondition(
+            'ValidReleaseImage',
+            'True',
+            'AsExpected',
+            `Using release image: ${releaseTagImage(target)}`,
+            now,
+            live.metadata.generation ?? 1,
+          ),
+        );
+        return {
+          ...status,
+          replicas: pool.nodes.filter((node) => node.ready).length,
+          version,
+          nodesInfo: { nodeVersions: nodeVersions(pool.nodes) },
+          conditions,
+        };
+      },
+    );
   }
 }

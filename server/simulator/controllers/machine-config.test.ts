@@ -2,12 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { createSimulatedCluster, runScenario } from '../core';
 import { MINUTE, SECOND } from '../objects/time';
 import {
-  UIP_SLOW_DRAIN_FROM_MS, UIP_WORKERS_DONE_BY_MS, updateInProgressScenario,
+  UIP_SLOW_DRAIN_FROM_MS,
+  UIP_WORKERS_DONE_BY_MS,
+  updateInProgressScenario,
 } from '../scenarios/update-in-progress';
 import { CVO_RESYNC_MS } from './cluster-version-operator';
 import { POOL_UPDATING_MESSAGE } from './machine-config';
 
-interface Cond { type: string; status: string; reason?: string; message?: string }
+interface Cond {
+  type: string;
+  status: string;
+  reason?: string;
+  message?: string;
+}
 
 describe('machine-config operator Upgradeable', () => {
   it('is False (PoolUpdating) while a pool updates, reaches the ClusterVersion, and returns to True when done', () => {
@@ -27,14 +34,18 @@ describe('machine-config operator Upgradeable', () => {
     const updating = conditionsOf(cluster.client.get('machineconfigpools', 'worker')!);
     expect(updating.find((c) => c.type === 'Updating')?.status).toBe('True');
     expect(upgradeable('clusteroperators', 'machine-config')).toMatchObject({
-      status: 'False', reason: 'PoolUpdating', message: POOL_UPDATING_MESSAGE,
+      status: 'False',
+      reason: 'PoolUpdating',
+      message: POOL_UPDATING_MESSAGE,
     });
-    expect(POOL_UPDATING_MESSAGE)
-      .toBe('One or more machine config pools are updating, please see `oc get mcp` for further details');
+    expect(POOL_UPDATING_MESSAGE).toBe(
+      'One or more machine config pools are updating, please see `oc get mcp` for further details',
+    );
     expect(upgradeable('clusterversions', 'version')).toMatchObject({
-      status: 'False', reason: 'PoolUpdating',
-      message: 'Cluster operator machine-config should not be upgraded between minor versions: ' +
-        POOL_UPDATING_MESSAGE,
+      status: 'False',
+      reason: 'PoolUpdating',
+      message:
+        'Cluster operator machine-config should not be upgraded between minor versions: ' + POOL_UPDATING_MESSAGE,
     });
 
     to(UIP_WORKERS_DONE_BY_MS + CVO_RESYNC_MS + SECOND);

@@ -1,6 +1,12 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ScenarioContext } from '../types';
-import { buildMachineConfigPool, buildRenderedMachineConfig, machineConfigPoolStatus, poolConfiguration, renderedConfigName } from '../objects/machine-config-pools';
+import {
+  buildMachineConfigPool,
+  buildRenderedMachineConfig,
+  machineConfigPoolStatus,
+  poolConfiguration,
+  renderedConfigName,
+} from '../objects/machine-config-pools';
 import { nodeConditions, nodeInfo, type NodeRole } from '../objects/nodes';
 import { MINUTE, SECOND, iso } from '../objects/time';
 import { createWithStatus, mutateObject } from '../objects/write';
@@ -90,7 +96,13 @@ export class MachineConfigController {
     }
   }
 
-  private updateNode(role: NodeRole, node: string, rendered: string, options: PoolUpdateOptions, done: () => void): void {
+  private updateNode(
+    role: NodeRole,
+    node: string,
+    rendered: string,
+    options: PoolUpdateOptions,
+    done: () => void,
+  ): void {
     const controller = this.context.as('machine-config-controller');
     const daemon = this.context.as('machine-config-daemon');
     this.annotate(controller, node, { desiredConfig: rendered, desiredDrain: `drain-${rendered}` });
@@ -103,23 +115,29 @@ export class MachineConfigController {
       expectedFor: options.expectedFor,
       onEvicted: (pod) => {
         if (!(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'ReplicaSet')) {
-          this.context.clock.setTimeout(() => this.context.as('kubelet').delete('pods', pod.metadata.name, pod.metadata.namespace), 5 * SECOND);
+          this.context.clock.setTimeout(
+            () => this.context.as('kubelet').delete('pods', pod.metadata.name, pod.metadata.namespace),
+            5 * SECOND,
+          );
         }
       },
       onDrained: () => {
         this.annotate(controller, node, { lastAppliedDrain: `drain-${rendered}` });
         this.setReady(node, false);
         this.writePool(role);
-        this.context.clock.setTimeout(() => {
-          this.setReady(node, true, options.version);
-          this.annotate(daemon, node, { currentConfig: rendered, state: 'Done' });
-          this.annotate(controller, node, { desiredDrain: `uncordon-${rendered}` });
-          setSchedulable(this.context, node, true, 'machine-config-controller');
-          this.annotate(controller, node, { lastAppliedDrain: `uncordon-${rendered}` });
-          this.writePool(role);
-          options.onNodeDone?.(node);
-          done();
-        }, options.rebootMs ?? 3 * MINUTE);
+        this.context.clock.setTimeout(
+          () => {
+            this.setReady(node, true, options.version);
+            this.annotate(daemon, node, { currentConfig: rendered, state: 'Done' });
+            this.annotate(controller, node, { desiredDrain: `uncordon-${rendered}` });
+            setSchedulable(this.context, node, true, 'machine-config-controller');
+            this.annotate(controller, node, { lastAppliedDrain: `uncordon-${rendered}` });
+            this.writePool(role);
+            options.onNodeDone?.(node);
+            done();
+          },
+          options.rebootMs ?? 3 * MINUTE,
+        );
       },
     });
     this.writePool(role);
@@ -138,7 +156,10 @@ export class MachineConfigController {
     const live = this.context.client.get('nodes', node);
     if (!live) return;
     const now = iso(this.context.clock.now());
-    const status: Record<string, unknown> = { ...(live.status as Record<string, unknown>), conditions: nodeConditions(ready, now, now) };
+    const status: Record<string, unknown> = {
+      ...(live.status as Record<string, unknown>),
+      conditions: nodeConditions(ready, now, now),
+    };
     if (version) status.nodeInfo = nodeInfo(version);
     this.context.as('kubelet').updateStatus('nodes', { ...live, status });
   }
@@ -148,7 +169,8 @@ export class MachineConfigController {
     const live = this.context.client.get('machineconfigpools', role);
     if (!live) return;
     const status = this.poolStatus(role, live.metadata.generation ?? 1);
-    if (JSON.stringify(status) !== JSON.stringify(live.status)) this.context.as('machine-config-controller').updateStatus('machineconfigpools', { ...live, status });
+    if (JSON.stringify(status) !== JSON.stringify(live.status))
+      this.context.as('machine-config-controller').updateStatus('machineconfigpools', { ...live, status });
     this.syncUpgradeable();
   }
 
@@ -156,8 +178,9 @@ export class MachineConfigController {
   private syncUpgradeable(): void {
     if (!this.fleet?.names.includes('machine-config')) return;
     const holds = (pool: KubeObject, type: string) =>
-      ((pool.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? [])
-        .some((c) => c.type === type && c.status === 'True');
+      ((pool.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+        (c) => c.type === type && c.status === 'True',
+      );
     const pools = this.context.client.list('machineconfigpools');
     const condition = pools.some((pool) => holds(pool, 'Updating'))
       ? { type: 'Upgradeable', status: 'False', reason: 'PoolUpdating', message: POOL_UPDATING_MESSAGE }
@@ -166,31 +189,54 @@ export class MachineConfigController {
         : { type: 'Upgradeable', status: 'True', reason: 'AsExpected', message: 'All is well' };
     const live = this.context.client.get('clusteroperators', 'machine-config');
     type Cond = { type: string; status: string; reason?: string };
-    const current = ((live?.status as { conditions?: Cond[] } | undefined)?.conditions ?? [])
-      .find((c) => c.type === 'Upgradeable');
+    const current = ((live?.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find(
+      (c) => c.type === 'Upgradeable',
+    );
     if (current?.status === condition.status && current.reason === condition.reason) return;
     this.fleet.setCondition('machine-config', condition);
   }
 
   private poolStatus(role: NodeRole, generation: number): Record<string, unknown> {
     const target = this.targets.get(role) ?? '';
-    const nodes = this.nodes[role].map((name) => this.context.client.get('nodes', name)).filter((node): node is KubeObject => Boolean(node));
+    const nodes = this.nodes[role]
+      .map((name) => this.context.client.get('nodes', name))
+      .filter((node): node is KubeObject => Boolean(node));
     const annotation = (node: KubeObject, key: string) => node.metadata.annotations?.[`${ANNOTATION}${key}`];
-    const isReady = (node: KubeObject) => ((node.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-    const updated = nodes.filter((node) => annotation(node, 'currentConfig') === target && annotation(node, 'state') === 'Done');
-    const unavailable = nodes.filter((node) => annotation(node, 'state') === 'Working' || !isReady(node) || (node.spec as { unschedulable?: boolean }).unschedulable);
+    const isReady = (node: KubeObject) =>
+      ((node.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []).some(
+        (c) => c.type === 'Ready' && c.status === 'True',
+      );
+    const updated = nodes.filter(
+      (node) => annotation(node, 'currentConfig') === target && annotation(node, 'state') === 'Done',
+    );
+    const unavailable = nodes.filter(
+      (node) =>
+        annotation(node, 'state') === 'Working' ||
+        !isReady(node) ||
+        (node.spec as { unschedulable?: boolean }).unschedulable,
+    );
     const ready = updated.filter((node) => isReady(node) && !(node.spec as { unschedulable?: boolean }).unschedulable);
     const count = this.nodes[role].length;
-    const current = updated.length === count ? target : (nodes[0] ? annotation(nodes.find((n) => annotation(n, 'currentConfig') !== target) ?? nodes[0], 'currentConfig') ?? target : target);
-    return machineConfigPoolStatus(role, {
-      machineCount: count,
-      updatedMachineCount: updated.length,
-      readyMachineCount: ready.length,
-      unavailableMachineCount: unavailable.length,
-      degradedMachineCount: 0,
-      currentConfig: current,
-      targetConfig: target,
-      observedGeneration: generation,
-    }, this.since.get(role) ?? iso(this.context.clock.now()));
+    const current =
+      updated.length === count
+        ? target
+        : nodes[0]
+          ? (annotation(nodes.find((n) => annotation(n, 'currentConfig') !== target) ?? nodes[0], 'currentConfig') ??
+            target)
+          : target;
+    return machineConfigPoolStatus(
+      role,
+      {
+        machineCount: count,
+        updatedMachineCount: updated.length,
+        readyMachineCount: ready.length,
+        unavailableMachineCount: unavailable.length,
+        degradedMachineCount: 0,
+        currentConfig: current,
+        targetConfig: target,
+        observedGeneration: generation,
+      },
+      this.since.get(role) ?? iso(this.context.clock.now()),
+    );
   }
 }

@@ -13,7 +13,12 @@ export const PDB_VIOLATION_MESSAGE = "Cannot evict pod as it would violate the p
  * The eviction subresource: refused (429) when a PDB selecting the pod has no disruptions allowed, otherwise the pod
  * starts terminating. `expectedFor` gives the scale behind a PDB's pods.
  */
-export function evictPod(context: ScenarioContext, pod: KubeObject, manager: string, expectedFor: (pdb: KubeObject) => number): EvictionResult {
+export function evictPod(
+  context: ScenarioContext,
+  pod: KubeObject,
+  manager: string,
+  expectedFor: (pdb: KubeObject) => number,
+): EvictionResult {
   const namespace = pod.metadata.namespace ?? '';
   const budgets = context.client
     .list('poddisruptionbudgets', { namespace })
@@ -24,21 +29,35 @@ export function evictPod(context: ScenarioContext, pod: KubeObject, manager: str
     if (facts.disruptionsAllowed <= 0) return { evicted: false, reason: PDB_VIOLATION_MESSAGE };
   }
   const now = context.clock.now();
-  context.as(manager).update('pods', { ...pod, metadata: { ...pod.metadata, deletionTimestamp: iso(now), deletionGracePeriodSeconds: 30 } });
+  context.as(manager).update('pods', {
+    ...pod,
+    metadata: { ...pod.metadata, deletionTimestamp: iso(now), deletionGracePeriodSeconds: 30 },
+  });
   return { evicted: true };
 }
 
 /** Sets or clears spec.unschedulable and the matching taint (cordon / uncordon). */
-export function setSchedulable(context: ScenarioContext, nodeName: string, schedulable: boolean, manager: string): void {
+export function setSchedulable(
+  context: ScenarioContext,
+  nodeName: string,
+  schedulable: boolean,
+  manager: string,
+): void {
   const node = context.client.get('nodes', nodeName);
   if (!node) return;
   const spec = { ...((node.spec ?? {}) as Record<string, unknown>) };
-  const taints = ((spec.taints ?? []) as { key: string }[]).filter((taint) => taint.key !== 'node.kubernetes.io/unschedulable');
+  const taints = ((spec.taints ?? []) as { key: string }[]).filter(
+    (taint) => taint.key !== 'node.kubernetes.io/unschedulable',
+  );
   if (schedulable) {
     delete spec.unschedulable;
   } else {
     spec.unschedulable = true;
-    taints.push({ key: 'node.kubernetes.io/unschedulable', effect: 'NoSchedule', timeAdded: iso(context.clock.now()) } as { key: string });
+    taints.push({
+      key: 'node.kubernetes.io/unschedulable',
+      effect: 'NoSchedule',
+      timeAdded: iso(context.clock.now()),
+    } as { key: string });
   }
   if (taints.length) spec.taints = taints;
   else delete spec.taints;
@@ -68,10 +87,11 @@ export function drainNode(context: ScenarioContext, nodeName: string, options: D
   setSchedulable(context, nodeName, false, options.manager);
   let cancel: () => void = () => undefined;
   const attempt = () => {
-    const onNode = () => context.client
-      .list('pods', { fieldSelector: `spec.nodeName=${nodeName}` })
-      .filter((pod) => !(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet'))
-      .filter((pod) => !options.skip?.(pod));
+    const onNode = () =>
+      context.client
+        .list('pods', { fieldSelector: `spec.nodeName=${nodeName}` })
+        .filter((pod) => !(pod.metadata.ownerReferences ?? []).some((ref) => ref.kind === 'DaemonSet'))
+        .filter((pod) => !options.skip?.(pod));
     const pods = onNode();
     const remaining = pods.filter((pod) => !pod.metadata.deletionTimestamp);
     let evicted = 0;

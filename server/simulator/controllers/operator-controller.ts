@@ -61,18 +61,48 @@ export class FailingInstallReconciler {
   private attempt(message: string): void {
     const now = this.context.clock.now();
     const client = this.context.as(OPERATOR_CONTROLLER_MANAGER);
-    mutateStatus<{ conditions?: Condition[] }>(client, 'clusterextensions', this.failure.extension, undefined, (status, object) => {
-      const generation = object.metadata.generation ?? 1;
-      let conditions = setCondition(status.conditions, { type: 'Progressing', status: 'True', reason: 'Retrying', message, observedGeneration: generation }, now);
-      conditions = setCondition(conditions, { type: 'Installed', status: 'False', reason: 'Failed', message: 'No bundle installed', observedGeneration: generation }, now);
-      return { ...status, conditions };
-    });
+    mutateStatus<{ conditions?: Condition[] }>(
+      client,
+      'clusterextensions',
+      this.failure.extension,
+      undefined,
+      (status, object) => {
+        const generation = object.metadata.generation ?? 1;
+        let conditions = setCondition(
+          status.conditions,
+          { type: 'Progressing', status: 'True', reason: 'Retrying', message, observedGeneration: generation },
+          now,
+        );
+        conditions = setCondition(
+          conditions,
+          {
+            type: 'Installed',
+            status: 'False',
+            reason: 'Failed',
+            message: 'No bundle installed',
+            observedGeneration: generation,
+          },
+          now,
+        );
+        return { ...status, conditions };
+      },
+    );
     this.writes.push(now);
     if (this.logPod) {
-      this.context.logs.append(OPERATOR_CONTROLLER_NAMESPACE, this.logPod, 'manager', zapLine(now, 'ERROR', 'Reconciler error', {
-        controller: 'clusterextension', controllerGroup: 'olm.operatorframework.io', controllerKind: 'ClusterExtension',
-        ClusterExtension: { name: this.failure.extension }, namespace: '', name: this.failure.extension, error: message,
-      }));
+      this.context.logs.append(
+        OPERATOR_CONTROLLER_NAMESPACE,
+        this.logPod,
+        'manager',
+        zapLine(now, 'ERROR', 'Reconciler error', {
+          controller: 'clusterextension',
+          controllerGroup: 'olm.operatorframework.io',
+          controllerKind: 'ClusterExtension',
+          ClusterExtension: { name: this.failure.extension },
+          namespace: '',
+          name: this.failure.extension,
+          error: message,
+        }),
+      );
     }
   }
 }

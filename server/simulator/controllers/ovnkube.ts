@@ -23,7 +23,14 @@ export interface NodeLoad {
 }
 
 const OVNKUBE_NODE_CONTAINERS = [
-  'ovn-controller', 'ovn-acl-logging', 'kube-rbac-proxy-node', 'kube-rbac-proxy-ovn-metrics', 'northd', 'nbdb', 'sbdb', 'ovnkube-controller',
+  'ovn-controller',
+  'ovn-acl-logging',
+  'kube-rbac-proxy-node',
+  'kube-rbac-proxy-ovn-metrics',
+  'northd',
+  'nbdb',
+  'sbdb',
+  'ovnkube-controller',
 ];
 
 /**
@@ -53,18 +60,34 @@ export class OvnkubeController {
         name,
         namespace: OVN_NAMESPACE,
         nodeName: node,
-        labels: { app: 'ovnkube-node', component: 'network', 'ovn-db-pod': 'true', type: 'infra', 'kubernetes.io/os': 'linux', 'openshift.io/component': 'network', 'controller-revision-hash': '7d9f5c8b6' },
+        labels: {
+          app: 'ovnkube-node',
+          component: 'network',
+          'ovn-db-pod': 'true',
+          type: 'infra',
+          'kubernetes.io/os': 'linux',
+          'openshift.io/component': 'network',
+          'controller-revision-hash': '7d9f5c8b6',
+        },
         containers: OVNKUBE_NODE_CONTAINERS.map((container) => ({
           name: container,
           image: componentImage(container.startsWith('kube-rbac') ? 'kube-rbac-proxy' : 'ovn-kubernetes', this.version),
-          ...(container === 'kube-rbac-proxy-node' ? { ports: [{ containerPort: OVNKUBE_METRICS_PROXY_PORT, name: 'https' }] } : {}),
+          ...(container === 'kube-rbac-proxy-node'
+            ? { ports: [{ containerPort: OVNKUBE_METRICS_PROXY_PORT, name: 'https' }] }
+            : {}),
           ...(container === 'kube-rbac-proxy-ovn-metrics' ? { ports: [{ containerPort: 9105, name: 'https' }] } : {}),
         })),
         ownerReferences: [ownerRef('DaemonSet', 'ovnkube-node', dsUid)],
         hostNetwork: true,
         priorityClassName: 'system-node-critical',
       });
-      pod.status = podStatus(pod, 'Ready', { scheduledMs: now - 5 * 3600 * SECOND, startedMs: now - 5 * 3600 * SECOND + 4 * SECOND, readyMs: now - 5 * 3600 * SECOND + 40 * SECOND, podIP: '10.0.0.1', hostIP: '10.0.0.1' });
+      pod.status = podStatus(pod, 'Ready', {
+        scheduledMs: now - 5 * 3600 * SECOND,
+        startedMs: now - 5 * 3600 * SECOND + 4 * SECOND,
+        readyMs: now - 5 * 3600 * SECOND + 40 * SECOND,
+        podIP: '10.0.0.1',
+        hostIP: '10.0.0.1',
+      });
       createWithStatus(this.context.as('kubelet'), 'pods', pod);
       const metrics = new OvnkubeNodeMetrics();
       this.podByNode.set(node, name);
@@ -76,7 +99,17 @@ export class OvnkubeController {
       this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PORT, handler);
       this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PROXY_PORT, handler);
       this.loads.set(node, { podsPerTick: 0.3, latency: (random) => 0.12 + random() * 0.2 });
-      this.context.logs.append(OVN_NAMESPACE, name, 'ovnkube-controller', klogLine('I', now - 5 * 3600 * SECOND + 6 * SECOND, 'ovnkube.go:599', `Starting ovnkube-controller (zone ${node})`));
+      this.context.logs.append(
+        OVN_NAMESPACE,
+        name,
+        'ovnkube-controller',
+        klogLine(
+          'I',
+          now - 5 * 3600 * SECOND + 6 * SECOND,
+          'ovnkube.go:599',
+          `Starting ovnkube-controller (zone ${node})`,
+        ),
+      );
     }
   }
 
@@ -97,8 +130,17 @@ export class OvnkubeController {
       metrics.enableBatching(config);
       const pod = this.podByNode.get(node);
       if (pod) {
-        this.context.logs.append(OVN_NAMESPACE, pod, 'ovnkube-controller', klogLine('I', this.context.clock.now(), 'pods.go:112',
-          `Pod batching enabled: window=${config.windowMs}ms batchSize=${config.batchSize} parallelBatches=${config.parallelBatches}`));
+        this.context.logs.append(
+          OVN_NAMESPACE,
+          pod,
+          'ovnkube-controller',
+          klogLine(
+            'I',
+            this.context.clock.now(),
+            'pods.go:112',
+            `Pod batching enabled: window=${config.windowMs}ms batchSize=${config.batchSize} parallelBatches=${config.parallelBatches}`,
+          ),
+        );
       }
     }
   }

@@ -52,12 +52,15 @@ export class OvnkubeNodeMetrics {
       buckets: exponentialBuckets(0.1, 2, 15),
       registers,
     });
-    this.stages = POD_STAGE_METRICS.map((name) => new Histogram({
-      name,
-      help: `Time spent in pod setup stage ${name.replace('ovnkube_controller_pod_', '').replace('_duration_seconds', '')}`,
-      buckets: exponentialBuckets(0.01, 2, 15),
-      registers,
-    }));
+    this.stages = POD_STAGE_METRICS.map(
+      (name) =>
+        new Histogram({
+          name,
+          help: `Time spent in pod setup stage ${name.replace('ovnkube_controller_pod_', '').replace('_duration_seconds', '')}`,
+          buckets: exponentialBuckets(0.01, 2, 15),
+          registers,
+        }),
+    );
     this.cni = new Histogram({
       name: 'ovnkube_node_cni_request_duration_seconds',
       help: 'The duration of CNI server requests.',
@@ -93,10 +96,29 @@ export class OvnkubeNodeMetrics {
   /** Registers the batching metrics and sets their config gauge. */
   enableBatching(config: PodBatchConfig): void {
     const registers = [this.registry];
-    this.batchSize ??= new Histogram({ name: 'ovnkube_controller_pod_batch_size', help: 'Number of pods processed in a batch', buckets: exponentialBuckets(1, 2, 10), registers });
-    this.batchDuration ??= new Histogram({ name: 'ovnkube_controller_pod_batch_processing_duration_seconds', help: 'Time spent processing a batch of pods', buckets: exponentialBuckets(0.01, 2, 12), registers });
-    this.batched ??= new Counter({ name: 'ovnkube_controller_pod_operations_batched_total', help: 'Total number of pod operations processed in batches', registers });
-    this.batchConfig ??= new Gauge({ name: 'ovnkube_controller_pod_batch_config', help: 'Pod batching configuration', labelNames: ['config_key'], registers });
+    this.batchSize ??= new Histogram({
+      name: 'ovnkube_controller_pod_batch_size',
+      help: 'Number of pods processed in a batch',
+      buckets: exponentialBuckets(1, 2, 10),
+      registers,
+    });
+    this.batchDuration ??= new Histogram({
+      name: 'ovnkube_controller_pod_batch_processing_duration_seconds',
+      help: 'Time spent processing a batch of pods',
+      buckets: exponentialBuckets(0.01, 2, 12),
+      registers,
+    });
+    this.batched ??= new Counter({
+      name: 'ovnkube_controller_pod_operations_batched_total',
+      help: 'Total number of pod operations processed in batches',
+      registers,
+    });
+    this.batchConfig ??= new Gauge({
+      name: 'ovnkube_controller_pod_batch_config',
+      help: 'Pod batching configuration',
+      labelNames: ['config_key'],
+      registers,
+    });
     this.batchConfig.set({ config_key: 'enabled' }, 1);
     this.batchConfig.set({ config_key: 'window_ms' }, config.windowMs);
     this.batchConfig.set({ config_key: 'batch_size' }, config.batchSize);

@@ -25,7 +25,10 @@ export function parseHistogram(text: string, metric: string, match: Record<strin
 
 /** Bucket-wise difference (a rate window): `later` − `earlier`. */
 export function diffBuckets(later: Bucket[], earlier: Bucket[]): Bucket[] {
-  return later.map((bucket) => ({ le: bucket.le, count: bucket.count - (earlier.find((b) => b.le === bucket.le)?.count ?? 0) }));
+  return later.map((bucket) => ({
+    le: bucket.le,
+    count: bucket.count - (earlier.find((b) => b.le === bucket.le)?.count ?? 0),
+  }));
 }
 
 /** histogram_quantile: linear interpolation inside the bucket holding rank q·total (NaN without observations). */

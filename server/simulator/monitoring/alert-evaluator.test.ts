@@ -12,11 +12,20 @@ function start(name: ScenarioName, seed = 3) {
   const to = (ms: number) => cluster.clock.advance(t0 + ms - cluster.clock.now());
   const get = (path: string) => {
     const answer = cluster.proxy.handle('services', MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, path)!;
-    return { status: answer.status, body: answer.status === 200 || answer.status === 400 ? JSON.parse(answer.body) : answer.body };
+    return {
+      status: answer.status,
+      body: answer.status === 200 || answer.status === 400 ? JSON.parse(answer.body) : answer.body,
+    };
   };
-  type Listed = { labels: Record<string, string>; state: string; activeAt: string; annotations: Record<string, string> };
+  type Listed = {
+    labels: Record<string, string>;
+    state: string;
+    activeAt: string;
+    annotations: Record<string, string>;
+  };
   const alerts = () => (get('/api/v1/alerts').body as { data: { alerts: Listed[] } }).data.alerts;
-  const find = (alertname: string, label: string, value: string) => alerts().find((a) => a.labels.alertname === alertname && a.labels[label] === value);
+  const find = (alertname: string, label: string, value: string) =>
+    alerts().find((a) => a.labels.alertname === alertname && a.labels[label] === value);
   return { cluster, t0, to, get, alerts, find };
 }
 
@@ -27,7 +36,10 @@ describe('embedded cluster monitoring (thanos-querier alerts)', () => {
     expect(s.find('PodDisruptionBudgetAtLimit', 'namespace', 'openshift-catalogd')?.state).toBe('pending');
     s.to(70 * MINUTE);
     const alert = s.find('PodDisruptionBudgetAtLimit', 'namespace', 'openshift-catalogd')!;
-    expect(alert).toMatchObject({ state: 'firing', labels: { severity: 'warning', poddisruptionbudget: expect.any(String) } });
+    expect(alert).toMatchObject({
+      state: 'firing',
+      labels: { severity: 'warning', poddisruptionbudget: expect.any(String) },
+    });
     expect(alert.annotations.summary).toBe('The pod disruption budget is preventing further disruption to pods.');
     expect(Date.parse(alert.activeAt)).toBeLessThanOrEqual(s.t0 + 10 * MINUTE);
     s.to(90 * MINUTE);
@@ -38,17 +50,34 @@ describe('embedded cluster monitoring (thanos-querier alerts)', () => {
     const s = start('update-in-progress');
     s.to(20 * MINUTE);
     expect(s.find('ClusterOperatorDegraded', 'name', 'authentication')).toMatchObject({
-      state: 'pending', labels: { namespace: 'openshift-cluster-version', reason: 'OAuthServerDeployment_UnavailablePod', severity: 'warning' },
+      state: 'pending',
+      labels: {
+        namespace: 'openshift-cluster-version',
+        reason: 'OAuthServerDeployment_UnavailablePod',
+        severity: 'warning',
+      },
     });
     s.to(36 * MINUTE);
     const firing = s.find('ClusterOperatorDegraded', 'name', 'authentication')!;
     expect(firing.state).toBe('firing');
-    expect(firing.annotations.description).toMatch(/^The authentication operator is degraded because OAuthServerDeployment_UnavailablePod/);
+    expect(firing.annotations.description).toMatch(
+      /^The authentication operator is degraded because OAuthServerDeployment_UnavailablePod/,
+    );
     // the same alert through the ALERTS series
-    const vector = s.get('/api/v1/query?query=' + encodeURIComponent('ALERTS{alertstate="firing",alertname=~"ClusterOperator.*"}'));
+    const vector = s.get(
+      '/api/v1/query?query=' + encodeURIComponent('ALERTS{alertstate="firing",alertname=~"ClusterOperator.*"}'),
+    );
     expect(vector.body.data.resultType).toBe('vector');
     expect(vector.body.data.result).toContainEqual({
-      metric: { __name__: 'ALERTS', alertname: 'ClusterOperatorDegraded', alertstate: 'firing', name: 'authentication', namespace: 'openshift-cluster-version', reason: 'OAuthServerDeployment_UnavailablePod', severity: 'warning' },
+      metric: {
+        __name__: 'ALERTS',
+        alertname: 'ClusterOperatorDegraded',
+        alertstate: 'firing',
+        name: 'authentication',
+        namespace: 'openshift-cluster-version',
+        reason: 'OAuthServerDeployment_UnavailablePod',
+        severity: 'warning',
+      },
       value: [expect.any(Number), '1'],
     });
     const forState = s.get('/api/v1/query?query=ALERTS_FOR_STATE%7Balertname%3D%22ClusterOperatorDegraded%22%7D');
@@ -60,12 +89,18 @@ describe('embedded cluster monitoring (thanos-querier alerts)', () => {
   it('hypershift-featuregate-drop: ClusterOperatorDown for the stuck operator after 10 min Available=False', () => {
     const s = start('hypershift-featuregate-drop');
     s.to(25 * MINUTE);
-    expect(s.find('ClusterOperatorDown', 'name', 'node-tuning')).toMatchObject({ state: 'firing', labels: { severity: 'critical', reason: 'TunedUnavailable' } });
+    expect(s.find('ClusterOperatorDown', 'name', 'node-tuning')).toMatchObject({
+      state: 'firing',
+      labels: { severity: 'critical', reason: 'TunedUnavailable' },
+    });
   });
 
   it('answers like Prometheus to queries it cannot evaluate and to unknown paths', () => {
     const s = start('steady');
-    expect(s.get('/api/v1/query?query=up')).toMatchObject({ status: 400, body: { status: 'error', errorType: 'bad_data' } });
+    expect(s.get('/api/v1/query?query=up')).toMatchObject({
+      status: 400,
+      body: { status: 'error', errorType: 'bad_data' },
+    });
     expect(s.get('/api/v1/query')).toMatchObject({ status: 400 });
     expect(s.get('/api/v1/targets').status).toBe(404);
     expect(s.get('/api/v1/alerts')).toMatchObject({ status: 200, body: { status: 'success', data: { alerts: [] } } });
@@ -74,7 +109,16 @@ describe('embedded cluster monitoring (thanos-querier alerts)', () => {
   it.each([
     ['ALERTS', { name: 'ALERTS', matchers: [] }],
     ['ALERTS{alertstate="firing"}', { name: 'ALERTS', matchers: [{ name: 'alertstate', op: '=', value: 'firing' }] }],
-    [' ALERTS { a != "x\\"y" , b=~"c.*" } ', { name: 'ALERTS', matchers: [{ name: 'a', op: '!=', value: 'x"y' }, { name: 'b', op: '=~', value: 'c.*' }] }],
+    [
+      ' ALERTS { a != "x\\"y" , b=~"c.*" } ',
+      {
+        name: 'ALERTS',
+        matchers: [
+          { name: 'a', op: '!=', value: 'x"y' },
+          { name: 'b', op: '=~', value: 'c.*' },
+        ],
+      },
+    ],
     ['sum(ALERTS)', undefined],
     ['ALERTS{a=b}', undefined],
   ])('parseSelector(%s)', (query, expected) => {

@@ -14,7 +14,10 @@ export interface ActiveAlert {
 export const EVALUATION_INTERVAL_MS = 30_000;
 
 function key(labels: Record<string, string>): string {
-  return Object.keys(labels).sort().map((k) => `${k}=${labels[k]}`).join(',');
+  return Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join(',');
 }
 
 /**
@@ -50,9 +53,14 @@ export class AlertEvaluator {
         const id = key(labels);
         seen.add(id);
         const existing = this.active.get(id);
-        const activeAt = existing?.activeAt ?? (!this.evaluated && instance.since !== undefined ? Math.min(now, instance.since) : now);
+        const activeAt =
+          existing?.activeAt ?? (!this.evaluated && instance.since !== undefined ? Math.min(now, instance.since) : now);
         this.active.set(id, {
-          rule, labels, activeAt, annotations: rule.annotations(labels), state: now - activeAt >= rule.forMs ? 'firing' : 'pending',
+          rule,
+          labels,
+          activeAt,
+          annotations: rule.annotations(labels),
+          state: now - activeAt >= rule.forMs ? 'firing' : 'pending',
         });
       }
     }

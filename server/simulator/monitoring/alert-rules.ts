@@ -30,7 +30,7 @@ interface Condition {
 }
 
 function conditions(object: KubeObject): Condition[] {
-  return ((object.status as { conditions?: Condition[] } | undefined)?.conditions) ?? [];
+  return (object.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
 }
 
 function since(condition: Condition | undefined): number | undefined {
@@ -56,11 +56,17 @@ const clusterOperatorDown: AlertRule = {
     description: `The ${l.name} operator may be down or disabled because ${l.reason}, and the components it manages may be unavailable or degraded.  Cluster upgrades may not complete. For more information refer to '${moreInfo(l.name)}'.`,
     runbook_url: `${RUNBOOKS}/cluster-monitoring-operator/ClusterOperatorDown.md`,
   }),
-  evaluate: (client) => client.list('clusteroperators').flatMap((co) => {
-    const available = conditions(co).find((c) => c.type === 'Available');
-    if (available?.status === 'True') return [];
-    return [{ labels: { name: co.metadata.name, namespace: CVO_NAMESPACE, reason: available?.reason ?? '' }, since: since(available) }];
-  }),
+  evaluate: (client) =>
+    client.list('clusteroperators').flatMap((co) => {
+      const available = conditions(co).find((c) => c.type === 'Available');
+      if (available?.status === 'True') return [];
+      return [
+        {
+          labels: { name: co.metadata.name, namespace: CVO_NAMESPACE, reason: available?.reason ?? '' },
+          since: since(available),
+        },
+      ];
+    }),
 };
 
 /**
@@ -80,11 +86,19 @@ const clusterOperatorDegraded: AlertRule = {
     const out: RuleInstance[] = [];
     for (const co of client.list('clusteroperators')) {
       const degraded = conditions(co).find((c) => c.type === 'Degraded' && c.status === 'True');
-      if (degraded) out.push({ labels: { name: co.metadata.name, namespace: CVO_NAMESPACE, reason: degraded.reason ?? '' }, since: since(degraded) });
+      if (degraded)
+        out.push({
+          labels: { name: co.metadata.name, namespace: CVO_NAMESPACE, reason: degraded.reason ?? '' },
+          since: since(degraded),
+        });
     }
     const cv = client.get('clusterversions', 'version');
     const failing = cv && conditions(cv).find((c) => c.type === 'Failing' && c.status === 'True');
-    if (failing) out.push({ labels: { name: 'version', namespace: CVO_NAMESPACE, reason: failing.reason ?? '' }, since: since(failing) });
+    if (failing)
+      out.push({
+        labels: { name: 'version', namespace: CVO_NAMESPACE, reason: failing.reason ?? '' },
+        since: since(failing),
+      });
     return out;
   },
 };
@@ -101,7 +115,12 @@ function pdbInstances(client: SimClient, test: (status: PdbStatus) => boolean): 
     const status = (pdb.status ?? {}) as PdbStatus;
     if (!test(status)) return [];
     const blocked = status.conditions?.find((c) => c.type === 'DisruptionAllowed' && c.status === 'False');
-    return [{ labels: { namespace: pdb.metadata.namespace ?? '', poddisruptionbudget: pdb.metadata.name }, since: since(blocked) }];
+    return [
+      {
+        labels: { namespace: pdb.metadata.namespace ?? '', poddisruptionbudget: pdb.metadata.name },
+        since: since(blocked),
+      },
+    ];
   });
 }
 
@@ -117,7 +136,8 @@ const pdbAtLimit: AlertRule = {
   labels: { severity: 'warning' },
   annotations: () => ({
     summary: 'The pod disruption budget is preventing further disruption to pods.',
-    description: 'The pod disruption budget is at the minimum disruptions allowed level. The number of current healthy pods is equal to the desired healthy pods.',
+    description:
+      'The pod disruption budget is at the minimum disruptions allowed level. The number of current healthy pods is equal to the desired healthy pods.',
     runbook_url: `${RUNBOOKS}/cluster-kube-controller-manager-operator/PodDisruptionBudgetAtLimit.md`,
   }),
   evaluate: (client) => pdbInstances(client, (s) => s.currentHealthy === s.desiredHealthy && (s.expectedPods ?? 0) > 0),
@@ -130,7 +150,8 @@ const pdbLimit: AlertRule = {
   labels: { severity: 'critical' },
   annotations: () => ({
     summary: 'The pod disruption budget registers insufficient amount of pods.',
-    description: 'The pod disruption budget is below the minimum disruptions allowed level and is not satisfied. The number of current healthy pods is less than the desired healthy pods.',
+    description:
+      'The pod disruption budget is below the minimum disruptions allowed level and is not satisfied. The number of current healthy pods is less than the desired healthy pods.',
     runbook_url: `${RUNBOOKS}/cluster-kube-controller-manager-operator/PodDisruptionBudgetLimit.md`,
   }),
   evaluate: (client) => pdbInstances(client, (s) => (s.currentHealthy ?? 0) < (s.desiredHealthy ?? 0)),

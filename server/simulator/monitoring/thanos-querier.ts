@@ -13,7 +13,11 @@ interface Matcher {
   value: string;
 }
 
-const json = (status: number, body: unknown): ProxyResponse => ({ status, contentType: 'application/json', body: JSON.stringify(body) });
+const json = (status: number, body: unknown): ProxyResponse => ({
+  status,
+  contentType: 'application/json',
+  body: JSON.stringify(body),
+});
 const badData = (error: string) => json(400, { status: 'error', errorType: 'bad_data', error });
 
 /** Parses `NAME{a="b", c!~"d"}`; `undefined` for anything else. */
@@ -35,10 +39,14 @@ function matches(labels: Record<string, string>, matchers: readonly Matcher[]): 
   return matchers.every(({ name, op, value }) => {
     const actual = labels[name] ?? '';
     switch (op) {
-      case '=': return actual === value;
-      case '!=': return actual !== value;
-      case '=~': return new RegExp(`^(?:${value})$`).test(actual);
-      case '!~': return !new RegExp(`^(?:${value})$`).test(actual);
+      case '=':
+        return actual === value;
+      case '!=':
+        return actual !== value;
+      case '=~':
+        return new RegExp(`^(?:${value})$`).test(actual);
+      case '!~':
+        return !new RegExp(`^(?:${value})$`).test(actual);
     }
   });
 }
@@ -57,7 +65,15 @@ export function thanosQuerierHandler(evaluator: AlertEvaluator, now: () => numbe
     if (url.pathname === '/api/v1/alerts') {
       return json(200, {
         status: 'success',
-        data: { alerts: alerts.map((a) => ({ labels: a.labels, annotations: a.annotations, state: a.state, activeAt: iso(a.activeAt), value: '1e+00' })) },
+        data: {
+          alerts: alerts.map((a) => ({
+            labels: a.labels,
+            annotations: a.annotations,
+            state: a.state,
+            activeAt: iso(a.activeAt),
+            value: '1e+00',
+          })),
+        },
       });
     }
     if (url.pathname === '/api/v1/query') {
@@ -74,7 +90,9 @@ export function thanosQuerierHandler(evaluator: AlertEvaluator, now: () => numbe
           return matches(metric, selector.matchers) ? [{ metric, value: [time, '1'] }] : [];
         }
         const metric = { __name__: 'ALERTS_FOR_STATE', ...a.labels };
-        return evaluator.forOf(a.labels.alertname) > 0 && matches(metric, selector.matchers) ? [{ metric, value: [time, String(a.activeAt / 1000)] }] : [];
+        return evaluator.forOf(a.labels.alertname) > 0 && matches(metric, selector.matchers)
+          ? [{ metric, value: [time, String(a.activeAt / 1000)] }]
+          : [];
       });
       return json(200, { status: 'success', data: { resultType: 'vector', result } });
     }
@@ -94,7 +112,11 @@ export function installMonitoring(context: ScenarioContext): AlertEvaluator | un
     context.as('cluster-monitoring-operator').create('services', {
       apiVersion: 'v1',
       kind: 'Service',
-      metadata: { name: THANOS_QUERIER, namespace: MONITORING_NAMESPACE, labels: { 'app.kubernetes.io/name': 'thanos-query', 'app.kubernetes.io/part-of': 'openshift-monitoring' } },
+      metadata: {
+        name: THANOS_QUERIER,
+        namespace: MONITORING_NAMESPACE,
+        labels: { 'app.kubernetes.io/name': 'thanos-query', 'app.kubernetes.io/part-of': 'openshift-monitoring' },
+      },
       spec: {
         type: 'ClusterIP',
         selector: { 'app.kubernetes.io/name': 'thanos-query' },
@@ -103,7 +125,12 @@ export function installMonitoring(context: ScenarioContext): AlertEvaluator | un
     });
   }
   evaluator.start();
-  context.proxy.registerService(MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, thanosQuerierHandler(evaluator, () => context.clock.now()));
+  context.proxy.registerService(
+    MONITORING_NAMESPACE,
+    THANOS_QUERIER,
+    THANOS_QUERIER_PORT,
+    thanosQuerierHandler(evaluator, () => context.clock.now()),
+  );
   return evaluator;
 }
 
@@ -134,7 +161,10 @@ export function queryMonitoring(proxy: PodProxy, promql: string): PromqlAnswer {
     return { ok: false, error: `client_error: client error: ${answer.status}` };
   }
   if (body.status !== 'success') {
-    return { ok: false, error: `${body.errorType ?? 'server_error'}: ${body.error ?? `server error: ${answer.status}`}` };
+    return {
+      ok: false,
+      error: `${body.errorType ?? 'server_error'}: ${body.error ?? `server error: ${answer.status}`}`,
+    };
   }
   if (body.data?.resultType !== 'vector') {
     return { ok: false, error: `invalid PromQL result type is ${body.data?.resultType ?? 'none'}, not vector` };

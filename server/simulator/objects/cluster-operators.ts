@@ -7,20 +7,65 @@ import { kubeletVersion } from './releases';
  * the release payload: etcd and kube-apiserver first, machine-config late).
  */
 const STANDALONE_OPERATORS = [
-  'etcd', 'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'config-operator', 'kube-storage-version-migrator',
-  'cloud-credential', 'cloud-controller-manager', 'openshift-apiserver', 'authentication', 'machine-api',
-  'control-plane-machine-set', 'cluster-autoscaler', 'machine-approver', 'baremetal', 'openshift-controller-manager',
-  'service-ca', 'network', 'dns', 'image-registry', 'ingress', 'storage', 'csi-snapshot-controller', 'node-tuning',
-  'operator-lifecycle-manager', 'operator-lifecycle-manager-catalog', 'operator-lifecycle-manager-packageserver',
-  'marketplace', 'openshift-samples', 'console', 'insights', 'monitoring', 'machine-config',
+  'etcd',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'config-operator',
+  'kube-storage-version-migrator',
+  'cloud-credential',
+  'cloud-controller-manager',
+  'openshift-apiserver',
+  'authentication',
+  'machine-api',
+  'control-plane-machine-set',
+  'cluster-autoscaler',
+  'machine-approver',
+  'baremetal',
+  'openshift-controller-manager',
+  'service-ca',
+  'network',
+  'dns',
+  'image-registry',
+  'ingress',
+  'storage',
+  'csi-snapshot-controller',
+  'node-tuning',
+  'operator-lifecycle-manager',
+  'operator-lifecycle-manager-catalog',
+  'operator-lifecycle-manager-packageserver',
+  'marketplace',
+  'openshift-samples',
+  'console',
+  'insights',
+  'monitoring',
+  'machine-config',
 ];
 
 /** ClusterOperators a HyperShift hosted cluster reports (control-plane ones run in the management cluster). */
 const HOSTED_OPERATORS = [
-  'kube-apiserver', 'kube-controller-manager', 'kube-scheduler', 'openshift-apiserver', 'openshift-controller-manager',
-  'authentication', 'service-ca', 'network', 'dns', 'image-registry', 'ingress', 'storage', 'csi-snapshot-controller',
-  'node-tuning', 'operator-lifecycle-manager', 'operator-lifecycle-manager-catalog',
-  'operator-lifecycle-manager-packageserver', 'marketplace', 'openshift-samples', 'console', 'insights', 'monitoring',
+  'kube-apiserver',
+  'kube-controller-manager',
+  'kube-scheduler',
+  'openshift-apiserver',
+  'openshift-controller-manager',
+  'authentication',
+  'service-ca',
+  'network',
+  'dns',
+  'image-registry',
+  'ingress',
+  'storage',
+  'csi-snapshot-controller',
+  'node-tuning',
+  'operator-lifecycle-manager',
+  'operator-lifecycle-manager-catalog',
+  'operator-lifecycle-manager-packageserver',
+  'marketplace',
+  'openshift-samples',
+  'console',
+  'insights',
+  'monitoring',
   'kube-storage-version-migrator',
 ];
 
@@ -40,12 +85,27 @@ export function clusterOperatorNames(version: string, hosted = false, featureSet
 export function operatorVersions(name: string, version: string): { name: string; version: string }[] {
   const kube = kubeletVersion(version).replace(/^v/, '').replace(/\+.*$/, '');
   const extra: Record<string, { name: string; version: string }[]> = {
-    'kube-apiserver': [{ name: 'raw-internal', version }, { name: 'kube-apiserver', version: kube }],
-    'kube-controller-manager': [{ name: 'raw-internal', version }, { name: 'kube-controller-manager', version: kube }],
-    'kube-scheduler': [{ name: 'raw-internal', version }, { name: 'kube-scheduler', version: kube }],
-    etcd: [{ name: 'raw-internal', version }, { name: 'etcd', version }],
+    'kube-apiserver': [
+      { name: 'raw-internal', version },
+      { name: 'kube-apiserver', version: kube },
+    ],
+    'kube-controller-manager': [
+      { name: 'raw-internal', version },
+      { name: 'kube-controller-manager', version: kube },
+    ],
+    'kube-scheduler': [
+      { name: 'raw-internal', version },
+      { name: 'kube-scheduler', version: kube },
+    ],
+    etcd: [
+      { name: 'raw-internal', version },
+      { name: 'etcd', version },
+    ],
     'config-operator': [{ name: 'feature-gates', version }],
-    authentication: [{ name: 'oauth-apiserver', version }, { name: 'oauth-openshift', version: `${version}_openshift` }],
+    authentication: [
+      { name: 'oauth-apiserver', version },
+      { name: 'oauth-openshift', version: `${version}_openshift` },
+    ],
     'openshift-apiserver': [{ name: 'openshift-apiserver', version }],
     'csi-snapshot-controller': [{ name: 'csi-snapshot-controller', version }],
     'node-tuning': [{ name: 'openshift-tuned', version }],
@@ -74,7 +134,13 @@ export function buildClusterOperator(name: string, clusterVersionUid?: string): 
   };
   if (clusterVersionUid) {
     metadata.ownerReferences = [
-      { apiVersion: 'config.openshift.io/v1', kind: 'ClusterVersion', name: 'version', uid: clusterVersionUid, controller: true },
+      {
+        apiVersion: 'config.openshift.io/v1',
+        kind: 'ClusterVersion',
+        name: 'version',
+        uid: clusterVersionUid,
+        controller: true,
+      },
     ];
   }
   return { apiVersion: 'config.openshift.io/v1', kind: 'ClusterOperator', metadata, spec: {} };

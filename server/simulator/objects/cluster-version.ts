@@ -27,7 +27,12 @@ export function historyEntry(version: string, startedMs: number, completedMs?: n
 }
 
 /** The release object the CVO writes to status.desired. */
-export function releaseDescriptor(version: string): { version: string; image: string; url: string; channels: string[] } {
+export function releaseDescriptor(version: string): {
+  version: string;
+  image: string;
+  url: string;
+  channels: string[];
+} {
   return { version, image: releaseImage(version), url: errataUrl(version), channels: channelsOfRelease(version) };
 }
 

@@ -28,7 +28,9 @@ export function gateSetFor(version: string, hosted = false): GateSet {
   const cached = cache.get(file);
   if (cached) return cached;
   const text = readFileSync(fileURLToPath(new URL(`${RENDERED_DIR}${file}`, import.meta.url)), 'utf8');
-  const rendered = JSON.parse(text) as { status: { featureGates: { enabled?: { name: string }[]; disabled?: { name: string }[] }[] } };
+  const rendered = JSON.parse(text) as {
+    status: { featureGates: { enabled?: { name: string }[]; disabled?: { name: string }[] }[] };
+  };
   const first = rendered.status.featureGates[0];
   const set: GateSet = {
     enabled: (first.enabled ?? []).map((gate) => ({ name: gate.name })),

@@ -9,7 +9,12 @@ export interface HcpWorkload {
   component: boolean;
 }
 
-const D = (name: string, containers: string[] = [name], component = true): HcpWorkload => ({ name, containers, kind: 'Deployment', component });
+const D = (name: string, containers: string[] = [name], component = true): HcpWorkload => ({
+  name,
+  containers,
+  kind: 'Deployment',
+  component,
+});
 
 /**
  * The workloads of an AWS hosted control plane with OVN-Kubernetes, in the order the control-plane operator rolls

@@ -84,10 +84,16 @@ export function buildHostedCluster(input: HostedClusterInput): KubeObject {
       controllerAvailabilityPolicy: 'SingleReplica',
       infrastructureAvailabilityPolicy: 'SingleReplica',
       dns: { baseDomain: 'hcp.example.com' },
-      etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
+      etcd: {
+        managementType: 'Managed',
+        managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } },
+      },
       issuerURL: `https://${input.infraID}-oidc.s3.${input.region}.amazonaws.com/${input.infraID}`,
       networking: NETWORKING,
-      platform: { type: 'AWS', aws: { region: input.region, rolesRef: awsRoles('820196288204', input.infraID), endpointAccess: 'Public' } },
+      platform: {
+        type: 'AWS',
+        aws: { region: input.region, rolesRef: awsRoles('820196288204', input.infraID), endpointAccess: 'Public' },
+      },
       pullSecret: { name: `${input.name}-pull-secret` },
       sshKey: { name: `${input.name}-ssh-key` },
       services: SERVICES,
@@ -112,10 +118,16 @@ export function buildHostedControlPlane(input: HostedClusterInput): KubeObject {
       infraID: input.infraID,
       controllerAvailabilityPolicy: 'SingleReplica',
       dns: { baseDomain: 'hcp.example.com' },
-      etcd: { managementType: 'Managed', managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } } },
+      etcd: {
+        managementType: 'Managed',
+        managed: { storage: { type: 'PersistentVolume', persistentVolume: { size: '8Gi' } } },
+      },
       issuerURL: `https://${input.infraID}-oidc.s3.${input.region}.amazonaws.com/${input.infraID}`,
       networking: NETWORKING,
-      platform: { type: 'AWS', aws: { region: input.region, rolesRef: awsRoles('820196288204', input.infraID), endpointAccess: 'Public' } },
+      platform: {
+        type: 'AWS',
+        aws: { region: input.region, rolesRef: awsRoles('820196288204', input.infraID), endpointAccess: 'Public' },
+      },
       pullSecret: { name: 'pull-secret' },
       sshKey: { name: 'ssh-key' },
       services: SERVICES,
@@ -137,7 +149,11 @@ export function buildNodePool(input: NodePoolInput): KubeObject {
   return {
     apiVersion: 'hypershift.openshift.io/v1beta1',
     kind: 'NodePool',
-    metadata: { name: input.name, namespace: HOSTED_CLUSTERS_NAMESPACE, finalizers: ['hypershift.openshift.io/finalizer'] },
+    metadata: {
+      name: input.name,
+      namespace: HOSTED_CLUSTERS_NAMESPACE,
+      finalizers: ['hypershift.openshift.io/finalizer'],
+    },
     spec: {
       clusterName: input.clusterName,
       replicas: input.replicas,
@@ -146,7 +162,10 @@ export function buildNodePool(input: NodePoolInput): KubeObject {
         upgradeType: 'Replace',
         replace: { strategy: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } },
       },
-      platform: { type: 'AWS', aws: { instanceType: 'm5.xlarge', subnet: { id: input.subnet }, rootVolume: { size: 120, type: 'gp3' } } },
+      platform: {
+        type: 'AWS',
+        aws: { instanceType: 'm5.xlarge', subnet: { id: input.subnet }, rootVolume: { size: 120, type: 'gp3' } },
+      },
       release: { image: releaseTagImage(input.version) },
     },
   };
@@ -162,12 +181,22 @@ export function nodeVersions(nodes: readonly { version: string; ready: boolean }
     byVersion.set(node.version, entry);
   }
   return [...byVersion].map(([version, counts]) => ({
-    ocpVersion: version, kubeletVersion: kubeletVersion(version), readyNodeCount: counts.ready, unreadyNodeCount: counts.unready,
+    ocpVersion: version,
+    kubeletVersion: kubeletVersion(version),
+    readyNodeCount: counts.ready,
+    unreadyNodeCount: counts.unready,
   }));
 }
 
 /** A condition as HyperShift writes them (observedGeneration set). */
-export function hsCondition(type: string, status: Condition['status'], reason: string, message: string, atMs: number, generation = 1): Condition {
+export function hsCondition(
+  type: string,
+  status: Condition['status'],
+  reason: string,
+  message: string,
+  atMs: number,
+  generation = 1,
+): Condition {
   return { type, status, reason, message, lastTransitionTime: iso(atMs), observedGeneration: generation } as Condition;
 }
 
@@ -195,11 +224,21 @@ export function healthyNodePoolConditions(version: string, atMs: number): Condit
 
 /** A ControlPlaneComponent (status written by the control-plane operator). */
 export function buildControlPlaneComponent(name: string, namespace: string): KubeObject {
-  return { apiVersion: 'hypershift.openshift.io/v1beta1', kind: 'ControlPlaneComponent', metadata: { name, namespace }, spec: {} };
+  return {
+    apiVersion: 'hypershift.openshift.io/v1beta1',
+    kind: 'ControlPlaneComponent',
+    metadata: { name, namespace },
+    spec: {},
+  };
 }
 
 /** The Deployment of one HCP workload at `version` (status written by the deployment controller's stand-in). */
-export function buildHcpDeployment(workload: HcpWorkload, namespace: string, version: string, hash: string): KubeObject {
+export function buildHcpDeployment(
+  workload: HcpWorkload,
+  namespace: string,
+  version: string,
+  hash: string,
+): KubeObject {
   const labels = { app: workload.name, 'hypershift.openshift.io/control-plane-component': workload.name };
   return {
     apiVersion: 'apps/v1',
@@ -221,7 +260,10 @@ export function buildHcpDeployment(workload: HcpWorkload, namespace: string, ver
         },
         spec: {
           priorityClassName: 'hypershift-control-plane',
-          containers: workload.containers.map((container) => ({ name: container, image: componentImage(container === workload.containers[0] ? workload.name : container, version) })),
+          containers: workload.containers.map((container) => ({
+            name: container,
+            image: componentImage(container === workload.containers[0] ? workload.name : container, version),
+          })),
         },
       },
     },

@@ -8,15 +8,35 @@ export function renderedConfigName(role: NodeRole, version: string): string {
 }
 
 const SOURCES: Record<NodeRole, string[]> = {
-  master: ['00-master', '01-master-container-runtime', '01-master-kubelet', '97-master-generated-kubelet', '98-master-generated-kubelet', '99-master-generated-registries', '99-master-ssh'],
-  worker: ['00-worker', '01-worker-container-runtime', '01-worker-kubelet', '97-worker-generated-kubelet', '98-worker-generated-kubelet', '99-worker-generated-registries', '99-worker-ssh'],
+  master: [
+    '00-master',
+    '01-master-container-runtime',
+    '01-master-kubelet',
+    '97-master-generated-kubelet',
+    '98-master-generated-kubelet',
+    '99-master-generated-registries',
+    '99-master-ssh',
+  ],
+  worker: [
+    '00-worker',
+    '01-worker-container-runtime',
+    '01-worker-kubelet',
+    '97-worker-generated-kubelet',
+    '98-worker-generated-kubelet',
+    '99-worker-generated-registries',
+    '99-worker-ssh',
+  ],
 };
 
 /** configuration block (spec and status) naming a rendered config and its sources. */
 export function poolConfiguration(role: NodeRole, rendered: string): Record<string, unknown> {
   return {
     name: rendered,
-    source: SOURCES[role].map((name) => ({ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfig', name })),
+    source: SOURCES[role].map((name) => ({
+      apiVersion: 'machineconfiguration.openshift.io/v1',
+      kind: 'MachineConfig',
+      name,
+    })),
   };
 }
 
@@ -60,7 +80,11 @@ export interface PoolState {
 export function machineConfigPoolStatus(role: NodeRole, state: PoolState, since: string): Record<string, unknown> {
   const updating = state.updatedMachineCount < state.machineCount || state.currentConfig !== state.targetConfig;
   const condition = (type: string, status: boolean, message = '') => ({
-    type, status: status ? 'True' : 'False', reason: '', message, lastTransitionTime: since,
+    type,
+    status: status ? 'True' : 'False',
+    reason: '',
+    message,
+    lastTransitionTime: since,
   });
   return {
     conditions: [
@@ -95,7 +119,15 @@ export function buildRenderedMachineConfig(role: NodeRole, version: string): Kub
         'machineconfiguration.openshift.io/generated-by-controller-version': shortHash(`mco:${version}`).slice(0, 40),
         'machineconfiguration.openshift.io/release-image-version': version,
       },
-      ownerReferences: [{ apiVersion: 'machineconfiguration.openshift.io/v1', kind: 'MachineConfigPool', name: role, uid: shortHash(`pool:${role}`), controller: true }],
+      ownerReferences: [
+        {
+          apiVersion: 'machineconfiguration.openshift.io/v1',
+          kind: 'MachineConfigPool',
+          name: role,
+          uid: shortHash(`pool:${role}`),
+          controller: true,
+        },
+      ],
     },
     spec: {
       config: { ignition: { version: '3.4.0' } },

@@ -69,9 +69,7 @@ export function buildNode(input: NodeInput): KubeObject {
     },
     spec: {
       providerID: `aws:///${zone}/i-0${name.length}${ip.replace(/\./g, '')}abc`,
-      ...(input.role === 'master'
-        ? { taints: [{ effect: 'NoSchedule', key: 'node-role.kubernetes.io/master' }] }
-        : {}),
+      ...(input.role === 'master' ? { taints: [{ effect: 'NoSchedule', key: 'node-role.kubernetes.io/master' }] } : {}),
     },
     status: {
       addresses: [
@@ -91,12 +89,47 @@ export function buildNode(input: NodeInput): KubeObject {
 /** The four pressure conditions plus Ready. */
 export function nodeConditions(ready: boolean, heartbeat: string, readySince: string): Record<string, string>[] {
   return [
-    { type: 'MemoryPressure', status: 'False', reason: 'KubeletHasSufficientMemory', message: 'kubelet has sufficient memory available', lastHeartbeatTime: heartbeat, lastTransitionTime: readySince },
-    { type: 'DiskPressure', status: 'False', reason: 'KubeletHasNoDiskPressure', message: 'kubelet has no disk pressure', lastHeartbeatTime: heartbeat, lastTransitionTime: readySince },
-    { type: 'PIDPressure', status: 'False', reason: 'KubeletHasSufficientPID', message: 'kubelet has sufficient PID available', lastHeartbeatTime: heartbeat, lastTransitionTime: readySince },
+    {
+      type: 'MemoryPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientMemory',
+      message: 'kubelet has sufficient memory available',
+      lastHeartbeatTime: heartbeat,
+      lastTransitionTime: readySince,
+    },
+    {
+      type: 'DiskPressure',
+      status: 'False',
+      reason: 'KubeletHasNoDiskPressure',
+      message: 'kubelet has no disk pressure',
+      lastHeartbeatTime: heartbeat,
+      lastTransitionTime: readySince,
+    },
+    {
+      type: 'PIDPressure',
+      status: 'False',
+      reason: 'KubeletHasSufficientPID',
+      message: 'kubelet has sufficient PID available',
+      lastHeartbeatTime: heartbeat,
+      lastTransitionTime: readySince,
+    },
     ready
-      ? { type: 'Ready', status: 'True', reason: 'KubeletReady', message: 'kubelet is posting ready status', lastHeartbeatTime: heartbeat, lastTransitionTime: readySince }
-      : { type: 'Ready', status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastHeartbeatTime: heartbeat, lastTransitionTime: readySince },
+      ? {
+          type: 'Ready',
+          status: 'True',
+          reason: 'KubeletReady',
+          message: 'kubelet is posting ready status',
+          lastHeartbeatTime: heartbeat,
+          lastTransitionTime: readySince,
+        }
+      : {
+          type: 'Ready',
+          status: 'Unknown',
+          reason: 'NodeStatusUnknown',
+          message: 'Kubelet stopped posting node status.',
+          lastHeartbeatTime: heartbeat,
+          lastTransitionTime: readySince,
+        },
   ];
 }
 

@@ -33,12 +33,23 @@ export interface StrategyInput {
 }
 
 /** The catalogd or operator-controller Deployment, shaped on the OpenShift manifests in server/fixtures/olmv1. */
-export function buildOlmDeployment(component: 'catalogd' | 'operator-controller', replicas: number, version: string, strategy?: StrategyInput): KubeObject {
+export function buildOlmDeployment(
+  component: 'catalogd' | 'operator-controller',
+  replicas: number,
+  version: string,
+  strategy?: StrategyInput,
+): KubeObject {
   const catalogd = component === 'catalogd';
   const name = catalogd ? CATALOGD_DEPLOYMENT : OPERATOR_CONTROLLER_DEPLOYMENT;
   const namespace = catalogd ? CATALOGD_NAMESPACE : OPERATOR_CONTROLLER_NAMESPACE;
   const args = catalogd
-    ? ['--leader-elect', '--metrics-bind-address=127.0.0.1:8080', `--external-address=${CATALOGD_SERVICE}.${CATALOGD_NAMESPACE}.svc`, '--tls-cert=/var/certs/tls.crt', '--tls-key=/var/certs/tls.key']
+    ? [
+        '--leader-elect',
+        '--metrics-bind-address=127.0.0.1:8080',
+        `--external-address=${CATALOGD_SERVICE}.${CATALOGD_NAMESPACE}.svc`,
+        '--tls-cert=/var/certs/tls.crt',
+        '--tls-key=/var/certs/tls.key',
+      ]
     : ['--health-probe-bind-address=:8081', '--metrics-bind-address=127.0.0.1:8080', '--leader-elect'];
   return {
     apiVersion: 'apps/v1',
@@ -46,7 +57,10 @@ export function buildOlmDeployment(component: 'catalogd' | 'operator-controller'
     metadata: {
       name,
       namespace,
-      annotations: { 'kubectl.kubernetes.io/default-logs-container': 'manager', 'release.openshift.io/version': version },
+      annotations: {
+        'kubectl.kubernetes.io/default-logs-container': 'manager',
+        'release.openshift.io/version': version,
+      },
       labels: { 'app.kubernetes.io/name': component, 'app.kubernetes.io/part-of': 'olm' },
     },
     spec: {
@@ -55,11 +69,17 @@ export function buildOlmDeployment(component: 'catalogd' | 'operator-controller'
       revisionHistoryLimit: 10,
       selector: { matchLabels: { 'control-plane': name } },
       strategy: strategy
-        ? { type: 'RollingUpdate', rollingUpdate: { maxSurge: strategy.maxSurge, maxUnavailable: strategy.maxUnavailable } }
+        ? {
+            type: 'RollingUpdate',
+            rollingUpdate: { maxSurge: strategy.maxSurge, maxUnavailable: strategy.maxUnavailable },
+          }
         : { type: 'RollingUpdate', rollingUpdate: { maxSurge: '25%', maxUnavailable: '25%' } },
       template: {
         metadata: {
-          annotations: { 'kubectl.kubernetes.io/default-container': 'manager', 'target.workload.openshift.io/management': '{"effect": "PreferredDuringScheduling"}' },
+          annotations: {
+            'kubectl.kubernetes.io/default-container': 'manager',
+            'target.workload.openshift.io/management': '{"effect": "PreferredDuringScheduling"}',
+          },
           labels: { 'app.kubernetes.io/name': component, 'control-plane': name, 'app.kubernetes.io/part-of': 'olm' },
         },
         spec: {
@@ -73,7 +93,9 @@ export function buildOlmDeployment(component: 'catalogd' | 'operator-controller'
               name: 'manager',
               image: componentImage(catalogd ? 'olm-catalogd' : 'olm-operator-controller', version),
               args,
-              ...(catalogd ? { ports: [{ containerPort: CATALOGD_PORT, name: 'catalogserver', protocol: 'TCP' }] } : {}),
+              ...(catalogd
+                ? { ports: [{ containerPort: CATALOGD_PORT, name: 'catalogserver', protocol: 'TCP' }] }
+                : {}),
             },
           ],
           nodeSelector: { 'kubernetes.io/os': 'linux', 'node-role.kubernetes.io/master': '' },
@@ -88,7 +110,10 @@ export function buildOlmDeployment(component: 'catalogd' | 'operator-controller'
 }
 
 /** The PDB protecting an OLMv1 Deployment (upstream v1.8.0 ships minAvailable: 1). */
-export function buildOlmPdb(component: 'catalogd' | 'operator-controller', budget: { minAvailable?: number; maxUnavailable?: number }): KubeObject {
+export function buildOlmPdb(
+  component: 'catalogd' | 'operator-controller',
+  budget: { minAvailable?: number; maxUnavailable?: number },
+): KubeObject {
   const catalogd = component === 'catalogd';
   const name = catalogd ? CATALOGD_DEPLOYMENT : OPERATOR_CONTROLLER_DEPLOYMENT;
   return {
@@ -108,7 +133,11 @@ export function buildCatalogdService(): KubeObject {
   return {
     apiVersion: 'v1',
     kind: 'Service',
-    metadata: { name: CATALOGD_SERVICE, namespace: CATALOGD_NAMESPACE, labels: { 'app.kubernetes.io/name': 'catalogd' } },
+    metadata: {
+      name: CATALOGD_SERVICE,
+      namespace: CATALOGD_NAMESPACE,
+      labels: { 'app.kubernetes.io/name': 'catalogd' },
+    },
     spec: {
       ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: CATALOGD_PORT }],
       selector: { 'control-plane': CATALOGD_DEPLOYMENT },
@@ -118,7 +147,13 @@ export function buildCatalogdService(): KubeObject {
 }
 
 /** A leader-election Lease held by `holder`. */
-export function buildLease(namespace: string, name: string, holder: string, nowMs: number, transitions: number): KubeObject {
+export function buildLease(
+  namespace: string,
+  name: string,
+  holder: string,
+  nowMs: number,
+  transitions: number,
+): KubeObject {
   return {
     apiVersion: 'coordination.k8s.io/v1',
     kind: 'Lease',
@@ -139,6 +174,10 @@ export function buildClusterCatalog(name: string, image: string): KubeObject {
     apiVersion: 'olm.operatorframework.io/v1',
     kind: 'ClusterCatalog',
     metadata: { name, labels: { 'olm.operatorframework.io/metadata.name': name } },
-    spec: { availabilityMode: 'Available', priority: -100, source: { type: 'Image', image: { ref: image, pollIntervalMinutes: 10 } } },
+    spec: {
+      availabilityMode: 'Available',
+      priority: -100,
+      source: { type: 'Image', image: { ref: image, pollIntervalMinutes: 10 } },
+    },
   };
 }

@@ -35,7 +35,9 @@ export function buildNamespace(name: string): KubeObject {
       name,
       labels: {
         'kubernetes.io/metadata.name': name,
-        ...(platform ? { 'openshift.io/cluster-monitoring': 'true', 'pod-security.kubernetes.io/enforce': 'privileged' } : {}),
+        ...(platform
+          ? { 'openshift.io/cluster-monitoring': 'true', 'pod-security.kubernetes.io/enforce': 'privileged' }
+          : {}),
       },
       annotations: { 'openshift.io/sa.scc.uid-range': '1000650000/10000' },
     },

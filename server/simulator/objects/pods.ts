@@ -78,7 +78,12 @@ export function podStatus(
   pod: KubeObject,
   state: PodState,
   times: {
-    scheduledMs: number; startedMs?: number; readyMs?: number; notReadyMs?: number; podIP?: string; hostIP?: string;
+    scheduledMs: number;
+    startedMs?: number;
+    readyMs?: number;
+    notReadyMs?: number;
+    podIP?: string;
+    hostIP?: string;
   },
   crash?: CrashInfo,
 ): Record<string, unknown> {
@@ -89,15 +94,44 @@ export function podStatus(
   const running = state === 'Running' || state === 'Ready';
   const phase = state === 'Pending' || state === 'ContainerCreating' ? 'Pending' : 'Running';
   // A pod that was ready and stopped (a crash loop) changed Ready at its first failure, as the kubelet records it.
-  const conditionTime = ready && times.readyMs !== undefined ? iso(times.readyMs)
-    : !ready && times.notReadyMs !== undefined ? iso(times.notReadyMs) : (started ?? scheduled);
+  const conditionTime =
+    ready && times.readyMs !== undefined
+      ? iso(times.readyMs)
+      : !ready && times.notReadyMs !== undefined
+        ? iso(times.notReadyMs)
+        : (started ?? scheduled);
   const conditions: Record<string, unknown>[] = [
-    { type: 'PodReadyToStartContainers', status: state === 'Pending' ? 'False' : 'True', lastProbeTime: null, lastTransitionTime: started ?? scheduled },
+    {
+      type: 'PodReadyToStartContainers',
+      status: state === 'Pending' ? 'False' : 'True',
+      lastProbeTime: null,
+      lastTransitionTime: started ?? scheduled,
+    },
     { type: 'Initialized', status: 'True', lastProbeTime: null, lastTransitionTime: scheduled },
-    { type: 'Ready', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: conditionTime,
-      ...(ready ? {} : { reason: 'ContainersNotReady', message: `containers with unready status: [${spec.containers.map((c) => c.name).join(' ')}]` }) },
-    { type: 'ContainersReady', status: ready ? 'True' : 'False', lastProbeTime: null, lastTransitionTime: conditionTime,
-      ...(ready ? {} : { reason: 'ContainersNotReady', message: `containers with unready status: [${spec.containers.map((c) => c.name).join(' ')}]` }) },
+    {
+      type: 'Ready',
+      status: ready ? 'True' : 'False',
+      lastProbeTime: null,
+      lastTransitionTime: conditionTime,
+      ...(ready
+        ? {}
+        : {
+            reason: 'ContainersNotReady',
+            message: `containers with unready status: [${spec.containers.map((c) => c.name).join(' ')}]`,
+          }),
+    },
+    {
+      type: 'ContainersReady',
+      status: ready ? 'True' : 'False',
+      lastProbeTime: null,
+      lastTransitionTime: conditionTime,
+      ...(ready
+        ? {}
+        : {
+            reason: 'ContainersNotReady',
+            message: `containers with unready status: [${spec.containers.map((c) => c.name).join(' ')}]`,
+          }),
+    },
     { type: 'PodScheduled', status: 'True', lastProbeTime: null, lastTransitionTime: scheduled },
   ];
   const containerStatuses = spec.containers.map((container, index) => {
@@ -134,7 +168,12 @@ export function podStatus(
     if (state === 'Pending' || state === 'ContainerCreating') {
       return { ...base, lastState: {}, state: { waiting: { reason: 'ContainerCreating' } } };
     }
-    return { ...base, containerID: `cri-o://${container.name}`, lastState: {}, state: { running: { startedAt: started ?? scheduled } } };
+    return {
+      ...base,
+      containerID: `cri-o://${container.name}`,
+      lastState: {},
+      state: { running: { startedAt: started ?? scheduled } },
+    };
   });
   return {
     phase,

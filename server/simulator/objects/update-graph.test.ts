@@ -9,7 +9,11 @@ import { queryMonitoring } from '../monitoring/thanos-querier';
 import { SCENARIOS } from '../scenarios/registry';
 import { MINUTE } from './time';
 import {
-  evaluateConditionalUpdate, evaluateGraph, updateGraphFor, type OfferedUpdate, type PromqlAnswer,
+  evaluateConditionalUpdate,
+  evaluateGraph,
+  updateGraphFor,
+  type OfferedUpdate,
+  type PromqlAnswer,
 } from './update-graph';
 import type { GraphRisk } from './update-graph-types';
 
@@ -60,8 +64,10 @@ describe('the simulated update service', () => {
 
   it('answers VersionNotFound for a version the channel does not carry, NoChannel without a channel', () => {
     expect(updateGraphFor('4.16.8', 'stable-4.15')).toMatchObject({
-      ok: false, reason: 'VersionNotFound',
-      message: 'Unable to retrieve available updates: currently reconciling cluster version 4.16.8 not found in the ' +
+      ok: false,
+      reason: 'VersionNotFound',
+      message:
+        'Unable to retrieve available updates: currently reconciling cluster version 4.16.8 not found in the ' +
         '"stable-4.15" channel',
     });
     expect(updateGraphFor('4.16.8', '')).toMatchObject({ ok: false, reason: 'NoChannel' });
@@ -99,14 +105,20 @@ describe('the simulated update service', () => {
 });
 
 const ALWAYS: GraphRisk = {
-  name: 'AlwaysRisk', message: 'Always applies.', url: 'https://issues.example/A', matchingRules: [{ type: 'Always' }],
+  name: 'AlwaysRisk',
+  message: 'Always applies.',
+  url: 'https://issues.example/A',
+  matchingRules: [{ type: 'Always' }],
 };
 const PROMQL: GraphRisk = {
-  name: 'QueryRisk', message: 'Applies when the query says so.', url: 'https://issues.example/Q',
+  name: 'QueryRisk',
+  message: 'Applies when the query says so.',
+  url: 'https://issues.example/Q',
   matchingRules: [{ type: 'PromQL', promql: { promql: 'q' } }],
 };
 const target = (risks: GraphRisk[]): OfferedUpdate => ({
-  release: { version: '4.16.9', image: 'i', url: 'u', channels: [] }, risks,
+  release: { version: '4.16.9', image: 'i', url: 'u', channels: [] },
+  risks,
 });
 const answering = (answer: PromqlAnswer) => () => answer;
 const recommended = (risks: GraphRisk[], answer: PromqlAnswer) =>
@@ -116,7 +128,10 @@ const NOW = '2026-11-22T09:00:00Z';
 describe('the CVO evaluation of conditional updates', () => {
   it('Always: Recommended=False with the risk name and its message and URL', () => {
     expect(recommended([ALWAYS], { ok: true, values: [] })).toEqual({
-      type: 'Recommended', status: 'False', reason: 'AlwaysRisk', message: 'Always applies. https://issues.example/A',
+      type: 'Recommended',
+      status: 'False',
+      reason: 'AlwaysRisk',
+      message: 'Always applies. https://issues.example/A',
       lastTransitionTime: NOW,
     });
   });
@@ -125,8 +140,10 @@ describe('the CVO evaluation of conditional updates', () => {
     expect(recommended([PROMQL], { ok: true, values: [1] })).toMatchObject({ status: 'False', reason: 'QueryRisk' });
     expect(recommended([PROMQL], { ok: true, values: [0] })).toMatchObject({ status: 'True', reason: 'AsExpected' });
     expect(recommended([PROMQL], { ok: true, values: [] })).toMatchObject({
-      status: 'Unknown', reason: 'EvaluationFailed',
-      message: 'Exposure to QueryRisk is unknown due to an evaluation failure: invalid PromQL result length must be ' +
+      status: 'Unknown',
+      reason: 'EvaluationFailed',
+      message:
+        'Exposure to QueryRisk is unknown due to an evaluation failure: invalid PromQL result length must be ' +
         'one, but is 0\nApplies when the query says so. https://issues.example/Q',
     });
     const failed = recommended([PROMQL], { ok: false, error: 'bad_data: nope' });
@@ -138,7 +155,10 @@ describe('the CVO evaluation of conditional updates', () => {
     const both = recommended([ALWAYS, PROMQL], { ok: false, error: 'x' });
     expect(both).toMatchObject({ status: 'False', reason: 'MultipleReasons' });
     const later = evaluateConditionalUpdate(
-      target([ALWAYS, PROMQL]), answering({ ok: false, error: 'y' }), '2026-11-22T10:00:00Z', both,
+      target([ALWAYS, PROMQL]),
+      answering({ ok: false, error: 'y' }),
+      '2026-11-22T10:00:00Z',
+      both,
     );
     expect(later.conditions[0].lastTransitionTime).toBe(NOW);
   });
@@ -158,12 +178,17 @@ describe('the CVO evaluation of conditional updates', () => {
     const query = (promql: string) => queryMonitoring(cluster.proxy, promql);
     const alert = 'ALERTS{alertname="PodDisruptionBudgetAtLimit",alertstate="firing"}';
     const firing: GraphRisk = { ...PROMQL, matchingRules: [{ type: 'PromQL', promql: { promql: alert } }] };
-    expect(evaluateConditionalUpdate(target([firing]), query, NOW).conditions[0])
-      .toMatchObject({ status: 'False', reason: 'QueryRisk' });
+    expect(evaluateConditionalUpdate(target([firing]), query, NOW).conditions[0]).toMatchObject({
+      status: 'False',
+      reason: 'QueryRisk',
+    });
 
     // the CVO of this 4.18.12 cluster: CrunConflictsWithNVIDIA's PromQL is beyond the simulated querier
     const cv = cluster.client.get('clusterversions', 'version')!;
-    type Evaluated = { release: { version: string }; conditions: { status: string; reason: string; message: string }[] };
+    type Evaluated = {
+      release: { version: string };
+      conditions: { status: string; reason: string; message: string }[];
+    };
     const status = cv.status as { conditionalUpdates: Evaluated[] };
     const crun = status.conditionalUpdates.find((u) => u.release.version === '4.18.22')!;
     expect(crun.conditions[0]).toMatchObject({ status: 'Unknown', reason: 'EvaluationFailed' });

@@ -35,8 +35,7 @@ export interface OfferedUpdate {
 
 /** What the update service answers for a version in a channel. */
 export type GraphAnswer =
-  | { ok: true; updates: OfferedUpdate[] }
-  | { ok: false; reason: 'NoChannel' | 'VersionNotFound'; message: string };
+  { ok: true; updates: OfferedUpdate[] } | { ok: false; reason: 'NoChannel' | 'VersionNotFound'; message: string };
 
 /** What a PromQL query returned: the vector's sample values, or the client's error. */
 export type PromqlAnswer = { ok: true; values: number[] } | { ok: false; error: string };
@@ -129,8 +128,10 @@ function answerFor(version: string, channel: string): GraphAnswer {
   const offered = CHANNELS[channel];
   if (!offered?.includes(version)) {
     return {
-      ok: false, reason: 'VersionNotFound',
-      message: 'Unable to retrieve available updates: currently reconciling cluster version ' +
+      ok: false,
+      reason: 'VersionNotFound',
+      message:
+        'Unable to retrieve available updates: currently reconciling cluster version ' +
         `${version} not found in the "${channel}" channel`,
     };
   }
@@ -182,7 +183,10 @@ function riskOutcome(risk: GraphRisk, query: PromqlQuery): RiskOutcome {
  * True AsExpected when no risk applies. `lastTransitionTime` is kept from `previous` while status and reason hold.
  */
 export function evaluateConditionalUpdate(
-  update: OfferedUpdate, query: PromqlQuery, now: string, previous?: RecommendedCondition,
+  update: OfferedUpdate,
+  query: PromqlQuery,
+  now: string,
+  previous?: RecommendedCondition,
 ): ConditionalUpdate {
   let status: RecommendedCondition['status'] | undefined;
   let reason = '';
@@ -200,16 +204,21 @@ export function evaluateConditionalUpdate(
       messages.push(`${risk.message} ${risk.url}`);
     }
   }
-  const condition = status === undefined
-    ? { status: 'True' as const, reason: 'AsExpected', message: NOT_EXPOSED }
-    : { status, reason, message: messages.join('\n\n') };
+  const condition =
+    status === undefined
+      ? { status: 'True' as const, reason: 'AsExpected', message: NOT_EXPOSED }
+      : { status, reason, message: messages.join('\n\n') };
   const unchanged = previous && previous.status === condition.status && previous.reason === condition.reason;
   return {
     release: update.release,
     risks: update.risks,
-    conditions: [{
-      type: 'Recommended', ...condition, lastTransitionTime: unchanged ? previous.lastTransitionTime : now,
-    }],
+    conditions: [
+      {
+        type: 'Recommended',
+        ...condition,
+        lastTransitionTime: unchanged ? previous.lastTransitionTime : now,
+      },
+    ],
   };
 }
 
@@ -224,7 +233,10 @@ export interface EvaluatedGraph {
  * to conditionalUpdates with their Recommended condition, and also to availableUpdates when Recommended=True.
  */
 export function evaluateGraph(
-  updates: OfferedUpdate[], query: PromqlQuery, now: string, previous: ConditionalUpdate[] = [],
+  updates: OfferedUpdate[],
+  query: PromqlQuery,
+  now: string,
+  previous: ConditionalUpdate[] = [],
 ): EvaluatedGraph {
   const availableUpdates: ReleaseRef[] = [];
   const conditionalUpdates: ConditionalUpdate[] = [];

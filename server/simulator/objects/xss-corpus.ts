@@ -33,12 +33,19 @@ export function buildXssProbeExtension(namespace: string): KubeObject {
     metadata: {
       name: XSS_PROBE_EXTENSION,
       labels: { 'example.com/probe': XSS_CORPUS[0], 'example.com/rtl': XSS_CORPUS[4] },
-      annotations: { 'example.com/script': XSS_CORPUS[1], 'example.com/link': XSS_CORPUS[2], 'example.com/svg': XSS_CORPUS[3] },
+      annotations: {
+        'example.com/script': XSS_CORPUS[1],
+        'example.com/link': XSS_CORPUS[2],
+        'example.com/svg': XSS_CORPUS[3],
+      },
     },
     spec: {
       namespace,
       serviceAccount: { name: 'xss-probe-installer' },
-      source: { sourceType: 'Catalog', catalog: { packageName: 'xss-corpus-probe', channels: ['alpha'], upgradeConstraintPolicy: 'CatalogProvided' } },
+      source: {
+        sourceType: 'Catalog',
+        catalog: { packageName: 'xss-corpus-probe', channels: ['alpha'], upgradeConstraintPolicy: 'CatalogProvided' },
+      },
     },
   };
 }

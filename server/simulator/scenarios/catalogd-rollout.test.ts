@@ -4,7 +4,10 @@ import { CATALOGD_DEPLOYMENT, CATALOGD_LEASE, CATALOGD_NAMESPACE, CATALOGD_PORT 
 import { nodeName } from '../objects/nodes';
 import { MINUTE } from '../objects/time';
 import {
-  CATALOGD_DRAIN_BLOCKED_WINDOW, CATALOGD_GAP_WINDOW, CATALOGD_SETTLED_BY_MS, catalogdRolloutScenario,
+  CATALOGD_DRAIN_BLOCKED_WINDOW,
+  CATALOGD_GAP_WINDOW,
+  CATALOGD_SETTLED_BY_MS,
+  catalogdRolloutScenario,
 } from './catalogd-rollout';
 
 function start(seed = 5) {
@@ -24,16 +27,23 @@ function startMs(cluster: Cluster): number {
 const catalogPath = '/catalogs/openshift-redhat-operators/api/v1/all';
 
 function deploymentStatus(cluster: Cluster) {
-  return cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!.status as { readyReplicas: number; availableReplicas: number; replicas: number };
+  return cluster.client.get('deployments', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!.status as {
+    readyReplicas: number;
+    availableReplicas: number;
+    replicas: number;
+  };
 }
 
 function olmAvailable(cluster: Cluster): string | undefined {
   const co = cluster.client.get('clusteroperators', 'olm');
-  return (co?.status as { conditions: { type: string; status: string }[] }).conditions.find((c) => c.type === 'Available')?.status;
+  return (co?.status as { conditions: { type: string; status: string }[] }).conditions.find(
+    (c) => c.type === 'Available',
+  )?.status;
 }
 
 function catalogdPods(cluster: Cluster) {
-  return cluster.client.list('pods', { namespace: CATALOGD_NAMESPACE, labelSelector: `control-plane=${CATALOGD_DEPLOYMENT}` })
+  return cluster.client
+    .list('pods', { namespace: CATALOGD_NAMESPACE, labelSelector: `control-plane=${CATALOGD_DEPLOYMENT}` })
     .filter((pod) => !pod.metadata.deletionTimestamp);
 }
 
@@ -56,7 +66,12 @@ describe('catalogd-rollout scenario', () => {
     for (const step of [0, 55 * MINUTE]) {
       cluster.clock.advance(step);
       const pdb = cluster.client.get('poddisruptionbudgets', CATALOGD_DEPLOYMENT, CATALOGD_NAMESPACE)!;
-      expect(pdb.status).toMatchObject({ currentHealthy: 1, desiredHealthy: 1, disruptionsAllowed: 0, expectedPods: 1 });
+      expect(pdb.status).toMatchObject({
+        currentHealthy: 1,
+        desiredHealthy: 1,
+        disruptionsAllowed: 0,
+        expectedPods: 1,
+      });
       expect((cluster.client.get('nodes', drained)!.spec as { unschedulable?: boolean }).unschedulable).toBe(true);
       const pods = catalogdPods(cluster);
       expect(pods).toHaveLength(1);
@@ -75,8 +90,12 @@ describe('catalogd-rollout scenario', () => {
     const leader = pods.find((pod) => holder.startsWith(`${pod.metadata.name}_`))!;
     const follower = pods.find((pod) => pod !== leader)!;
     expect(leader).toBeDefined();
-    expect(cluster.proxy.handle('pods', CATALOGD_NAMESPACE, leader.metadata.name, CATALOGD_PORT, catalogPath)?.status).toBe(200);
-    expect(cluster.proxy.handle('pods', CATALOGD_NAMESPACE, follower.metadata.name, CATALOGD_PORT, catalogPath)?.status).toBe(404);
+    expect(
+      cluster.proxy.handle('pods', CATALOGD_NAMESPACE, leader.metadata.name, CATALOGD_PORT, catalogPath)?.status,
+    ).toBe(200);
+    expect(
+      cluster.proxy.handle('pods', CATALOGD_NAMESPACE, follower.metadata.name, CATALOGD_PORT, catalogPath)?.status,
+    ).toBe(404);
   });
 
   it('is deterministic for a seed', () => {
@@ -84,7 +103,14 @@ describe('catalogd-rollout scenario', () => {
     const b = start(9);
     a.clock.advance(CATALOGD_DRAIN_BLOCKED_WINDOW.fromMs + MINUTE);
     b.clock.advance(CATALOGD_DRAIN_BLOCKED_WINDOW.fromMs + MINUTE);
-    for (const resource of ['deployments', 'pods', 'poddisruptionbudgets', 'leases', 'clusteroperators', 'nodes'] as const) {
+    for (const resource of [
+      'deployments',
+      'pods',
+      'poddisruptionbudgets',
+      'leases',
+      'clusteroperators',
+      'nodes',
+    ] as const) {
       expect(JSON.stringify(a.client.list(resource))).toBe(JSON.stringify(b.client.list(resource)));
     }
   });

@@ -15,7 +15,10 @@ export const CATALOGD_ROLLOUT_AT_MS = 2 * MINUTE;
 /** How long the new catalogd pod takes to become Ready (image pull, cache unpack). */
 export const CATALOGD_NEW_POD_READY_AFTER_MS = 150 * SECOND;
 /** Window with zero ready catalogd replicas and `olm` Available=False. */
-export const CATALOGD_GAP_WINDOW = { fromMs: CATALOGD_ROLLOUT_AT_MS + 5 * SECOND, toMs: CATALOGD_ROLLOUT_AT_MS + CATALOGD_NEW_POD_READY_AFTER_MS } as const;
+export const CATALOGD_GAP_WINDOW = {
+  fromMs: CATALOGD_ROLLOUT_AT_MS + 5 * SECOND,
+  toMs: CATALOGD_ROLLOUT_AT_MS + CATALOGD_NEW_POD_READY_AFTER_MS,
+} as const;
 /** When the node running catalogd is drained; the eviction is refused (PDB minAvailable 1, disruptionsAllowed 0). */
 export const CATALOGD_DRAIN_AT_MS = 6 * MINUTE;
 /** Window in which the drain is blocked and the node stays cordoned. */

@@ -5,7 +5,10 @@ import { ApiStatusError } from '../types';
 import { CVO_CONTAINER, CVO_NAMESPACE } from '../controllers/cluster-version-operator';
 import { CVO_POD_SELECTOR } from '../controllers/base-cluster';
 import {
-  ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW, ROLLBACK_CHANNEL_CHANGED_AT_MS, crossMinorRollbackScenario,
+  ROLLBACK_AFTER_WINDOW,
+  ROLLBACK_BEFORE_WINDOW,
+  ROLLBACK_CHANNEL_CHANGED_AT_MS,
+  crossMinorRollbackScenario,
 } from './cross-minor-rollback';
 import { MINUTE } from '../objects/time';
 
@@ -16,9 +19,12 @@ interface CvStatus {
 }
 
 function enumOf(crd: KubeObject | undefined): string[] {
-  const versions = (crd?.spec as { versions: { name: string; schema: { openAPIV3Schema: Record<string, unknown> } }[] }).versions;
+  const versions = (crd?.spec as { versions: { name: string; schema: { openAPIV3Schema: Record<string, unknown> } }[] })
+    .versions;
   const schema = versions.find((v) => v.name === 'v1')!.schema.openAPIV3Schema as {
-    properties: { status: { properties: { capabilities: { properties: { enabledCapabilities: { items: { enum: string[] } } } } } } };
+    properties: {
+      status: { properties: { capabilities: { properties: { enabledCapabilities: { items: { enum: string[] } } } } } };
+    };
   };
   return schema.properties.status.properties.capabilities.properties.enabledCapabilities.items.enum;
 }
@@ -40,7 +46,9 @@ describe('cross-minor-rollback scenario', () => {
     for (const capability of ['MachineAPI', 'Build', 'DeploymentConfig', 'ImageRegistry']) {
       expect(status.capabilities.enabledCapabilities).toContain(capability);
     }
-    expect(enumOf(cluster.client.get('customresourcedefinitions', 'clusterversions.config.openshift.io'))).toContain('MachineAPI');
+    expect(enumOf(cluster.client.get('customresourcedefinitions', 'clusterversions.config.openshift.io'))).toContain(
+      'MachineAPI',
+    );
     const operators = cluster.client.list('clusteroperators');
     expect(operators.length).toBeGreaterThanOrEqual(30);
     for (const co of operators) {
@@ -52,12 +60,16 @@ describe('cross-minor-rollback scenario', () => {
   it('rejects every CVO status write after the rollback and freezes ClusterVersion status', () => {
     const cluster = start();
     cluster.clock.advance(ROLLBACK_AFTER_WINDOW.fromMs + MINUTE);
-    expect(enumOf(cluster.client.get('customresourcedefinitions', 'clusterversions.config.openshift.io'))).not.toContain('MachineAPI');
+    expect(
+      enumOf(cluster.client.get('customresourcedefinitions', 'clusterversions.config.openshift.io')),
+    ).not.toContain('MachineAPI');
     const cv = cluster.client.get('clusterversions', 'version')!;
     let error: unknown;
     try {
       cluster.as('cluster-version-operator').updateStatus('clusterversions', cv);
-      cluster.as('cluster-version-operator').updateStatus('clusterversions', { ...cv, status: { ...(cv.status as object), observedGeneration: 99 } });
+      cluster
+        .as('cluster-version-operator')
+        .updateStatus('clusterversions', { ...cv, status: { ...(cv.status as object), observedGeneration: 99 } });
     } catch (caught) {
       error = caught;
     }
@@ -69,7 +81,13 @@ describe('cross-minor-rollback scenario', () => {
 
     const pod = cluster.client.list('pods', { namespace: CVO_NAMESPACE, labelSelector: CVO_POD_SELECTOR })[0];
     const log = cluster.logs.read(CVO_NAMESPACE, pod.metadata.name, CVO_CONTAINER);
-    const lines = log.split('\n').filter((line) => line.includes('Error handling openshift-cluster-version/version: ClusterVersion.config.openshift.io "version" is invalid'));
+    const lines = log
+      .split('\n')
+      .filter((line) =>
+        line.includes(
+          'Error handling openshift-cluster-version/version: ClusterVersion.config.openshift.io "version" is invalid',
+        ),
+      );
     expect(lines.length).toBeGreaterThanOrEqual(3);
     expect(lines[0]).toMatch(/^I\d{4} \d{2}:\d{2}:\d{2}\.\d{6} {7}1 cvo\.go:\d+\] Error handling /);
     expect(lines[0]).toContain('Unsupported value: "MachineAPI"');
@@ -80,7 +98,9 @@ describe('cross-minor-rollback scenario', () => {
     expect(JSON.stringify(later.status)).toBe(frozen);
     expect((later.status as CvStatus).history[0]).toMatchObject({ version: '4.13.40', state: 'Partial' });
     expect((later.spec as { channel: string }).channel).toBe('stable-4.14');
-    const statusWrites = (later.metadata.managedFields ?? []).filter((entry) => entry.manager === 'cluster-version-operator' && entry.subresource === 'status');
+    const statusWrites = (later.metadata.managedFields ?? []).filter(
+      (entry) => entry.manager === 'cluster-version-operator' && entry.subresource === 'status',
+    );
     for (const entry of statusWrites) expect(Date.parse(entry.time!)).toBeLessThan(cluster.clock.now() - 60 * MINUTE);
   });
 

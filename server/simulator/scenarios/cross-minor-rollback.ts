@@ -23,7 +23,10 @@ export const ROLLBACK_REJECTIONS_FROM_MS = 14 * MINUTE;
  */
 export const ROLLBACK_CHANNEL_CHANGED_AT_MS = 16 * MINUTE;
 /** Window in which failure B is predictable but not yet happening (4.14 enabled capabilities, 4.14 CRD installed). */
-export const ROLLBACK_BEFORE_WINDOW = { fromMs: ROLLBACK_UPDATE_COMPLETED_BY_MS, toMs: ROLLBACK_REQUESTED_AT_MS } as const;
+export const ROLLBACK_BEFORE_WINDOW = {
+  fromMs: ROLLBACK_UPDATE_COMPLETED_BY_MS,
+  toMs: ROLLBACK_REQUESTED_AT_MS,
+} as const;
 /** Window in which failure B is observed (422s, frozen status, CVO log lines); it never ends on its own. */
 export const ROLLBACK_AFTER_WINDOW = { fromMs: ROLLBACK_REJECTIONS_FROM_MS, toMs: Number.POSITIVE_INFINITY } as const;
 
@@ -51,7 +54,10 @@ export const crossMinorRollbackScenario: Scenario = {
     base.cvo.expectUpdate({ target: ROLLBACK_UPDATE_VERSION, stepMs: 15 * SECOND, crdRelease: '4.14' });
     base.cvo.expectUpdate({ target: ROLLBACK_FROM_VERSION, stepMs: 15 * SECOND, crdRelease: '4.13' });
 
-    context.clock.setTimeout(() => requestUpdate(context, ROLLBACK_UPDATE_VERSION, false, stableChannel(ROLLBACK_UPDATE_VERSION)), ROLLBACK_UPDATE_REQUESTED_AT_MS);
+    context.clock.setTimeout(
+      () => requestUpdate(context, ROLLBACK_UPDATE_VERSION, false, stableChannel(ROLLBACK_UPDATE_VERSION)),
+      ROLLBACK_UPDATE_REQUESTED_AT_MS,
+    );
     context.clock.setTimeout(() => requestUpdate(context, ROLLBACK_FROM_VERSION, true), ROLLBACK_REQUESTED_AT_MS);
     context.clock.setTimeout(() => {
       try {

@@ -2,12 +2,21 @@ import { describe, expect, it } from 'vitest';
 import { createSimulatedCluster, runScenario } from '../core';
 import { MINUTE } from '../objects/time';
 import {
-  FLAP_EXTENSION, FLAP_FIRST_ATTEMPT_AT_MS, FLAP_ROOT_CAUSE, FLAP_TRANSIENT_MESSAGES, extensionInstallFlapScenario,
+  FLAP_EXTENSION,
+  FLAP_FIRST_ATTEMPT_AT_MS,
+  FLAP_ROOT_CAUSE,
+  FLAP_TRANSIENT_MESSAGES,
+  extensionInstallFlapScenario,
 } from './extension-install-flap';
 import { resolveScenarios } from '../fleet';
 import { XSS_PROBE_EXTENSION } from '../objects/xss-corpus';
 
-interface Cond { type: string; status: string; reason: string; message: string }
+interface Cond {
+  type: string;
+  status: string;
+  reason: string;
+  message: string;
+}
 
 function start(seed = 4) {
   const cluster = createSimulatedCluster({ seed });
@@ -24,7 +33,9 @@ describe('extension-install-flap scenario', () => {
     for (let t = 0; t < 12 * MINUTE; t += 250) {
       cluster.clock.advance(250);
       const ext = cluster.client.get('clusterextensions', FLAP_EXTENSION);
-      const progressing = ((ext?.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find((c) => c.type === 'Progressing');
+      const progressing = ((ext?.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find(
+        (c) => c.type === 'Progressing',
+      );
       if (progressing && progressing.message !== last) {
         last = progressing.message;
         transitions.push({ at: cluster.clock.now(), message: progressing.message });
@@ -65,7 +76,10 @@ describe('extension-install-flap scenario', () => {
       const cluster = createSimulatedCluster({ seed: 4 });
       runScenario(cluster, resolveScenarios(['extension-install-flap'], { xssProbe })[0]);
       cluster.clock.advance(2 * MINUTE);
-      return cluster.client.list('clusterextensions').map((e) => e.metadata.name).sort();
+      return cluster.client
+        .list('clusterextensions')
+        .map((e) => e.metadata.name)
+        .sort();
     };
     expect(extensions(false)).toEqual([FLAP_EXTENSION]);
     expect(extensions(true)).toEqual([FLAP_EXTENSION, XSS_PROBE_EXTENSION]);

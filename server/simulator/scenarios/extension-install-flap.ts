@@ -60,7 +60,15 @@ export const extensionInstallFlapScenario: Scenario = {
         spec: {
           namespace: FLAP_NAMESPACE,
           serviceAccount: { name: 'argocd-installer' },
-          source: { sourceType: 'Catalog', catalog: { packageName: 'argocd-operator', channels: ['alpha'], version: '0.13.0', upgradeConstraintPolicy: 'CatalogProvided' } },
+          source: {
+            sourceType: 'Catalog',
+            catalog: {
+              packageName: 'argocd-operator',
+              channels: ['alpha'],
+              version: '0.13.0',
+              upgradeConstraintPolicy: 'CatalogProvided',
+            },
+          },
         },
       });
     }, FLAP_CREATED_AT_MS);
@@ -79,11 +87,16 @@ function operatorControllerPod(context: ScenarioContext): string | undefined {
  * must stay text. Call after the story started (it installs into its namespace).
  */
 export function installXssProbe(context: ScenarioContext): void {
-  context.clock.setTimeout(() => {
-    context.as('kubectl-client-side-apply').create('clusterextensions', buildXssProbeExtension(FLAP_NAMESPACE));
-  }, FLAP_CREATED_AT_MS + 5 * SECOND);
+  context.clock.setTimeout(
+    () => {
+      context.as('kubectl-client-side-apply').create('clusterextensions', buildXssProbeExtension(FLAP_NAMESPACE));
+    },
+    FLAP_CREATED_AT_MS + 5 * SECOND,
+  );
   const probe = { extension: XSS_PROBE_EXTENSION, rootCause: XSS_MESSAGE, transient: [`retry: ${XSS_MESSAGE}`] };
-  new FailingInstallReconciler(context, probe, operatorControllerPod(context)).start(FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND);
+  new FailingInstallReconciler(context, probe, operatorControllerPod(context)).start(
+    FLAP_FIRST_ATTEMPT_AT_MS + 5 * SECOND,
+  );
 }
 
 /** `extension-install-flap` with the XSS probe extension beside the story, for tests that opt in. */

@@ -4,7 +4,13 @@ import { OVN_NAMESPACE, OVNKUBE_METRICS_PORT } from '../controllers/ovnkube';
 import { diffBuckets, histogramQuantile, parseHistogram } from '../metrics/prometheus-text';
 import { nodeName } from '../objects/nodes';
 import { MINUTE } from '../objects/time';
-import { HD_BATCHING_AT_MS, HD_DRAIN_AT_MS, HD_NAMESPACE, HD_SLOW_WINDOW, highDensityDrainScenario } from './high-density-drain';
+import {
+  HD_BATCHING_AT_MS,
+  HD_DRAIN_AT_MS,
+  HD_NAMESPACE,
+  HD_SLOW_WINDOW,
+  highDensityDrainScenario,
+} from './high-density-drain';
 
 const LATENCY = 'ovnkube_controller_pod_creation_latency_seconds';
 
@@ -37,12 +43,16 @@ describe('high-density-drain scenario', () => {
     to(HD_DRAIN_AT_MS + 5 * MINUTE);
     const during = diffBuckets(parseHistogram(await scrape(cluster, worker), LATENCY), before);
     expect(histogramQuantile(0.99, during)).toBeGreaterThan(3);
-    expect(cluster.client.list('pods', { namespace: HD_NAMESPACE, fieldSelector: `spec.nodeName=${nodeName('worker', 2)}` })).toHaveLength(0);
+    expect(
+      cluster.client.list('pods', { namespace: HD_NAMESPACE, fieldSelector: `spec.nodeName=${nodeName('worker', 2)}` }),
+    ).toHaveLength(0);
 
     to(HD_SLOW_WINDOW.toMs - 10 * MINUTE);
     const late = parseHistogram(await scrape(cluster, worker), LATENCY);
     to(HD_SLOW_WINDOW.toMs - 5 * MINUTE);
-    expect(histogramQuantile(0.99, diffBuckets(parseHistogram(await scrape(cluster, worker), LATENCY), late))).toBeGreaterThan(3);
+    expect(
+      histogramQuantile(0.99, diffBuckets(parseHistogram(await scrape(cluster, worker), LATENCY), late)),
+    ).toBeGreaterThan(3);
 
     to(HD_BATCHING_AT_MS + MINUTE);
     const batched = parseHistogram(await scrape(cluster, worker), LATENCY);

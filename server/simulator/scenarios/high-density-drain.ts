@@ -76,7 +76,10 @@ export const highDensityDrainScenario: Scenario = {
         manager: 'oc',
         expectedFor: base.expectedFor,
         onEvicted: (pod) => {
-          context.clock.setTimeout(() => context.as('kubelet').delete('pods', pod.metadata.name, HD_NAMESPACE), 5 * SECOND);
+          context.clock.setTimeout(
+            () => context.as('kubelet').delete('pods', pod.metadata.name, HD_NAMESPACE),
+            5 * SECOND,
+          );
           const target = turn++ % 2 === 0 ? w0 : w1;
           const delay = 5 * SECOND + (turn % 60) * 9 * SECOND;
           context.clock.setTimeout(() => newPod(target, false), delay);
@@ -109,14 +112,29 @@ function createDensityPod(context: ScenarioContext, node: string, hash: string, 
   });
   const created = ready ? now - 2 * HOUR : now;
   pod.status = ready
-    ? podStatus(pod, 'Ready', { scheduledMs: created, startedMs: created + 4 * SECOND, readyMs: created + 6 * SECOND, podIP: '10.131.0.10', hostIP: '10.0.0.1' })
+    ? podStatus(pod, 'Ready', {
+        scheduledMs: created,
+        startedMs: created + 4 * SECOND,
+        readyMs: created + 6 * SECOND,
+        podIP: '10.131.0.10',
+        hostIP: '10.0.0.1',
+      })
     : podStatus(pod, 'ContainerCreating', { scheduledMs: now, hostIP: '10.0.0.1' });
   createWithStatus(context.as('kube-controller-manager'), 'pods', pod);
   if (ready) return;
-  context.clock.setTimeout(() => {
-    const live = context.client.get('pods', name, HD_NAMESPACE);
-    if (!live) return;
-    const status = podStatus(live, 'Ready', { scheduledMs: now, startedMs: now + 4 * SECOND, readyMs: context.clock.now(), podIP: '10.131.0.10', hostIP: '10.0.0.1' });
-    context.as('kubelet').updateStatus('pods', { ...live, status });
-  }, 6 * SECOND + Math.floor(context.random() * 5000));
+  context.clock.setTimeout(
+    () => {
+      const live = context.client.get('pods', name, HD_NAMESPACE);
+      if (!live) return;
+      const status = podStatus(live, 'Ready', {
+        scheduledMs: now,
+        startedMs: now + 4 * SECOND,
+        readyMs: context.clock.now(),
+        podIP: '10.131.0.10',
+        hostIP: '10.0.0.1',
+      });
+      context.as('kubelet').updateStatus('pods', { ...live, status });
+    },
+    6 * SECOND + Math.floor(context.random() * 5000),
+  );
 }

@@ -17,7 +17,11 @@ export const HYPERSHIFT_FEATUREGATE_DROPPED_BY_MS = 2 * MINUTE;
 /** By then components still on 4.14.38 crash-loop and the update has stalled (node-tuning never completes). */
 export const HYPERSHIFT_STALLED_BY_MS = 8 * MINUTE;
 /** Namespace, DaemonSet and container of the crash-looping consumer pods (one per worker). */
-export const HYPERSHIFT_CRASHLOOP_PODS = { namespace: 'openshift-cluster-node-tuning-operator', daemonSet: 'tuned', container: 'tuned' } as const;
+export const HYPERSHIFT_CRASHLOOP_PODS = {
+  namespace: 'openshift-cluster-node-tuning-operator',
+  daemonSet: 'tuned',
+  container: 'tuned',
+} as const;
 /** The ClusterOperator the stalled update waits on. */
 export const HYPERSHIFT_STUCK_OPERATOR = 'node-tuning';
 
@@ -45,31 +49,47 @@ export const hypershiftFeatureGateDropScenario: Scenario = {
       ],
       featureGateMode: 'hypershift-keep',
     });
-    const tuned = new FeatureGateConsumerPods(context, { ...HYPERSHIFT_CRASHLOOP_PODS, version: HYPERSHIFT_FROM_VERSION });
+    const tuned = new FeatureGateConsumerPods(context, {
+      ...HYPERSHIFT_CRASHLOOP_PODS,
+      version: HYPERSHIFT_FROM_VERSION,
+    });
     tuned.start(base.nodes.worker);
     base.cvo.expectUpdate({ target: HYPERSHIFT_TO_VERSION, stepMs: 20 * SECOND, stuck: [HYPERSHIFT_STUCK_OPERATOR] });
 
     context.clock.setTimeout(() => {
       mutateObject(context.as('hosted-cluster-config-operator'), 'clusterversions', 'version', undefined, (cv) => {
-        (cv.spec as Record<string, unknown>).desiredUpdate = { force: false, image: releaseImage(HYPERSHIFT_TO_VERSION), version: HYPERSHIFT_TO_VERSION };
+        (cv.spec as Record<string, unknown>).desiredUpdate = {
+          force: false,
+          image: releaseImage(HYPERSHIFT_TO_VERSION),
+          version: HYPERSHIFT_TO_VERSION,
+        };
         return cv;
       });
     }, HYPERSHIFT_UPDATE_REQUESTED_AT_MS);
     // the new control-plane operator rolls out shortly after the control plane starts updating
-    context.clock.setTimeout(() => base.featureGates.setMode('hypershift-replace'), HYPERSHIFT_UPDATE_REQUESTED_AT_MS + 45 * SECOND);
+    context.clock.setTimeout(
+      () => base.featureGates.setMode('hypershift-replace'),
+      HYPERSHIFT_UPDATE_REQUESTED_AT_MS + 45 * SECOND,
+    );
     context.clock.setTimeout(() => {
       base.fleet.setCondition(HYPERSHIFT_STUCK_OPERATOR, {
-        type: 'Degraded', status: 'True', reason: 'TunedDegraded',
+        type: 'Degraded',
+        status: 'True',
+        reason: 'TunedDegraded',
         message: `DaemonSet "${HYPERSHIFT_CRASHLOOP_PODS.daemonSet}" has ${base.nodes.worker.length} unavailable pods: container ${HYPERSHIFT_CRASHLOOP_PODS.container} is in CrashLoopBackOff`,
       });
       base.fleet.setCondition(HYPERSHIFT_STUCK_OPERATOR, {
-        type: 'Available', status: 'False', reason: 'TunedUnavailable',
+        type: 'Available',
+        status: 'False',
+        reason: 'TunedUnavailable',
         message: `DaemonSet "${HYPERSHIFT_CRASHLOOP_PODS.daemonSet}" has no available Pod(s)`,
       });
     }, 6 * MINUTE);
     context.clock.setTimeout(() => {
       base.cvo.setCondition({
-        type: 'Failing', status: 'True', reason: 'ClusterOperatorDegraded',
+        type: 'Failing',
+        status: 'True',
+        reason: 'ClusterOperatorDegraded',
         message: `Cluster operator ${HYPERSHIFT_STUCK_OPERATOR} is degraded`,
       });
     }, 16 * MINUTE);

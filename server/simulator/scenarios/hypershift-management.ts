@@ -5,8 +5,14 @@ import { HyperShiftOperator } from '../controllers/hypershift-operator';
 import { installHyperShiftCrds } from '../crds';
 import { historyEntry } from '../objects/cluster-version';
 import {
-  HOSTED_CLUSTERS_NAMESPACE, HYPERSHIFT_NAMESPACE, buildHostedCluster, buildHostedControlPlane, buildNodePool, hcpNamespace,
-  healthyNodePoolConditions, releaseTagImage,
+  HOSTED_CLUSTERS_NAMESPACE,
+  HYPERSHIFT_NAMESPACE,
+  buildHostedCluster,
+  buildHostedControlPlane,
+  buildNodePool,
+  hcpNamespace,
+  healthyNodePoolConditions,
+  releaseTagImage,
 } from '../objects/hypershift';
 import { buildNamespace } from '../objects/platform';
 import { randomSuffix, randomUuid } from '../random';
@@ -49,7 +55,12 @@ function completed(version: string, startedMs: number, minutes: number): HcpHist
   return { version, state: 'Completed', startedMs, completedMs: startedMs + minutes * MINUTE };
 }
 
-function createHostedCluster(context: ScenarioContext, story: HostedStory, nodes: string[], operator: HyperShiftOperator): HostedControlPlaneController {
+function createHostedCluster(
+  context: ScenarioContext,
+  story: HostedStory,
+  nodes: string[],
+  operator: HyperShiftOperator,
+): HostedControlPlaneController {
   const start = context.clock.now();
   const version = story.history[0].version;
   const input = {
@@ -65,12 +76,23 @@ function createHostedCluster(context: ScenarioContext, story: HostedStory, nodes
   createWithStatus(admin, 'namespaces', buildNamespace(hcpNamespace(story.name)));
   admin.create('hostedcontrolplanes', buildHostedControlPlane(input));
   for (const [index, pool] of story.pools.entries()) {
-    admin.create('nodepools', buildNodePool({
-      name: pool.name, clusterName: story.name, version: pool.version, replicas: pool.replicas, subnet: `subnet-0${index}a4e1f9c3b7d2e8f6`,
-    }));
+    admin.create(
+      'nodepools',
+      buildNodePool({
+        name: pool.name,
+        clusterName: story.name,
+        version: pool.version,
+        replicas: pool.replicas,
+        subnet: `subnet-0${index}a4e1f9c3b7d2e8f6`,
+      }),
+    );
     context.as('hypershift-operator').updateStatus('nodepools', {
       ...context.client.get('nodepools', pool.name, HOSTED_CLUSTERS_NAMESPACE)!,
-      status: { conditions: healthyNodePoolConditions(pool.version, start - 2 * HOUR), replicas: pool.replicas, version: pool.version },
+      status: {
+        conditions: healthyNodePoolConditions(pool.version, start - 2 * HOUR),
+        replicas: pool.replicas,
+        version: pool.version,
+      },
     });
     operator.adoptNodePool(pool.name, pool.version, pool.replicas);
   }
@@ -113,30 +135,53 @@ export const hypershiftManagementScenario: Scenario = {
     });
     installHyperShiftCrds(context.as('hypershift-operator'));
     context.as('cluster-admin').create('configmaps', {
-      apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: ROLLING_KUBELET_CONFIG, namespace: HOSTED_CLUSTERS_NAMESPACE },
-      data: { config: 'apiVersion: machineconfiguration.openshift.io/v1\nkind: KubeletConfig\nmetadata:\n  name: max-pods\nspec:\n  kubeletConfig:\n    maxPods: 350\n' },
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: ROLLING_KUBELET_CONFIG, namespace: HOSTED_CLUSTERS_NAMESPACE },
+      data: {
+        config:
+          'apiVersion: machineconfiguration.openshift.io/v1\nkind: KubeletConfig\nmetadata:\n  name: max-pods\nspec:\n  kubeletConfig:\n    maxPods: 350\n',
+      },
     });
     const operator = new HyperShiftOperator(context, { nodeStepMs: 3 * MINUTE });
     const nodes = base.nodes.worker;
-    createHostedCluster(context, {
-      name: HC_STALLED,
-      history: [completed(HYPERSHIFT_FROM_VERSION, now - 12 * day, 34), completed('4.14.37', now - 41 * day, 29)],
-      pools: [{ name: `${HC_STALLED}-us-east-1a`, replicas: 3, version: HYPERSHIFT_FROM_VERSION }],
-      replaceFeatureGatesOnUpdate: true,
-    }, nodes, operator);
-    createHostedCluster(context, {
-      name: HC_HEALTHY,
-      history: [completed(HEALTHY_VERSION, now - 9 * day, 31), completed('4.15.21', now - 50 * day, 33)],
-      pools: [{ name: `${HC_HEALTHY}-us-east-1a`, replicas: 2, version: HEALTHY_VERSION }],
-    }, nodes, operator);
-    createHostedCluster(context, {
-      name: HC_ROLLING,
-      history: [completed(ROLLING_TO_VERSION, now - 2 * HOUR, 27), completed(ROLLING_FROM_VERSION, now - 33 * day, 30)],
-      pools: [
-        { name: `${HC_ROLLING}-us-east-1a`, replicas: 3, version: ROLLING_FROM_VERSION },
-        { name: `${HC_ROLLING}-us-east-1b`, replicas: 2, version: ROLLING_FROM_VERSION },
-      ],
-    }, nodes, operator);
+    createHostedCluster(
+      context,
+      {
+        name: HC_STALLED,
+        history: [completed(HYPERSHIFT_FROM_VERSION, now - 12 * day, 34), completed('4.14.37', now - 41 * day, 29)],
+        pools: [{ name: `${HC_STALLED}-us-east-1a`, replicas: 3, version: HYPERSHIFT_FROM_VERSION }],
+        replaceFeatureGatesOnUpdate: true,
+      },
+      nodes,
+      operator,
+    );
+    createHostedCluster(
+      context,
+      {
+        name: HC_HEALTHY,
+        history: [completed(HEALTHY_VERSION, now - 9 * day, 31), completed('4.15.21', now - 50 * day, 33)],
+        pools: [{ name: `${HC_HEALTHY}-us-east-1a`, replicas: 2, version: HEALTHY_VERSION }],
+      },
+      nodes,
+      operator,
+    );
+    createHostedCluster(
+      context,
+      {
+        name: HC_ROLLING,
+        history: [
+          completed(ROLLING_TO_VERSION, now - 2 * HOUR, 27),
+          completed(ROLLING_FROM_VERSION, now - 33 * day, 30),
+        ],
+        pools: [
+          { name: `${HC_ROLLING}-us-east-1a`, replicas: 3, version: ROLLING_FROM_VERSION },
+          { name: `${HC_ROLLING}-us-east-1b`, replicas: 2, version: ROLLING_FROM_VERSION },
+        ],
+      },
+      nodes,
+      operator,
+    );
     operator.start();
 
     const admin = context.as('cluster-admin');
@@ -151,7 +196,8 @@ export const hypershiftManagementScenario: Scenario = {
         mutateObject(admin, 'nodepools', `${HC_ROLLING}-${suffix}`, HOSTED_CLUSTERS_NAMESPACE, (pool) => {
           (pool.spec as { release: { image: string } }).release.image = releaseTagImage(ROLLING_TO_VERSION);
           // The second pool also gets a KubeletConfig: one replace rolls both the release and the config.
-          if (suffix === 'us-east-1b') (pool.spec as { config?: { name: string }[] }).config = [{ name: ROLLING_KUBELET_CONFIG }];
+          if (suffix === 'us-east-1b')
+            (pool.spec as { config?: { name: string }[] }).config = [{ name: ROLLING_KUBELET_CONFIG }];
           return pool;
         });
       }

@@ -9,10 +9,14 @@ import { MINUTE } from '../objects/time';
 import { SCENARIOS } from './registry';
 import { steadyScenario } from './steady';
 
-interface Cond { type: string; status: string }
+interface Cond {
+  type: string;
+  status: string;
+}
 
 function condition(object: { status?: unknown } | undefined, type: string): string | undefined {
-  return ((object?.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find((c) => c.type === type)?.status;
+  return ((object?.status as { conditions?: Cond[] } | undefined)?.conditions ?? []).find((c) => c.type === type)
+    ?.status;
 }
 
 describe('steady scenario', () => {
@@ -26,7 +30,11 @@ describe('steady scenario', () => {
     expect(condition(cv, 'Failing')).toBe('False');
     const history = (cv.status as { history: { version: string }[] }).history.map((entry) => entry.version);
     expect(history[0]).toBe('4.16.8');
-    const gates = (cluster.client.get('featuregates', 'cluster')!.status as { featureGates: { version: string; enabled: unknown[] }[] }).featureGates;
+    const gates = (
+      cluster.client.get('featuregates', 'cluster')!.status as {
+        featureGates: { version: string; enabled: unknown[] }[];
+      }
+    ).featureGates;
     for (const version of history) expect(gates.map((g) => g.version)).toContain(version);
     expect(gates[0].enabled.length).toBeGreaterThan(10);
     const operators = cluster.client.list('clusteroperators');
@@ -47,15 +55,29 @@ describe('steady scenario', () => {
 
     await new Promise((resolve) => setTimeout(resolve, 5));
     for (const pod of cluster.client.list('pods', { namespace: OVN_NAMESPACE })) {
-      const body = cluster.proxy.handle('pods', OVN_NAMESPACE, pod.metadata.name, OVNKUBE_METRICS_PORT, '/metrics')!.body;
-      expect(histogramQuantile(0.99, parseHistogram(body, 'ovnkube_controller_pod_creation_latency_seconds'))).toBeLessThan(0.5);
+      const body = cluster.proxy.handle(
+        'pods',
+        OVN_NAMESPACE,
+        pod.metadata.name,
+        OVNKUBE_METRICS_PORT,
+        '/metrics',
+      )!.body;
+      expect(
+        histogramQuantile(0.99, parseHistogram(body, 'ovnkube_controller_pod_creation_latency_seconds')),
+      ).toBeLessThan(0.5);
     }
   });
 
   it('every scenario is registered and reaches its failure within 20 virtual minutes', () => {
     expect(Object.keys(SCENARIOS).sort()).toEqual([
-      'catalogd-rollout', 'cross-minor-rollback', 'extension-install-flap', 'high-density-drain',
-      'hypershift-featuregate-drop', 'hypershift-management', 'steady', 'update-in-progress',
+      'catalogd-rollout',
+      'cross-minor-rollback',
+      'extension-install-flap',
+      'high-density-drain',
+      'hypershift-featuregate-drop',
+      'hypershift-management',
+      'steady',
+      'update-in-progress',
     ]);
     for (const [name, scenario] of Object.entries(SCENARIOS)) {
       expect(scenario?.name).toBe(name);

@@ -4,11 +4,20 @@ import { nodeName } from '../objects/nodes';
 import { renderedConfigName } from '../objects/machine-config-pools';
 import { MINUTE } from '../objects/time';
 import {
-  UIP_BLOCKING_WORKLOAD, UIP_CONTROL_PLANE_DONE_BY_MS, UIP_DEGRADED_OPERATOR, UIP_SLOW_DRAIN_FROM_MS,
-  UIP_SLOW_DRAIN_RESOLVED_AT_MS, UIP_WORKERS_DONE_BY_MS, updateInProgressScenario,
+  UIP_BLOCKING_WORKLOAD,
+  UIP_CONTROL_PLANE_DONE_BY_MS,
+  UIP_DEGRADED_OPERATOR,
+  UIP_SLOW_DRAIN_FROM_MS,
+  UIP_SLOW_DRAIN_RESOLVED_AT_MS,
+  UIP_WORKERS_DONE_BY_MS,
+  updateInProgressScenario,
 } from './update-in-progress';
 
-interface Cond { type: string; status: string; message: string }
+interface Cond {
+  type: string;
+  status: string;
+  message: string;
+}
 const MCO = 'machineconfiguration.openshift.io/';
 
 function start(seed = 2) {
@@ -25,8 +34,12 @@ describe('update-in-progress scenario', () => {
     const cv = cluster.client.get('clusterversions', 'version')!;
     const status = cv.status as { history: { version: string; state: string }[]; conditions: Cond[] };
     expect(status.history[0]).toMatchObject({ version: '4.16.9', state: 'Partial' });
-    expect(status.conditions.find((c) => c.type === 'Progressing')?.message).toMatch(/^Working towards 4\.16\.9: \d+ of 887 done \(\d+% complete\)/);
-    const versions = cluster.client.list('clusteroperators').map((co) => (co.status as { versions: { name: string; version: string }[] }).versions[0].version);
+    expect(status.conditions.find((c) => c.type === 'Progressing')?.message).toMatch(
+      /^Working towards 4\.16\.9: \d+ of 887 done \(\d+% complete\)/,
+    );
+    const versions = cluster.client
+      .list('clusteroperators')
+      .map((co) => (co.status as { versions: { name: string; version: string }[] }).versions[0].version);
     expect(versions).toContain('4.16.9');
     expect(versions).toContain('4.15.30');
     const auth = cluster.client.get('clusteroperators', UIP_DEGRADED_OPERATOR)!;
@@ -47,9 +60,14 @@ describe('update-in-progress scenario', () => {
       expect((done.status as { nodeInfo: { kubeletVersion: string } }).nodeInfo.kubeletVersion).toMatch(/^v1\.29\./);
       const pool = cluster.client.get('machineconfigpools', 'worker')!;
       expect(pool.status).toMatchObject({ machineCount: 3, updatedMachineCount: 1 });
-      const pdb = cluster.client.get('poddisruptionbudgets', UIP_BLOCKING_WORKLOAD.name, UIP_BLOCKING_WORKLOAD.namespace)!;
+      const pdb = cluster.client.get(
+        'poddisruptionbudgets',
+        UIP_BLOCKING_WORKLOAD.name,
+        UIP_BLOCKING_WORKLOAD.namespace,
+      )!;
       expect((pdb.status as { disruptionsAllowed: number }).disruptionsAllowed).toBe(0);
-      const history = (cluster.client.get('clusterversions', 'version')!.status as { history: { state: string }[] }).history;
+      const history = (cluster.client.get('clusterversions', 'version')!.status as { history: { state: string }[] })
+        .history;
       expect(history[0].state).toBe('Completed');
     }
 

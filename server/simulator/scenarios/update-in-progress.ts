@@ -66,7 +66,10 @@ export const updateInProgressScenario: Scenario = {
       onOperatorStarted: (name) => {
         if (name !== 'machine-config') return;
         base.fleet.setProgressing('machine-config', UIP_TO_VERSION);
-        base.mco.updatePool('master', { ...poolOptions, onPoolDone: () => base.fleet.setVersion('machine-config', UIP_TO_VERSION) });
+        base.mco.updatePool('master', {
+          ...poolOptions,
+          onPoolDone: () => base.fleet.setVersion('machine-config', UIP_TO_VERSION),
+        });
         base.mco.updatePool('worker', poolOptions);
       },
     });
@@ -78,18 +81,38 @@ export const updateInProgressScenario: Scenario = {
         return cv;
       });
     }, UIP_UPDATE_REQUESTED_AT_MS);
-    context.clock.setTimeout(() => base.fleet.setCondition(UIP_DEGRADED_OPERATOR, {
-      type: 'Degraded', status: 'True', reason: 'OAuthServerDeployment_UnavailablePod',
-      message: 'OAuthServerDeploymentDegraded: 1 of 3 requested instances are unavailable for oauth-openshift.openshift-authentication ()',
-    }), UIP_DEGRADED_WINDOW.fromMs);
-    context.clock.setTimeout(() => base.fleet.setCondition(UIP_DEGRADED_OPERATOR, {
-      type: 'Degraded', status: 'False', reason: 'AsExpected', message: 'All is well',
-    }), UIP_DEGRADED_WINDOW.toMs);
+    context.clock.setTimeout(
+      () =>
+        base.fleet.setCondition(UIP_DEGRADED_OPERATOR, {
+          type: 'Degraded',
+          status: 'True',
+          reason: 'OAuthServerDeployment_UnavailablePod',
+          message:
+            'OAuthServerDeploymentDegraded: 1 of 3 requested instances are unavailable for oauth-openshift.openshift-authentication ()',
+        }),
+      UIP_DEGRADED_WINDOW.fromMs,
+    );
+    context.clock.setTimeout(
+      () =>
+        base.fleet.setCondition(UIP_DEGRADED_OPERATOR, {
+          type: 'Degraded',
+          status: 'False',
+          reason: 'AsExpected',
+          message: 'All is well',
+        }),
+      UIP_DEGRADED_WINDOW.toMs,
+    );
     context.clock.setTimeout(() => {
-      mutateObject(context.as('kubectl-edit'), 'deployments', UIP_BLOCKING_WORKLOAD.name, UIP_BLOCKING_WORKLOAD.namespace, (deployment) => {
-        (deployment.spec as { replicas: number }).replicas = 2;
-        return deployment;
-      });
+      mutateObject(
+        context.as('kubectl-edit'),
+        'deployments',
+        UIP_BLOCKING_WORKLOAD.name,
+        UIP_BLOCKING_WORKLOAD.namespace,
+        (deployment) => {
+          (deployment.spec as { replicas: number }).replicas = 2;
+          return deployment;
+        },
+      );
     }, UIP_SLOW_DRAIN_RESOLVED_AT_MS);
   },
 };
@@ -97,7 +120,19 @@ export const updateInProgressScenario: Scenario = {
 /** payments-api: one replica behind a minAvailable: 1 PDB (a drain can never evict it). */
 function createPaymentsApp(context: Parameters<Scenario['start']>[0]): void {
   const { namespace, name } = UIP_BLOCKING_WORKLOAD;
-  const template = buildPod({ name, namespace, nodeName: '', labels: { app: name }, containers: [{ name: 'api', image: 'registry.example.com/payments/api@sha256:' + '7a'.repeat(32), ports: [{ containerPort: 8080 }] }] });
+  const template = buildPod({
+    name,
+    namespace,
+    nodeName: '',
+    labels: { app: name },
+    containers: [
+      {
+        name: 'api',
+        image: 'registry.example.com/payments/api@sha256:' + '7a'.repeat(32),
+        ports: [{ containerPort: 8080 }],
+      },
+    ],
+  });
   const spec = template.spec as Record<string, unknown>;
   delete spec.nodeName;
   createWithStatus(context.as('kubectl-client-side-apply'), 'deployments', {

@@ -24,10 +24,26 @@ function healthAt(name: ScenarioName, minutes: number): ClusterHealthDto {
   const t0 = cluster.clock.now();
   runScenario(cluster, SCENARIOS[name]!);
   while (cluster.clock.now() < t0 + minutes * MINUTE) cluster.clock.advance(10_000);
-  const answer = cluster.proxy.handle('services', MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT, '/api/v1/alerts')!;
-  const objects = Object.fromEntries(RESOURCE_NAMES.map((r) => [r, cluster.store.list(r).map((e) => structuredClone(e.object))]).filter(([, l]) => l.length));
+  const answer = cluster.proxy.handle(
+    'services',
+    MONITORING_NAMESPACE,
+    THANOS_QUERIER,
+    THANOS_QUERIER_PORT,
+    '/api/v1/alerts',
+  )!;
+  const objects = Object.fromEntries(
+    RESOURCE_NAMES.map((r) => [r, cluster.store.list(r).map((e) => structuredClone(e.object))]).filter(
+      ([, l]) => l.length,
+    ),
+  );
   const snapshot = makeSnapshot(objects, { alerts: parseAlerts(JSON.parse(answer.body)) });
-  return assessCluster({ id: name, name, snapshot, context: { now: cluster.clock.now(), config: DEFAULT_HEALTH_CONFIG }, sources: [] }).health;
+  return assessCluster({
+    id: name,
+    name,
+    snapshot,
+    context: { now: cluster.clock.now(), config: DEFAULT_HEALTH_CONFIG },
+    sources: [],
+  }).health;
 }
 
 describe('update recommendations of the embedded clusters', () => {
@@ -50,22 +66,28 @@ describe('update recommendations of the embedded clusters', () => {
     expect(rec.updates.filter((u) => !u.conditional).every((u) => u.recommended)).toBe(true);
     expect(reasons.get('4.16.55')).toBe('ok');
     expect(rec.updates.find((u) => u.version === '4.16.53')).toMatchObject({
-      conditional: true, risks: [{ name: 'RuncShareProcessNamespace', matchingRules: ['Always'] }],
+      conditional: true,
+      risks: [{ name: 'RuncShareProcessNamespace', matchingRules: ['Always'] }],
     });
     expect(rec.prechecks.every((p) => p.status === 'True' && p.reason === 'AsExpected')).toBe(true);
     expect(rec.updates.flatMap((u) => predictionsFor(rec, u)).filter((p) => p.status === 'block')).toEqual([]);
     expect(updateCommand(rec.updates[0], predictionsFor(rec, rec.updates[0]))).toBe('oc adm upgrade --to 4.16.55');
-    expect(formatRecommend(rec, { showOutdatedReleases: true }).stdout).toContain('4.16.53     RuncShareProcessNamespace');
+    expect(formatRecommend(rec, { showOutdatedReleases: true }).stdout).toContain(
+      '4.16.53     RuncShareProcessNamespace',
+    );
   });
 
   it('extension-install-flap after an hour: PodDisruptionBudgetAtLimit fails a precheck, and we block on the same PDB', () => {
     const rec = healthAt('extension-install-flap', 61).updateRecommendations!;
     const failing = rec.prechecks.filter((p) => p.status === 'False');
     expect(failing.map((p) => p.name)).toEqual(['recommended/PodDisruptionBudgetAlerts/PodDisruptionBudgetAtLimit/0']);
-    expect(failing[0].message).toContain('Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.');
+    expect(failing[0].message).toContain(
+      'Namespace=openshift-operator-controller, PodDisruptionBudget=operator-controller-controller-manager.',
+    );
     for (const target of rec.updates) {
       expect(predictionsFor(rec, target).find((p) => p.check === 'catalog-drain')).toMatchObject({
-        status: 'block', title: 'Node drains will block on openshift-operator-controller/operator-controller-controller-manager',
+        status: 'block',
+        title: 'Node drains will block on openshift-operator-controller/operator-controller-controller-manager',
       });
       expect(updateCommand(target, predictionsFor(rec, target))).toBeNull();
     }
@@ -75,6 +97,10 @@ describe('update recommendations of the embedded clusters', () => {
     const rec = healthAt('update-in-progress', 3).updateRecommendations!;
     expect(rec.clusterConditions.find((c) => c.type === 'Progressing')?.status).toBe('True');
     expect(rec.updates.length).toBeGreaterThan(0);
-    expect(rec.updates.every((u) => predictionsFor(rec, u).some((p) => p.check === 'update-in-progress' && p.status === 'block'))).toBe(true);
+    expect(
+      rec.updates.every((u) =>
+        predictionsFor(rec, u).some((p) => p.check === 'update-in-progress' && p.status === 'block'),
+      ),
+    ).toBe(true);
   });
 });

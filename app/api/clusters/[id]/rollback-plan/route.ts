@@ -29,7 +29,11 @@ async function handleGet(request: NextRequest, { params }: { params: Promise<{ i
     return jsonError(403, 'forbidden', message);
   }
   const accept = query.data.acceptCrossMinorRisk === '1' || query.data.acceptCrossMinorRisk === 'true';
-  const plan = planRollback(engine.snapshot(), health, { target: query.data.to, now: engine.now(), acceptCrossMinorRisk: accept });
+  const plan = planRollback(engine.snapshot(), health, {
+    target: query.data.to,
+    now: engine.now(),
+    acceptCrossMinorRisk: accept,
+  });
   if (!plan) return jsonError(400, 'bad_request', `to: "${query.data.to}" is not a release version (x.y.z)`);
   return jsonOk(plan);
 }

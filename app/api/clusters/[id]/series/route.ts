@@ -8,11 +8,16 @@ import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-const querySchema = z.object({
-  from: z.coerce.number().int().nonnegative().optional(),
-  to: z.coerce.number().int().nonnegative().optional(),
-  max: z.coerce.number().int().min(2).max(1_000).default(1_000),
-}).refine((query) => query.from === undefined || query.to === undefined || query.from <= query.to, 'from must not be after to');
+const querySchema = z
+  .object({
+    from: z.coerce.number().int().nonnegative().optional(),
+    to: z.coerce.number().int().nonnegative().optional(),
+    max: z.coerce.number().int().min(2).max(1_000).default(1_000),
+  })
+  .refine(
+    (query) => query.from === undefined || query.to === undefined || query.from <= query.to,
+    'from must not be after to',
+  );
 
 async function handleGet(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
   const viewer = viewerOf(request);
