@@ -1,4 +1,4 @@
-import type { StreamStatus } from './use-live-stream';
+import type { StreamStatus } from './live-stream-hub';
 
 const LABEL: Record<StreamStatus, string> = {
   idle: 'Not streaming',

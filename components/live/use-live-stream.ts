@@ -1,17 +1,14 @@
 'use client';
 import { notifyManager, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import { streamMessageSchema, type StreamMessage } from '@/lib/api/dto';
+import type { StreamMessage } from '@/lib/api/dto';
 import { applyStreamMessage, type LiveCacheSlice } from '@/lib/live/apply-stream-message';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import type { StreamView } from '@/lib/live/summary-stream';
-import { revealingReviver } from '@/lib/view/reveal-controls';
-
-/** State of the tab's event stream. */
-export type StreamStatus = 'idle' | 'connecting' | 'live' | 'reconnecting' | 'closed';
+import { interestOf } from '@/lib/live/stream-subscription';
+import { liveStreamHub, type StreamStatus } from './live-stream-hub';
 
 const FLUSH_MS = 500;
-const REOPEN_MS = 10_000;
 
 /** Applies messages to the query cache through the pure reducer, writing back only the entries that changed. */
 export function applyMessagesToCache(client: QueryClient, messages: readonly StreamMessage[]): void {
@@ -36,10 +33,10 @@ export function applyMessagesToCache(client: QueryClient, messages: readonly Str
 }
 
 /**
- * One EventSource for the clusters on screen (`'all'`: every cluster, as the fleet page asks, with `view` 'summary'
- * for rows only), feeding the query cache. Reconnects are the browser's own (it
- * resends `Last-Event-ID`); only when the stream is closed for good (an HTTP error) is it reopened after a pause.
- * Messages are applied in batches so a burst (the snapshot sent on connect) renders once.
+ * Live updates for the clusters on screen (`'all'`: every cluster, as the fleet page asks, with `view` 'summary' for
+ * rows only), fed into the query cache. The stream itself is the browser's one shared stream (live-stream-hub.ts):
+ * however many tabs are open, one EventSource serves them all. Messages are applied in batches so a burst (the
+ * snapshot sent on connect) renders once.
  */
 export function useLiveStream(clusterIds: readonly string[] | 'all', view: StreamView = 'detail'): StreamStatus {
   const client = useQueryClient();
@@ -48,56 +45,24 @@ export function useLiveStream(clusterIds: readonly string[] | 'all', view: Strea
 
   useEffect(() => {
     if (!ids || typeof EventSource === 'undefined') return;
-    let es: EventSource | null = null;
     let queue: StreamMessage[] = [];
     let flushTimer: ReturnType<typeof setTimeout> | undefined;
-    let reopenTimer: ReturnType<typeof setTimeout> | undefined;
-    let disposed = false;
-
     const flush = (): void => {
       flushTimer = undefined;
       const batch = queue;
       queue = [];
       applyMessagesToCache(client, batch);
     };
-    const onMessage = (ev: MessageEvent<string>): void => {
-      let data: unknown;
-      try {
-        data = JSON.parse(ev.data, revealingReviver);
-      } catch {
-        return;
-      }
-      const parsed = streamMessageSchema.safeParse(data);
-      if (!parsed.success) return;
-      queue.push(parsed.data);
-      flushTimer ??= setTimeout(flush, FLUSH_MS);
-    };
-    const open = (): void => {
-      setStatus('connecting');
-      const query = new URLSearchParams();
-      if (ids !== '*') query.set('clusters', ids);
-      if (view !== 'detail') query.set('view', view);
-      es = new EventSource(`/api/stream?${query.toString()}`);
-      for (const type of ['health', 'summary', 'summary-patch', 'samples', 'transitions']) {
-        es.addEventListener(type, onMessage as EventListener);
-      }
-      es.onopen = () => setStatus('live');
-      es.onerror = () => {
-        if (disposed || !es) return;
-        if (es.readyState === EventSource.CLOSED) {
-          setStatus('closed');
-          es.close();
-          reopenTimer = setTimeout(open, REOPEN_MS);
-        } else {
-          setStatus('reconnecting');
-        }
-      };
-    };
-    open();
+    const unsubscribe = liveStreamHub().subscribe({
+      interest: interestOf(ids === '*' ? 'all' : ids.split(','), view),
+      onMessage: (message) => {
+        queue.push(message);
+        flushTimer ??= setTimeout(flush, FLUSH_MS);
+      },
+      onStatus: setStatus,
+    });
     return () => {
-      disposed = true;
-      es?.close();
-      clearTimeout(reopenTimer);
+      unsubscribe();
       if (flushTimer) {
         clearTimeout(flushTimer);
         flush();

@@ -9,10 +9,15 @@ const rows = new WeakMap<StreamMessage, StreamMessage>();
 /**
  * A message as a stream of the given view carries it. The fleet page needs only each cluster's row: a health
  * message becomes its summary (about a fiftieth of its size) and chart messages are not sent at all, so a fleet of
- * 500 costs the server and the browser rows, not whole health documents.
+ * 500 costs the server and the browser rows, not whole health documents. Clusters in `detail` go out whole in a
+ * summary stream too (one browser's tabs share one stream: the fleet page's rows and a cluster page's documents).
  */
-export function forView(message: StreamMessage, view: StreamView): StreamMessage | undefined {
-  if (view === 'detail') return message;
+export function forView(
+  message: StreamMessage,
+  view: StreamView,
+  detail?: ReadonlySet<string>,
+): StreamMessage | undefined {
+  if (view === 'detail' || detail?.has(message.clusterId)) return message;
   if (message.type === 'health') {
     // One row object per health message, whichever stream asks: frames are serialized once per message object.
     let row = rows.get(message);

@@ -10,13 +10,17 @@ import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
+const clusterIds = z
+  .string()
+  .regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids')
+  .optional();
+
 const querySchema = z.object({
-  clusters: z
-    .string()
-    .regex(/^[a-z0-9]([-a-z0-9.,]*[a-z0-9])?$/i, 'a comma-separated list of cluster ids')
-    .optional(),
+  clusters: clusterIds,
   /** `summary`: fleet rows only (the fleet page); `detail` (default): health, samples and transitions. */
   view: z.enum(['detail', 'summary']).default('detail'),
+  /** In a `summary` stream, the clusters sent whole (another tab of the browser shows their page). */
+  detail: clusterIds,
 });
 
 async function handleGet(request: NextRequest) {
@@ -26,15 +30,17 @@ async function handleGet(request: NextRequest) {
   if (!query.ok) return query.response;
   const fleet = getFleet();
   const ids = query.data.clusters?.split(',').filter(Boolean) ?? [];
+  const detail = query.data.detail?.split(',').filter(Boolean) ?? [];
   // Hidden and unknown clusters get the same answer, as on every other route.
-  const unknown = await unseenClusters(viewer, ids, (id) => fleet.get(id));
+  const unknown = await unseenClusters(viewer, [...new Set([...ids, ...detail])], (id) => fleet.get(id));
   if (unknown.length > 0)
     return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
   const view = query.data.view;
+  const whole = new Set(detail);
   return sseResponse(
     mapSource(
       streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)),
-      (message) => forView(message, view),
+      (message) => forView(message, view, whole),
     ),
     request.signal,
   );
