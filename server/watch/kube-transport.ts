@@ -72,6 +72,8 @@ export class KubeTransport {
   private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders' | 'http2'>>;
   private readonly onResponseHeaders: KubeTransportOptions['onResponseHeaders'];
   private readonly agents = new TlsAgentCache();
+  /** Whether the server serves WatchList (`sendInitialEvents`): learnt by the first reflector that tries it. */
+  watchListSupport: 'unknown' | 'supported' | 'unsupported' = 'unknown';
   /** HTTP/2 sessions to the server; undefined when HTTP/2 is switched off (every request over HTTP/1.1). */
   private readonly sessions: H2SessionPool | undefined;
 
@@ -449,7 +451,11 @@ function h2Call(
     throw error;
   }
   let ended = false;
-  stream.on('end', () => (ended = true));
+  // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
+  stream.on('end', () => {
+    ended = true;
+    release();
+  });
   stream.on('close', release);
   return {
     send: (payload) => stream.end(payload),
