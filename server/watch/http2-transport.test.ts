@@ -82,6 +82,20 @@ describe('HTTP/2 sessions', () => {
     expect(sim.served.connections()).toMatchObject({ tcp: 2, h2Sessions: 2, open: 2 });
   });
 
+  it('a server without h2 costs one ALPN probe, then every request goes over HTTP/1.1 keep-alive', async () => {
+    sim = await startSim({ server: { http2: false } });
+    await watchAll(sim.transport);
+    const { tcp, h2Sessions, open } = sim.served.connections();
+    expect(h2Sessions).toBe(0);
+    // the probe is the only connection closed; each watch holds its own
+    expect(tcp - open).toBe(1);
+    expect(open).toBeGreaterThanOrEqual(WATCHED.length);
+    // remembered: a later request makes no new probe
+    await sim.transport.getJson('/version');
+    const after = sim.served.connections();
+    expect(after.tcp - after.open).toBe(1);
+  });
+
   it('a peer gone silent (black hole) fails the watches by PING timeout, before any inactivity timeout', async () => {
     sim = await startSim({ pods: 1 });
     const hole = await relay(new URL(sim.served.url));
