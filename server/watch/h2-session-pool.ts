@@ -33,6 +33,10 @@ interface PooledSession {
   pingTimer?: NodeJS.Timeout;
 }
 
+/** Receive windows of golang.org/x/net/http2's transport (client-go): 4 MiB per stream, 1 GiB per connection. */
+const STREAM_WINDOW_BYTES = 4 << 20;
+const CONNECTION_WINDOW_BYTES = 1 << 30;
+
 /** The default stream limit before the server's SETTINGS say otherwise (RFC 9113 recommends at least 100). */
 const DEFAULT_STREAM_LIMIT = 100;
 
@@ -152,7 +156,13 @@ export class H2SessionPool {
       this.http1.add(url.origin);
       return 'http1';
     }
-    const session = http2.connect(url.origin, { createConnection: () => socket, settings: { enablePush: false } });
+    const session = http2.connect(url.origin, {
+      createConnection: () => socket,
+      settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES },
+    });
+    // Go's transport windows: with HTTP/2's 64 KiB default, a busy event loop (late WINDOW_UPDATEs) would hold every
+    // watch of the server behind the busiest one.
+    session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
     const pooled: PooledSession = { session, active: 0, draining: false };
     // Until the server's SETTINGS arrive its stream limit is unknown; waiting keeps the first burst under it.
     await new Promise<void>((resolve, reject) => {

@@ -1,16 +1,13 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
-import { readFileSync } from 'node:fs';
-import { constants as h2, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
-import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeCredentialsError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
 import { H2SessionPool, type H2PoolOptions, type H2Target } from './h2-session-pool';
+import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
+import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
-
-const { HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = h2;
 
 /** Query parameters; `undefined` values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -390,148 +387,4 @@ interface Prepared {
   /** The HTTP/1.1 agent (a proxy's, or the keep-alive pool) when the request does not try HTTP/2. */
   agent?: http.Agent;
   h2?: H2Target;
-}
-
-/** A response's status, headers and body, whichever protocol carried it. */
-interface CallResponse {
-  status: number;
-  statusText: string;
-  headers: http.IncomingHttpHeaders;
-  body: Readable;
-  /** The whole body arrived (not cut by a reset). */
-  complete(): boolean;
-}
-
-/** A request sent over HTTP/1.1 or as an HTTP/2 stream. */
-interface PendingCall {
-  send(payload?: string): void;
-  onError(listener: (error: Error) => void): void;
-  onResponse(listener: (response: CallResponse) => void): void;
-  /** Ends the request now (an HTTP/2 stream is reset, the rest of the session lives on). */
-  destroy(): void;
-}
-
-function h1Call(
-  url: URL,
-  options: { method: string; headers: http.OutgoingHttpHeaders; agent?: http.Agent },
-): PendingCall {
-  const req = (url.protocol === 'http:' ? http.request : https.request)(url, options);
-  return {
-    send: (payload) => req.end(payload),
-    onError: (listener) => req.on('error', listener),
-    onResponse: (listener) =>
-      req.on('response', (res) =>
-        listener({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? '',
-          headers: res.headers,
-          body: res,
-          complete: () => res.complete,
-        }),
-      ),
-    destroy: () => req.destroy(),
-  };
-}
-
-function h2Call(
-  session: ClientHttp2Session,
-  release: () => void,
-  url: URL,
-  method: string,
-  headers: http.OutgoingHttpHeaders,
-): PendingCall {
-  let stream: ClientHttp2Stream;
-  try {
-    stream = session.request(
-      { ...headers, [HTTP2_HEADER_METHOD]: method, [HTTP2_HEADER_PATH]: `${url.pathname}${url.search}` },
-      { endStream: false },
-    );
-  } catch (error) {
-    release();
-    throw error;
-  }
-  let ended = false;
-  // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
-  stream.on('end', () => {
-    ended = true;
-    release();
-  });
-  stream.on('close', release);
-  return {
-    send: (payload) => stream.end(payload),
-    onError: (listener) => stream.on('error', listener),
-    onResponse: (listener) =>
-      stream.on('response', (responseHeaders) =>
-        listener({
-          status: Number(responseHeaders[HTTP2_HEADER_STATUS] ?? 0),
-          statusText: '',
-          headers: responseHeaders as http.IncomingHttpHeaders,
-          body: stream,
-          complete: () => ended,
-        }),
-      ),
-    destroy: () => stream.destroy(),
-  };
-}
-
-function loadConfig(load: (kc: KubeConfig) => void, context?: string): KubeConfig {
-  const kc = new KubeConfig();
-  try {
-    load(kc);
-  } catch (error) {
-    throw new KubeCredentialsError(`cannot load kubeconfig: ${(error as Error).message}`, { cause: error });
-  }
-  if (context) {
-    if (!kc.getContextObject(context)) throw new KubeCredentialsError(`kubeconfig has no context "${context}"`);
-    kc.setCurrentContext(context);
-  }
-  return onlyCurrentContext(kc);
-}
-
-/**
- * A copy holding just the current context, its cluster and its user. A fleet kubeconfig has a context per cluster,
- * and the parser's strings are slices of the whole file: without the copy every cluster's transport would keep the
- * whole file (and every other cluster's credentials) alive, which grows with the square of the fleet.
- */
-function onlyCurrentContext(kc: KubeConfig): KubeConfig {
-  const name = kc.getCurrentContext();
-  const context = kc.getContextObject(name);
-  if (!context) return kc;
-  const cluster = kc.getCluster(context.cluster);
-  const user = kc.getUser(context.user);
-  const slim = new KubeConfig();
-  slim.loadFromOptions(
-    JSON.parse(
-      JSON.stringify({
-        clusters: cluster ? [cluster] : [],
-        users: user ? [user] : [],
-        contexts: [context],
-        currentContext: name,
-      }),
-    ) as Parameters<KubeConfig['loadFromOptions']>[0],
-  );
-  return slim;
-}
-
-const parsedFiles = new Map<string, { text: string; config: KubeConfig }>();
-
-/**
- * Parses a kubeconfig file once per content, however many contexts are taken from it (a fleet kubeconfig is read
- * once per cluster at start, and again whenever a credential is rejected: only a changed file is parsed again).
- */
-function loadFileOnce(kc: KubeConfig, path: string): void {
-  const text = readFileSync(path, 'utf8');
-  let cached = parsedFiles.get(path);
-  if (!cached || cached.text !== text) {
-    const config = new KubeConfig();
-    config.loadFromFile(path);
-    cached = { text, config };
-    parsedFiles.set(path, cached);
-  }
-  kc.loadFromOptions({
-    clusters: cached.config.clusters,
-    users: cached.config.users,
-    contexts: cached.config.contexts,
-    currentContext: cached.config.currentContext,
-  });
 }
