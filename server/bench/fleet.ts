@@ -22,6 +22,7 @@ import { parseExposition } from '@/lib/metrics/exposition';
 import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
 import { relay } from './tcp-relay';
+import { establishedConnections } from './process-sockets';
 
 const BLACKHOLED = 20;
 /** How long the open tabs' stream is measured with no change from the bench. */
@@ -34,6 +35,10 @@ export interface FleetBenchResult {
   syncSeconds: number;
   dashboardHeapBytes: number;
   dashboardRssBytes: number;
+  /** TCP connections the dashboard holds to the API servers (direct or through a relay) once every cluster synced. */
+  sockets: number;
+  /** The Node.js version the bench and the dashboard ran on. */
+  nodeVersion: string;
   changeToBrowserP50Ms: number;
   changeToBrowserP99Ms: number;
   isolation: { blackholed: number; healthyChangeToBrowserP99Ms: number };
@@ -295,6 +300,10 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
     );
 
+    const apiPorts = new Set(entries.map((entry) => Number(new URL(entry.server).port)));
+    const sockets = dashboard.pid === undefined ? Number.NaN : establishedConnections(dashboard.pid, apiPorts);
+    console.log(`fleet bench: the dashboard holds ${sockets} TCP connections to the API servers`);
+
     // Browser-like: the fleet page's stream, a row per cluster.
     for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
     await Promise.all(clients.map((client) => client.waitForSnapshot(ids.size, 120_000)));
@@ -361,6 +370,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       syncSeconds: Math.round(syncSeconds * 10) / 10,
       dashboardHeapBytes: memory.heap,
       dashboardRssBytes: memory.rss,
+      sockets,
+      nodeVersion: process.version,
       changeToBrowserP50Ms: Math.round(percentile(latencies, 0.5)),
       changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
       isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import {
@@ -31,6 +30,7 @@ import { resolveRoute } from './routes';
 import { RESOURCES, type ResourceInfo } from '@/lib/k8s/resources';
 import { handleSimControl } from './sim-control';
 import { servingCertificate } from './tls';
+import { createApiServer } from './https-server';
 import { ApiStatusError, type FaultRule } from './types';
 import type { FaultVerb } from './faults';
 
@@ -47,6 +47,15 @@ export interface ServeClusterOptions {
   driver?: ClockDriver;
   /** The HTPasswd identity provider of the OAuth server (default: the process's, see access/htpasswd). */
   users?: () => Htpasswd;
+  /**
+   * Offer HTTP/2 in ALPN, as kube-apiserver does (default true); `false` serves HTTP/1.1 only, as behind a proxy
+   * that does not speak h2, so clients' fallback can be exercised.
+   */
+  http2?: boolean;
+  /** Concurrent streams per HTTP/2 connection (default OpenShift's 2,000). */
+  maxConcurrentStreams?: number;
+  /** Answer WATCH with `sendInitialEvents=true` (WatchList, KEP-3157; default true); `false` rejects it as older servers. */
+  watchList?: boolean;
 }
 
 /** A running simulated API server. */
@@ -58,6 +67,13 @@ export interface ServedCluster {
   /** A single-context kubeconfig for an identity; context and cluster are named `contextName` (default "sim"). */
   kubeconfig(identity: Identity, contextName?: string): string;
   stats: RequestStats;
+  /** Connections accepted since the start: TCP connections, and the HTTP/2 sessions among them. */
+  connections(): { tcp: number; h2Sessions: number; open: number };
+  /**
+   * Ends every client connection as a restarting server would: `goaway` sends each HTTP/2 session a GOAWAY and then
+   * drops it; `destroy` cuts the TCP connections without a word.
+   */
+  dropConnections(how: 'goaway' | 'destroy'): void;
   /** The OAuth server's tokens (its issuer is `url`). */
   oauth: OAuthTokenStore;
   close(): Promise<void>;
@@ -154,11 +170,11 @@ function applyFault(
     case 'hang':
       return true;
     case 'silence':
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
       res.flushHeaders();
       return true;
     case 'close':
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+      res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end();
       return true;
     case 'status': {
@@ -188,7 +204,7 @@ function applyFault(
     case 'expire': {
       const error = expiredFor(cluster.store, query);
       if (verb === 'watch') {
-        res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' });
+        res.writeHead(200, { 'Content-Type': 'application/json' });
         res.end(errorEventLine(error));
       } else {
         sendStatus(res, error.status);
@@ -213,7 +229,10 @@ export async function serveCluster(
   const tokens = simulatorTokens();
   const stats = new RequestStats();
   const host = options.host ?? '127.0.0.1';
-  const watchOptions = { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000 };
+  const watchOptions = {
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 60_000,
+    watchList: options.watchList ?? true,
+  };
   const minor = options.kubernetesMinor ?? 29;
   let address = '';
   const oauth = new OAuthTokenStore();
@@ -310,29 +329,32 @@ export async function serveCluster(
     });
   };
 
-  const server: Server = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
-    // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
-    res.sendDate = false;
-    res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
-    const url = new URL(req.url ?? '/', 'https://sim.local');
-    const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
-    res.on('close', done);
-    handle(req, res, url).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (error instanceof ApiStatusError) return sendStatus(res, error.status);
-      const message = error instanceof Error ? error.message : String(error);
-      sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
+  const served = createApiServer(
+    {
+      cert: certificate.cert,
+      key: certificate.key,
+      http2: options.http2,
+      maxConcurrentStreams: options.maxConcurrentStreams,
+    },
+    (req, res) => {
+      // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
+      res.sendDate = false;
+      res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
+      const url = new URL(req.url ?? '/', 'https://sim.local');
+      const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
+      res.on('close', done);
+      handle(req, res, url).catch((error: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if (error instanceof ApiStatusError) return sendStatus(res, error.status);
+        const message = error instanceof Error ? error.message : String(error);
+        sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
+      });
+    },
+  );
+  const server = served.server;
   server.on('tlsClientError', () => undefined);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -353,9 +375,11 @@ export async function serveCluster(
     oauth,
     kubeconfig: (identity, contextName = 'sim') =>
       buildKubeconfig([{ name: contextName, server: url, caData: certificate.caData, token: tokens[identity] }]),
+    connections: () => served.connections(),
+    dropConnections: (how) => served.dropConnections(how),
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        served.dropConnections('destroy');
         server.close(() => resolve());
       }),
   };

@@ -14,7 +14,7 @@ export class UsageError extends Error {
 }
 
 const USAGE =
-  'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE]\n' +
+  'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE] [--no-http2] [--no-watch-list]\n' +
   '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
 
 /** Parsed command line of `npm run sim`. */
@@ -29,6 +29,10 @@ export interface SimArgs {
   adminKubeconfig?: string;
   /** Users of the embedded OAuth server's HTPasswd provider (default: admin, sre, dev with random passwords). */
   htpasswd?: string;
+  /** Offer HTTP/2 in ALPN (`--no-http2`: HTTP/1.1 only, as behind a proxy without h2). */
+  http2: boolean;
+  /** Serve WatchList (`--no-watch-list`: refuse `sendInitialEvents`, as servers before the feature). */
+  watchList: boolean;
   /** Write a must-gather of the one scenario to this directory instead of serving it. */
   dumpMustGather?: string;
   /** Virtual ms from the scenario start at which to dump (default: its `failureAtMs` + 1 minute). */
@@ -83,6 +87,8 @@ export function parseSimArgs(argv: string[]): SimArgs {
         htpasswd: { type: 'string' },
         'dump-must-gather': { type: 'string' },
         at: { type: 'string' },
+        'no-http2': { type: 'boolean' },
+        'no-watch-list': { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -121,6 +127,8 @@ export function parseSimArgs(argv: string[]): SimArgs {
     kubeconfig: resolve(values.kubeconfig ?? './data/sim-kubeconfig.yaml'),
     adminKubeconfig: values['admin-kubeconfig'] ? resolve(values['admin-kubeconfig']) : undefined,
     htpasswd: values.htpasswd ? resolve(values.htpasswd) : undefined,
+    http2: !values['no-http2'],
+    watchList: !values['no-watch-list'],
     dumpMustGather: dump === undefined ? undefined : dumpTarget(dump),
     atMs: values.at === undefined ? undefined : parseDuration(values.at),
   };

@@ -34,6 +34,8 @@ async function main(): Promise<void> {
     size: args.fleet,
     speed: args.speed,
     seed: args.seed,
+    http2: args.http2,
+    watchList: args.watchList,
     basePort: args.port,
   });
   writeKubeconfig(args.kubeconfig, fleet.kubeconfig('reader'));

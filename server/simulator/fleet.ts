@@ -33,6 +33,9 @@ export interface FleetOptions {
   bookmarkIntervalMs?: number;
   /** Real milliseconds between clock advances (default 100). */
   tickMs?: number;
+  /** Serve HTTP/2 and WatchList (default true each): off, the API servers answer as older or proxied ones do. */
+  http2?: boolean;
+  watchList?: boolean;
   /** Add the test-only XSS corpus ClusterExtension to extension-install-flap (for the UI's hostile-text tests). */
   xssProbe?: boolean;
 }
@@ -92,6 +95,8 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       const server = await serveCluster(cluster, {
         port: options.basePort ? options.basePort + index : undefined,
         bookmarkIntervalMs: options.bookmarkIntervalMs,
+        http2: options.http2,
+        watchList: options.watchList,
         driver,
       }).catch((error: unknown) => {
         driver();

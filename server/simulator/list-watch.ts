@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { KubeObject } from '@/lib/k8s/types';
 import { RESOURCES, apiVersionOf, type ResourceInfo, type ResourceName } from '@/lib/k8s/resources';
-import { badRequest, continueExpired, tooOldResourceVersion } from './errors';
+import { badRequest, continueExpired, invalid, tooOldResourceVersion } from './errors';
 import { compileFieldSelector, compileLabelSelector, type Matcher } from './selectors';
 import { entryJson, type ObjectStore, type StoreEvent, type StoredEntry } from './store';
 import { ApiStatusError } from './types';
@@ -85,6 +85,53 @@ export async function serveList(request: CollectionRequest): Promise<void> {
 export interface WatchOptions {
   /** Real milliseconds between BOOKMARK events when the client allows them (default 60 s). */
   bookmarkIntervalMs: number;
+  /** Serve `sendInitialEvents=true` (WatchList); off, such a watch is refused as by a server without the feature. */
+  watchList?: boolean;
+}
+
+/** The annotation of the BOOKMARK that ends a WatchList's initial events (KEP-3157). */
+export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
+
+function forbiddenListOption(field: string, message: string): ApiStatusError {
+  return invalid('ListOptions', 'meta.k8s.io', '', [
+    { reason: 'FieldValueForbidden', field, message: `Forbidden: ${message}` },
+  ]);
+}
+
+/**
+ * Whether a watch asks for its initial state as events (WatchList), with kube-apiserver's validation: that needs
+ * `resourceVersionMatch=NotOlderThan` and bookmarks, and `resourceVersionMatch` alone is forbidden on a watch. A
+ * server without the feature refuses both parameters with the same 422, which is how clients learn to fall back.
+ */
+function wantsInitialEvents(query: URLSearchParams, options: WatchOptions): boolean {
+  const send = query.get('sendInitialEvents');
+  const match = query.get('resourceVersionMatch');
+  if (send === null && !match) return false;
+  if (options.watchList === false) {
+    throw send === null
+      ? forbiddenListOption('resourceVersionMatch', 'resourceVersionMatch is forbidden for watch')
+      : forbiddenListOption(
+          'sendInitialEvents',
+          'sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
+        );
+  }
+  if (send === null)
+    throw forbiddenListOption(
+      'resourceVersionMatch',
+      'resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided',
+    );
+  if (match !== 'NotOlderThan')
+    throw forbiddenListOption(
+      'resourceVersionMatch',
+      'sendInitialEvents requires setting resourceVersionMatch to NotOlderThan',
+    );
+  const bookmarks = query.get('allowWatchBookmarks');
+  if (send === 'true' && bookmarks !== 'true' && bookmarks !== '1')
+    throw forbiddenListOption(
+      'allowWatchBookmarks',
+      'allowWatchBookmarks must be set to true when sendInitialEvents is set',
+    );
+  return send === 'true' || send === '1';
 }
 
 function plainEventLine(type: string, entry: StoredEntry): string {
@@ -132,16 +179,36 @@ export function serveWatch(
   const rvParam = query.get('resourceVersion') ?? '';
   let replay: string[] = [];
   let startError: ApiStatusError | undefined;
-  if (rvParam === '' || rvParam === '0') {
+  if (wantsInitialEvents(query, options)) {
+    // NotOlderThan any RV the client names: the current state is at least that new. One synchronous read, so the
+    // bookmark's RV is exactly the state the ADDED events describe.
+    replay = store.list(resource, namespace, matcher).map((entry) => eventLine('ADDED', entry));
+    const end = {
+      type: 'BOOKMARK',
+      object: {
+        kind: info.kind,
+        apiVersion: apiVersionOf(resource),
+        metadata: { resourceVersion: String(store.currentRv()), annotations: { [INITIAL_EVENTS_END]: 'true' } },
+      },
+    };
+    replay.push(`${JSON.stringify(end)}\n`);
+  } else if (query.get('sendInitialEvents') !== null) {
+    replay = []; // sendInitialEvents=false: only changes after the RV (an empty RV means "from now")
+    if (rvParam !== '' && rvParam !== '0') replay = replayFrom(rvParam);
+  } else if (rvParam === '' || rvParam === '0') {
     replay = store.list(resource, namespace, matcher).map((entry) => eventLine('ADDED', entry));
   } else {
-    const since = Number(rvParam);
-    if (!Number.isInteger(since) || since < 0) throw badRequest(`invalid resource version: "${rvParam}"`);
+    replay = replayFrom(rvParam);
+  }
+  function replayFrom(rv: string): string[] {
+    const since = Number(rv);
+    if (!Number.isInteger(since) || since < 0) throw badRequest(`invalid resource version: "${rv}"`);
     try {
-      replay = store.eventsSince(resource, since).flatMap((event) => translate(event));
+      return store.eventsSince(resource, since).flatMap((event) => translate(event));
     } catch (error) {
       if (!(error instanceof ApiStatusError)) throw error;
       startError = error;
+      return [];
     }
   }
   function translate(event: StoreEvent): string[] {
@@ -156,11 +223,8 @@ export function serveWatch(
     return now ? [eventLine(event.type, event.entry)] : [];
   }
 
-  res.writeHead(200, {
-    'Content-Type': 'application/json',
-    'Transfer-Encoding': 'chunked',
-    'Cache-Control': 'no-cache, private',
-  });
+  // No Content-Length: HTTP/1.1 chunks the body, HTTP/2 frames it (where Transfer-Encoding is forbidden).
+  res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-cache, private' });
   // Clients treat the watch as established once headers arrive, even when no event is due yet.
   res.flushHeaders();
   return new Promise((resolve) => {

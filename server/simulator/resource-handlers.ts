@@ -78,28 +78,6 @@ export async function handleResourceRequest(request: ResourceRequest): Promise<v
     case 'list':
       return serveList({ req, res, store: cluster.store, resource, namespace, query, table });
     case 'watch':
-      if (query.has('sendInitialEvents')) {
-        // The reported Kubernetes minor predates WatchList by default; clients must fall back to list+watch.
-        throw new ApiStatusError(
-          failure(
-            422,
-            'Invalid',
-            'ListOptions.meta.k8s.io "" is invalid: sendInitialEvents: Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-            {
-              kind: 'ListOptions',
-              group: 'meta.k8s.io',
-              causes: [
-                {
-                  reason: 'FieldValueForbidden',
-                  message:
-                    'Forbidden: sendInitialEvents is forbidden for watch unless the WatchList feature gate is enabled',
-                  field: 'sendInitialEvents',
-                },
-              ],
-            },
-          ),
-        );
-      }
       return serveWatch({ req, res, store: cluster.store, resource, namespace, query, table }, request.watch, {
         afterReplay: request.afterReplay,
       });

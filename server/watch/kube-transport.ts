@@ -1,10 +1,12 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
-import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { KubeConfig } from '@kubernetes/client-node';
 import { KubeCredentialsError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
+import { H2SessionPool, type H2PoolOptions, type H2Target } from './h2-session-pool';
+import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
+import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
 
 /** Query parameters; `undefined` values are left out. */
@@ -22,6 +24,11 @@ export interface KubeTransportOptions {
   userAgent?: string;
   /** Sees the headers of every response (e.g. `Date`, to learn the cluster's clock). */
   onResponseHeaders?: (headers: http.IncomingHttpHeaders) => void;
+  /**
+   * HTTP/2 (default on, ALPN `h2`): every request and watch to the server is a stream on one shared connection.
+   * `false` keeps to HTTP/1.1 (a connection per open watch); an object tunes the session PINGs and idle close.
+   */
+  http2?: false | H2PoolOptions;
 }
 
 /** Per-request controls. */
@@ -59,9 +66,13 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 export class KubeTransport {
   private config: KubeConfig;
   private readonly source: ConfigSource;
-  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders'>>;
+  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders' | 'http2'>>;
   private readonly onResponseHeaders: KubeTransportOptions['onResponseHeaders'];
   private readonly agents = new TlsAgentCache();
+  /** Whether the server serves WatchList (`sendInitialEvents`): learnt by the first reflector that tries it. */
+  watchListSupport: 'unknown' | 'supported' | 'unsupported' = 'unknown';
+  /** HTTP/2 sessions to the server; undefined when HTTP/2 is switched off (every request over HTTP/1.1). */
+  private readonly sessions: H2SessionPool | undefined;
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
     this.config = config;
@@ -73,6 +84,7 @@ export class KubeTransport {
       userAgent: options.userAgent ?? 'update-health/0.1',
     };
     this.onResponseHeaders = options.onResponseHeaders;
+    this.sessions = options.http2 === false ? undefined : new H2SessionPool(options.http2);
   }
 
   /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
@@ -198,12 +210,13 @@ export class KubeTransport {
     return { endedBy, bytes, lines };
   }
 
-  /** Releases pooled connections. In-flight requests are not affected. */
+  /** Releases pooled connections (HTTP/1.1 keep-alive sockets and idle HTTP/2 sessions). */
   close(): void {
     this.agents.close();
+    this.sessions?.close();
   }
 
-  private async prepare(path: string, query: Query): Promise<{ url: URL; options: https.RequestOptions }> {
+  private async prepare(path: string, query: Query, payload: string | undefined): Promise<Prepared> {
     const cluster = this.config.getCurrentCluster();
     if (!cluster) throw new KubeCredentialsError('kubeconfig has no current cluster');
     const options: https.RequestOptions = { headers: {} };
@@ -219,16 +232,44 @@ export class KubeTransport {
     for (const [key, value] of Object.entries(query)) {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
-    const agent = cluster.proxyUrl ? options.agent : this.agents.agentFor(url.protocol, options);
-    return {
-      url,
-      options: {
-        method: 'GET',
-        agent,
-        auth: options.auth,
-        headers: { ...options.headers, Accept: 'application/json', 'User-Agent': this.options.userAgent },
-      },
+    const headers = this.requestHeaders(options, payload);
+    const prepared = { url, headers, applied: options };
+    if (cluster.proxyUrl) return { ...prepared, agent: options.agent as http.Agent | undefined };
+    if (url.protocol === 'https:' && this.sessions && !this.sessions.speaksHttp1(url)) {
+      const { identity, tls } = this.agents.connectionOptions(url.protocol, options);
+      return { ...prepared, h2: { url, identity, tls, connectTimeoutMs: this.options.headerTimeoutMs } };
+    }
+    return { ...prepared, agent: this.agents.agentFor(url.protocol, options) };
+  }
+
+  /** Every header a request carries, over either protocol: credentials, content negotiation and the body's type. */
+  private requestHeaders(applied: https.RequestOptions, payload: string | undefined): http.OutgoingHttpHeaders {
+    const headers: http.OutgoingHttpHeaders = {
+      ...(applied.headers as http.OutgoingHttpHeaders),
+      Accept: 'application/json',
+      'User-Agent': this.options.userAgent,
     };
+    if (applied.auth) headers.Authorization = `Basic ${Buffer.from(applied.auth).toString('base64')}`;
+    if (payload !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      headers['Content-Length'] = Buffer.byteLength(payload);
+    }
+    return headers;
+  }
+
+  /**
+   * Starts one request: a stream on the server's HTTP/2 session, or an HTTP/1.1 request when the server does not
+   * speak h2 (or a proxy is configured). The session may first have to be connected.
+   */
+  private async open(prepared: Prepared, method: 'GET' | 'POST'): Promise<PendingCall> {
+    const { url, headers, h2 } = prepared;
+    if (h2 && this.sessions) {
+      const acquired = await this.sessions.acquire(h2);
+      if (acquired !== 'http1') return h2Call(acquired.session, acquired.release, url, method, headers);
+      // ALPN just said HTTP/1.1: this request and the server's next ones take the keep-alive agent
+      return h1Call(url, { method, headers, agent: this.agents.agentFor(url.protocol, prepared.applied) });
+    }
+    return h1Call(url, { method, headers, agent: prepared.agent });
   }
 
   /**
@@ -245,24 +286,16 @@ export class KubeTransport {
   ): Promise<void> {
     const signal = controls.signal;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-    const { url, options } = await this.prepare(path, query);
-    if (payload !== undefined) {
-      options.method = 'POST';
-      options.headers = {
-        ...options.headers,
-        'Content-Type': 'application/json',
-        'Content-Length': Buffer.byteLength(payload),
-      };
-    }
+    const prepared = await this.prepare(path, query, payload);
+    const { url } = prepared;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
-    const send = url.protocol === 'http:' ? http.request : https.request;
 
     await new Promise<void>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
-      const req = send(url, options);
+      let call: PendingCall | undefined;
       const arm = (ms: number, error: () => KubeTransportError) => {
         if (timer) clearTimeout(timer);
         timer = setTimeout(() => finish(error()), ms);
@@ -273,40 +306,34 @@ export class KubeTransport {
         settled = true;
         if (timer) clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
-        if (!keepSocket) req.destroy();
+        if (!keepSocket) call?.destroy();
         if (error) reject(error);
         else resolve();
       };
       const idle = () => new KubeTransportError('idle-timeout', `no data from ${url.pathname} for ${idleTimeoutMs} ms`);
-      signal?.addEventListener('abort', onAbort, { once: true });
-      arm(
-        headerTimeoutMs,
-        () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
-      );
-      req.on('error', (error) => finish(toTransportError(error)));
-      req.on('response', (res) => {
-        const code = res.statusCode ?? 0;
+      const onResponse = (res: CallResponse) => {
+        const code = res.status;
         arm(idleTimeoutMs, idle);
         try {
           this.onResponseHeaders?.(res.headers);
         } catch {
           // an observer must not break the request
         }
-        res.on('error', (error) => finish(toTransportError(error)));
-        res.on('close', () => {
-          if (!res.complete) finish(new KubeTransportError('reset', 'connection closed before the response ended'));
+        res.body.on('error', (error) => finish(toTransportError(error)));
+        res.body.on('close', () => {
+          if (!res.complete()) finish(new KubeTransportError('reset', 'connection closed before the response ended'));
         });
         if (code < 200 || code >= 300) {
           const parts: Buffer[] = [];
           let size = 0;
-          res.on('data', (chunk: Buffer) => {
+          res.body.on('data', (chunk: Buffer) => {
             arm(idleTimeoutMs, idle);
             if (size < ERROR_BODY_LIMIT) parts.push(chunk);
             size += chunk.length;
           });
-          res.on('end', () => {
+          res.body.on('end', () => {
             const body = Buffer.concat(parts).toString('utf8');
-            finish(apiErrorFromResponse(code, res.statusMessage ?? '', body, res.headers['retry-after']), true);
+            finish(apiErrorFromResponse(code, res.statusText, body, res.headers['retry-after']), true);
           });
           return;
         }
@@ -316,7 +343,7 @@ export class KubeTransport {
           finish(error as Error);
           return;
         }
-        res.on('data', (chunk: Buffer) => {
+        res.body.on('data', (chunk: Buffer) => {
           if (settled) return;
           arm(idleTimeoutMs, idle);
           let more: boolean;
@@ -328,71 +355,36 @@ export class KubeTransport {
           }
           if (!more) finish();
         });
-        res.on('end', () => finish(undefined, true));
-      });
-      req.end(payload);
+        res.body.on('end', () => finish(undefined, true));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      arm(
+        headerTimeoutMs,
+        () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
+      );
+      this.open(prepared, payload === undefined ? 'GET' : 'POST').then(
+        (opened) => {
+          call = opened;
+          if (settled) {
+            opened.destroy();
+            return;
+          }
+          opened.onError((error) => finish(toTransportError(error)));
+          opened.onResponse(onResponse);
+          opened.send(payload);
+        },
+        (error: unknown) => finish(toTransportError(error)),
+      );
     });
   }
 }
 
-function loadConfig(load: (kc: KubeConfig) => void, context?: string): KubeConfig {
-  const kc = new KubeConfig();
-  try {
-    load(kc);
-  } catch (error) {
-    throw new KubeCredentialsError(`cannot load kubeconfig: ${(error as Error).message}`, { cause: error });
-  }
-  if (context) {
-    if (!kc.getContextObject(context)) throw new KubeCredentialsError(`kubeconfig has no context "${context}"`);
-    kc.setCurrentContext(context);
-  }
-  return onlyCurrentContext(kc);
-}
-
-/**
- * A copy holding just the current context, its cluster and its user. A fleet kubeconfig has a context per cluster,
- * and the parser's strings are slices of the whole file: without the copy every cluster's transport would keep the
- * whole file (and every other cluster's credentials) alive, which grows with the square of the fleet.
- */
-function onlyCurrentContext(kc: KubeConfig): KubeConfig {
-  const name = kc.getCurrentContext();
-  const context = kc.getContextObject(name);
-  if (!context) return kc;
-  const cluster = kc.getCluster(context.cluster);
-  const user = kc.getUser(context.user);
-  const slim = new KubeConfig();
-  slim.loadFromOptions(
-    JSON.parse(
-      JSON.stringify({
-        clusters: cluster ? [cluster] : [],
-        users: user ? [user] : [],
-        contexts: [context],
-        currentContext: name,
-      }),
-    ) as Parameters<KubeConfig['loadFromOptions']>[0],
-  );
-  return slim;
-}
-
-const parsedFiles = new Map<string, { text: string; config: KubeConfig }>();
-
-/**
- * Parses a kubeconfig file once per content, however many contexts are taken from it (a fleet kubeconfig is read
- * once per cluster at start, and again whenever a credential is rejected: only a changed file is parsed again).
- */
-function loadFileOnce(kc: KubeConfig, path: string): void {
-  const text = readFileSync(path, 'utf8');
-  let cached = parsedFiles.get(path);
-  if (!cached || cached.text !== text) {
-    const config = new KubeConfig();
-    config.loadFromFile(path);
-    cached = { text, config };
-    parsedFiles.set(path, cached);
-  }
-  kc.loadFromOptions({
-    clusters: cached.config.clusters,
-    users: cached.config.users,
-    contexts: cached.config.contexts,
-    currentContext: cached.config.currentContext,
-  });
+/** A request ready to send: URL, headers, the kubeconfig's connection options, and the way to the server. */
+interface Prepared {
+  url: URL;
+  headers: http.OutgoingHttpHeaders;
+  applied: https.RequestOptions;
+  /** The HTTP/1.1 agent (a proxy's, or the keep-alive pool) when the request does not try HTTP/2. */
+  agent?: http.Agent;
+  h2?: H2Target;
 }

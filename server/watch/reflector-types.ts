@@ -30,6 +30,11 @@ export interface ReflectorOptions {
   handler?: ReflectorHandler;
   /** How objects are cached and emitted. Default: `projectObject(resource, object)`. */
   transform?: (object: KubeObject) => KubeObject;
+  /**
+   * Sync through a WatchList (`sendInitialEvents`) where the server supports it, else paged LIST + WATCH (chosen
+   * automatically and remembered per server). `false`: always LIST + WATCH. Default true.
+   */
+  watchList?: boolean;
   /** LIST page size. Default 500. */
   pageSize?: number;
   /**

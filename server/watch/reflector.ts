@@ -10,6 +10,7 @@ import { listAllPages } from './paged-list';
 import { projectObject } from './projections';
 import { SourceStateTracker, type SourceError, type SourceState } from './source-state';
 import { decodeWatchLine } from './watch-decoder';
+import { endsInitialEvents, refusesWatchList, watchListQuery } from './watch-list';
 import type { ReflectorDiagnostic, ReflectorEvent, ReflectorOptions } from './reflector-types';
 
 /**
@@ -34,6 +35,8 @@ export class Reflector {
   private cancelTimer: (() => void) | undefined;
   private cancelHealthy: (() => void) | undefined;
   private rv = '';
+  /** The state a WatchList is building, until the bookmark that ends its initial events. */
+  private initial: Map<string, KubeObject> | undefined;
   private needList = true;
   private hasSynced = false;
   private watchesSinceList = 0;
@@ -110,7 +113,7 @@ export class Reflector {
   private async run(): Promise<void> {
     while (!this.stopped) {
       try {
-        if (this.needList) await this.list();
+        if (this.needList && !this.tryWatchList()) await this.list();
         if (this.stopped) break;
         if (!(await this.watch())) await this.sleep(this.backoff.next());
       } catch (error) {
@@ -195,9 +198,19 @@ export class Reflector {
       if (this.live === controller) this.live = undefined;
     }
     if (this.stopped) return;
+    this.synced(result.items, result.resourceVersion);
+  }
+
+  /** A WatchList is tried while the server is not known to refuse it (remembered per server, on the transport). */
+  private tryWatchList(): boolean {
+    return this.o.watchList !== false && this.o.transport.watchListSupport !== 'unsupported';
+  }
+
+  /** A complete state arrived (LIST pages, or a WatchList's initial events): replace the cache and report the diff. */
+  private synced(items: KubeObject[], resourceVersion: string): void {
     const initial = !this.hasSynced;
-    const diff = this.cache.replace(result.items);
-    this.rv = result.resourceVersion;
+    const diff = this.cache.replace(items);
+    this.rv = resourceVersion;
     this.needList = false;
     this.hasSynced = true;
     this.watchesSinceList = 0;
@@ -213,12 +226,16 @@ export class Reflector {
     for (const waiter of [...this.syncWaiters]) waiter(true);
   }
 
-  /** One WATCH. Returns false when it was a very short watch with no events (counts as a failure). */
+  /**
+   * One WATCH, or while the cache needs a full state a WatchList: its initial events fill a new state that replaces
+   * the cache at the bookmark ending them, and the same stream then goes on as a watch. Returns false when it was a
+   * very short watch with no events (counts as a failure).
+   */
   private async watch(): Promise<boolean> {
     const controller = new AbortController();
     this.live = controller;
     const { min, max } = this.o.watchTimeoutSeconds ?? { min: 300, max: 600 };
-    const query: Query = {
+    const base: Query = {
       watch: 'true',
       allowWatchBookmarks: 'true',
       resourceVersion: this.rv || undefined,
@@ -226,6 +243,9 @@ export class Reflector {
       labelSelector: this.o.labelSelector,
       fieldSelector: this.o.fieldSelector,
     };
+    const listing = this.needList;
+    this.initial = listing ? new Map() : undefined;
+    const query = listing ? watchListQuery(base) : base;
     this.o.onRequest?.({ verb: 'watch', query });
     this.tracker.counters.watches += 1;
     if (this.watchesSinceList > 0) this.tracker.counters.reconnects += 1;
@@ -242,16 +262,24 @@ export class Reflector {
         onLine: (line) => this.onLine(line),
       });
     } catch (error) {
+      if (listing && refusesWatchList(error)) {
+        // the server has no WatchList: list and watch from now on, for every resource of this server
+        this.o.transport.watchListSupport = 'unsupported';
+        return true;
+      }
       // A watch that delivered lines and then went quiet is replaced by a normal re-watch (as when the server ends
       // it at timeoutSeconds); one that never delivered a byte is a failure.
       const quiet = error instanceof KubeTransportError && error.failure === 'idle-timeout' && this.watchEvents > 0;
-      if (!quiet) throw error;
+      if (!quiet || this.needList) throw error;
     } finally {
+      this.initial = undefined;
       this.cancelHealthy?.();
       this.cancelHealthy = undefined;
       if (this.live === controller) this.live = undefined;
     }
     if (this.streamError) throw this.streamError;
+    if (listing && this.needList && !this.stopped)
+      throw new KubeTransportError('reset', 'the watch ended before its initial events did');
     const lasted = this.clock.now() - startedAt;
     if (lasted < (this.o.shortWatchMs ?? 1000) && this.watchEvents === 0 && !this.stopped) {
       const error = { reason: 'VeryShortWatch', message: `watch ended after ${lasted} ms with no events` };
@@ -294,6 +322,7 @@ export class Reflector {
     }
     this.markHealthy();
     const rv = object.metadata.resourceVersion;
+    if (this.initial) return this.initialEvent(type, object);
     if (type === 'BOOKMARK') {
       this.tracker.counters.bookmarks += 1;
       if (rv) this.rv = rv;
@@ -308,6 +337,23 @@ export class Reflector {
       this.emit({ type: previous ? 'modified' : 'added', object: projected });
     }
     if (rv) this.rv = rv;
+    return true;
+  }
+
+  /** An event of a WatchList before the bookmark that ends its initial events: it builds the new state. */
+  private initialEvent(type: string, object: KubeObject): boolean {
+    const initial = this.initial as Map<string, KubeObject>;
+    if (type === 'BOOKMARK') {
+      this.tracker.counters.bookmarks += 1;
+      if (!endsInitialEvents(object)) return true;
+      this.initial = undefined;
+      this.o.transport.watchListSupport = 'supported';
+      this.synced([...initial.values()], object.metadata.resourceVersion ?? '');
+      return true;
+    }
+    const projected = this.project(object);
+    if (type === 'DELETED') initial.delete(cacheKey(projected));
+    else initial.set(cacheKey(projected), projected);
     return true;
   }
 

@@ -1,6 +1,6 @@
 import 'server-only';
 import { createSimulatedCluster, type SimulatedCluster } from '@/server/simulator/core';
-import { serveCluster, type ServedCluster } from '@/server/simulator/api-server';
+import { serveCluster, type ServeClusterOptions, type ServedCluster } from '@/server/simulator/api-server';
 import { testNamespace, testPod } from '@/server/simulator/test-objects';
 import type { FaultRule } from '@/server/simulator/types';
 import { KubeTransport, type KubeTransportOptions } from './kube-transport';
@@ -22,13 +22,21 @@ export interface SimHarness {
 
 /** Starts a served cluster with one namespace `ns` and `pods` pods in it. */
 export async function startSim(
-  options: { pods?: number; bookmarkIntervalMs?: number; transport?: KubeTransportOptions } = {},
+  options: {
+    pods?: number;
+    bookmarkIntervalMs?: number;
+    transport?: KubeTransportOptions;
+    server?: ServeClusterOptions;
+  } = {},
 ): Promise<SimHarness> {
   const cluster = createSimulatedCluster();
   cluster.client.create('namespaces', testNamespace('ns'));
   for (let i = 0; i < (options.pods ?? 0); i += 1) cluster.client.create('pods', testPod('ns', podName(i)));
   // Frequent bookmarks keep quiet watches well inside the short header and inactivity timeouts of FAST.
-  const served = await serveCluster(cluster, { bookmarkIntervalMs: options.bookmarkIntervalMs ?? 200 });
+  const served = await serveCluster(cluster, {
+    bookmarkIntervalMs: options.bookmarkIntervalMs ?? 200,
+    ...options.server,
+  });
   const transport = KubeTransport.fromString(served.kubeconfig('admin'), options.transport);
   return {
     cluster,
@@ -63,8 +71,12 @@ export interface Observed {
   lists(): { verb: 'list' | 'watch'; query: Query; at: number }[];
 }
 
-/** Small timeouts and backoff so failure paths run in test time. */
+/**
+ * Small timeouts and backoff so failure paths run in test time. These tests pin the paged LIST + WATCH path (their
+ * faults target the list and watch verbs); WatchList has its own tests.
+ */
 export const FAST: Partial<ReflectorOptions> = {
+  watchList: false,
   bookmarkIntervalMs: 200,
   inactivityTimeoutMs: 1_000,
   headerTimeoutMs: 1_000,

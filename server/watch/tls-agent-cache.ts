@@ -2,7 +2,7 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import { createHash } from 'node:crypto';
-import { createSecureContext } from 'node:tls';
+import tls, { createSecureContext } from 'node:tls';
 
 /** TLS material copied from the options client-node fills in; anything else it sets is ignored. */
 const TLS_KEYS = ['ca', 'cert', 'key', 'pfx', 'passphrase', 'rejectUnauthorized', 'servername'] as const;
@@ -27,33 +27,50 @@ function fingerprint(protocol: string, options: https.RequestOptions): string {
 export class TlsAgentCache {
   private key = '';
   private agent: http.Agent | undefined;
+  private tls: tls.ConnectionOptions = {};
 
   /** The agent for this protocol and TLS material, creating it when the material changed. */
   agentFor(protocol: string, options: https.RequestOptions): http.Agent {
-    const key = fingerprint(protocol, options);
-    if (this.agent && key === this.key) return this.agent;
-    this.retire();
-    this.key = key;
-    if (protocol === 'http:') {
-      this.agent = new http.Agent({ keepAlive: true });
-    } else {
-      const tls: https.AgentOptions = { keepAlive: true };
-      for (const k of TLS_KEYS) {
-        const value = (options as Record<string, unknown>)[k];
-        if (value !== undefined) (tls as Record<string, unknown>)[k] = value;
-      }
-      // One TLS context for every connection of this cluster: without it each connection (a watch per resource)
-      // builds its own, with its own certificate store, which at fleet scale costs more memory than the caches.
-      tls.secureContext = createSecureContext(tls);
-      this.agent = new https.Agent(tls);
-    }
-    return this.agent;
+    this.refresh(protocol, options);
+    return this.agent as http.Agent;
+  }
+
+  /**
+   * The TLS options (with the shared context) for connections made outside the agent, such as HTTP/2 sessions,
+   * and the fingerprint of that material: connections may only be shared by requests with the same identity.
+   */
+  connectionOptions(protocol: string, options: https.RequestOptions): { identity: string; tls: tls.ConnectionOptions } {
+    this.refresh(protocol, options);
+    return { identity: this.key, tls: this.tls };
   }
 
   /** Closes idle pooled sockets; sockets in use close when their request ends. */
   close(): void {
     this.retire();
     this.key = '';
+  }
+
+  private refresh(protocol: string, options: https.RequestOptions): void {
+    const key = fingerprint(protocol, options);
+    if (this.agent && key === this.key) return;
+    this.retire();
+    this.key = key;
+    if (protocol === 'http:') {
+      this.agent = new http.Agent({ keepAlive: true });
+      this.tls = {};
+    } else {
+      const tlsOptions: https.AgentOptions = { keepAlive: true };
+      for (const k of TLS_KEYS) {
+        const value = (options as Record<string, unknown>)[k];
+        if (value !== undefined) (tlsOptions as Record<string, unknown>)[k] = value;
+      }
+      // One TLS context for every connection of this cluster: without it each connection (a watch per resource)
+      // builds its own, with its own certificate store, which at fleet scale costs more memory than the caches.
+      tlsOptions.secureContext = createSecureContext(tlsOptions);
+      this.agent = new https.Agent(tlsOptions);
+      this.tls = { ...tlsOptions };
+      delete (this.tls as https.AgentOptions).keepAlive;
+    }
   }
 
   private retire(): void {

@@ -1,0 +1,91 @@
+import 'server-only';
+import http from 'node:http';
+import https from 'node:https';
+import { constants as h2, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import type { Readable } from 'node:stream';
+
+const { HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = h2;
+
+/** A response's status, headers and body, whichever protocol carried it. */
+export interface CallResponse {
+  status: number;
+  statusText: string;
+  headers: http.IncomingHttpHeaders;
+  body: Readable;
+  /** The whole body arrived (not cut by a reset). */
+  complete(): boolean;
+}
+
+/** A request sent over HTTP/1.1 or as an HTTP/2 stream. */
+export interface PendingCall {
+  send(payload?: string): void;
+  onError(listener: (error: Error) => void): void;
+  onResponse(listener: (response: CallResponse) => void): void;
+  /** Ends the request now (an HTTP/2 stream is reset, the rest of the session lives on). */
+  destroy(): void;
+}
+
+/** An HTTP/1.1 (or plain HTTP) request through `agent`. */
+export function h1Call(
+  url: URL,
+  options: { method: string; headers: http.OutgoingHttpHeaders; agent?: http.Agent },
+): PendingCall {
+  const req = (url.protocol === 'http:' ? http.request : https.request)(url, options);
+  return {
+    send: (payload) => req.end(payload),
+    onError: (listener) => req.on('error', listener),
+    onResponse: (listener) =>
+      req.on('response', (res) =>
+        listener({
+          status: res.statusCode ?? 0,
+          statusText: res.statusMessage ?? '',
+          headers: res.headers,
+          body: res,
+          complete: () => res.complete,
+        }),
+      ),
+    destroy: () => req.destroy(),
+  };
+}
+
+/** A stream on an HTTP/2 session; `release` frees its slot in the pool once the stream has ended or closed. */
+export function h2Call(
+  session: ClientHttp2Session,
+  release: () => void,
+  url: URL,
+  method: string,
+  headers: http.OutgoingHttpHeaders,
+): PendingCall {
+  let stream: ClientHttp2Stream;
+  try {
+    stream = session.request(
+      { ...headers, [HTTP2_HEADER_METHOD]: method, [HTTP2_HEADER_PATH]: `${url.pathname}${url.search}` },
+      { endStream: false },
+    );
+  } catch (error) {
+    release();
+    throw error;
+  }
+  let ended = false;
+  // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
+  stream.on('end', () => {
+    ended = true;
+    release();
+  });
+  stream.on('close', release);
+  return {
+    send: (payload) => stream.end(payload),
+    onError: (listener) => stream.on('error', listener),
+    onResponse: (listener) =>
+      stream.on('response', (responseHeaders) =>
+        listener({
+          status: Number(responseHeaders[HTTP2_HEADER_STATUS] ?? 0),
+          statusText: '',
+          headers: responseHeaders as http.IncomingHttpHeaders,
+          body: stream,
+          complete: () => ended,
+        }),
+      ),
+    destroy: () => stream.destroy(),
+  };
+}
