@@ -2,7 +2,7 @@
  * The alert rules shipped with the deploy, checked by the real Prometheus tools: `promtool check rules` parses the
  * rendered PrometheusRule's groups, and `promtool test rules` plays series through them on Prometheus's own clock
  * (when each alert fires, with which labels, and the link it carries). The live path — the dashboard's /metrics,
- * Prometheus and Alertmanager — is alerts.integration.test.ts.
+ * Prometheus and Alertmanager — is app/metrics/alerts.integration.test.ts.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
