@@ -12,6 +12,9 @@ import type { ScenarioName } from '@/server/simulator/types';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
 import { Fleet, reportToMetrics } from '@/server/engine/fleet';
+import { SCENARIO_NAMES } from '@/server/simulator/types';
+import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
+import { DETECTORS } from '@/lib/health/registry';
 import { ServiceMetrics } from './service-metrics';
 
 const MINUTE = 60_000;
@@ -135,4 +138,34 @@ describe('health signals on /metrics', () => {
     engine.evaluateNow();
     expect(await count()).toBe(1);
   }, 90_000);
+});
+
+describe('scrape size', () => {
+  it('stays bounded at 500 clusters: every story at its failure, round-robin as the fleet bench names them', async () => {
+    const healths = SCENARIO_NAMES.map((name) => {
+      const { snapshot, now } = scenarioSnapshot(name, SCENARIOS[name]!.failureAtMs + 5 * MINUTE);
+      return assess(snapshot, now, name);
+    });
+    const members = Array.from({ length: 500 }, (_, i) => {
+      const health = healths[i % healths.length];
+      return { id: `${SCENARIO_NAMES[i % SCENARIO_NAMES.length]}-${i}`, health: () => health };
+    });
+    const metrics = new ServiceMetrics();
+    metrics.health.observe(() => members, 'https://update-health.apps.example.com');
+    const started = performance.now();
+    const text = await metrics.registry.metrics();
+    const elapsed = performance.now() - started;
+    const own = /^update_health_(finding|cluster_update_phase|cluster_update_completion_ratio|dashboard_info)\{/;
+    const lines = text.split('\n').filter((line) => own.test(line));
+    const bytes = lines.reduce((sum, line) => sum + line.length + 1, 0);
+    const findings = lines.filter((line) => line.startsWith('update_health_finding{')).length;
+    console.log(
+      `500 clusters: ${lines.length} health-signal series (${findings} finding series), ` +
+        `${(bytes / 1024).toFixed(0)} KiB of ${(text.length / 1024).toFixed(0)} KiB scraped in ${elapsed.toFixed(0)} ms`,
+    );
+    // the bound: per cluster, one series per detector and active severity, one phase, two completions
+    expect(lines.length).toBeLessThanOrEqual(500 * (DETECTORS.length * 3 + 1 + 2) + 1);
+    expect(findings).toBeGreaterThan(500);
+    expect(bytes).toBeLessThan(512 * 1024);
+  }, 60_000);
 });
