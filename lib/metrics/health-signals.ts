@@ -101,8 +101,9 @@ function timeOf(
  * Follows one cluster's update across looks at its health (`now`: the cluster's clock, epoch ms). An update finishes
  * when the phase goes from moving to `idle` — the control plane done and every pool rolled out, the same account the
  * header gives — and is then reported once, timed from its ClusterVersion history entry's start (or from the first
- * look that saw it moving) until `now`, or the entry's completion if that is later. An `unknown` look changes nothing; an update already finished before the first look is
- * never reported, so a restart does not count old updates again.
+ * look that saw it moving) until `now`, or the entry's completion if that is later. An `unknown` look changes
+ * nothing; an update already finished before the first look is never reported, so a restart does not count old
+ * updates again.
  */
 export function followUpdate(
   previous: UpdateWatch | undefined,

@@ -46,7 +46,7 @@ const link = (cluster: string, detector: string) =>
   `${URL}/clusters/${encodeURIComponent(cluster)}?panel=${detector}&finding=${detector}`;
 
 describe('deploy/openshift/prometheusrule.yaml', () => {
-  it('is rendered into the app namespace with the three alerts, each with severity, summary, description and link', () => {
+  it('renders the three alerts in the app namespace, each with severity, summary, description and link', () => {
     const deployment = rendered.find((m) => m.kind === 'Deployment') as Manifest;
     expect(rule.metadata.namespace).toBe(deployment.metadata.namespace);
     const rules = rule.spec.groups.flatMap((group) => group.rules);

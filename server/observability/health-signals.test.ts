@@ -141,7 +141,7 @@ describe('health signals on /metrics', () => {
 });
 
 describe('scrape size', () => {
-  it('stays bounded at 500 clusters: every story at its failure, round-robin as the fleet bench names them', async () => {
+  it('stays bounded at 500 clusters: every story at its failure, named round-robin as in the fleet bench', async () => {
     const healths = SCENARIO_NAMES.map((name) => {
       const { snapshot, now } = scenarioSnapshot(name, SCENARIOS[name]!.failureAtMs + 5 * MINUTE);
       return assess(snapshot, now, name);
@@ -161,7 +161,8 @@ describe('scrape size', () => {
     const findings = lines.filter((line) => line.startsWith('update_health_finding{')).length;
     console.log(
       `500 clusters: ${lines.length} health-signal series (${findings} finding series), ` +
-        `${(bytes / 1024).toFixed(0)} KiB of ${(text.length / 1024).toFixed(0)} KiB scraped in ${elapsed.toFixed(0)} ms`,
+        `${(bytes / 1024).toFixed(0)} KiB of ${(text.length / 1024).toFixed(0)} KiB scraped ` +
+        `in ${elapsed.toFixed(0)} ms`,
     );
     // the bound: per cluster, one series per detector and active severity, one phase, two completions
     expect(lines.length).toBeLessThanOrEqual(500 * (DETECTORS.length * 3 + 1 + 2) + 1);
