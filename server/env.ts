@@ -61,6 +61,21 @@ export function mustGatherRoot(): string {
   return resolve(configured || join(process.env.UPDATE_HEALTH_DATA_DIR || './data', 'must-gather'));
 }
 
+const publicUrlSchema = z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional());
+
+/**
+ * The dashboard's public URL (`UPDATE_HEALTH_PUBLIC_URL`), read on its own for the links alerts carry; `undefined`
+ * when unset or empty. Throws EnvError when it is not a URL.
+ */
+export function publicUrl(): string | undefined {
+  const parsed = publicUrlSchema.safeParse(process.env.UPDATE_HEALTH_PUBLIC_URL);
+  if (!parsed.success)
+    throw new EnvError(
+      `UPDATE_HEALTH_PUBLIC_URL must be a URL (https://<route host>), not "${process.env.UPDATE_HEALTH_PUBLIC_URL}"`,
+    );
+  return parsed.data;
+}
+
 const authEnvSchema = z.object({
   UPDATE_HEALTH_AUTH: z.enum(['none', 'openshift']).default('none'),
   /** The fleet member whose OAuth server users log in through (default: the first context). */
@@ -71,8 +86,11 @@ const authEnvSchema = z.object({
   UPDATE_HEALTH_OAUTH_CLIENT_SECRET_FILE: z.string().default('/var/run/secrets/kubernetes.io/serviceaccount/token'),
   /** Extra CA bundle for the OAuth server's certificate (default: the auth cluster's kubeconfig CA plus system roots). */
   UPDATE_HEALTH_OAUTH_CA_FILE: z.string().optional(),
-  /** The dashboard's external URL (the Route), for the OAuth redirect URI; default: from the request's Host. */
-  UPDATE_HEALTH_PUBLIC_URL: z.string().url().optional(),
+  /**
+   * The dashboard's external URL (the Route), for the OAuth redirect URI (default: from the request's Host) and the
+   * links in alerts; empty counts as unset (the deploy's ConfigMap ships it empty until the admin sets it).
+   */
+  UPDATE_HEALTH_PUBLIC_URL: publicUrlSchema,
   /**
    * 32 random bytes (base64 or hex) that encrypt the OAuth access tokens kept in sessions (AES-256-GCM); every replica
    * needs the same. Required with `--auth openshift` on a real cluster; the embedded fleet and `--dev` make an

@@ -30,6 +30,7 @@ import { HostedControlPlaneSection } from './HostedControlPlaneSection';
 import { HostedClustersSection } from './HostedClustersSection';
 import { HiddenViewNote } from './HiddenViewNote';
 import { useClusterUrlState } from './use-cluster-url-state';
+import { linkedFinding } from '@/lib/view/cluster-url-state';
 import styles from './cluster.module.css';
 
 /** Data shown read-only instead of the live cluster (e.g. a must-gather analysis). */
@@ -74,10 +75,15 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   const history = useMemo(() => toHistoryTimeline(healthData?.cluster.history ?? []), [healthData]);
 
   // The drawer follows the finding id, so a live update refreshes it; a finding that disappears stays readable.
-  const current = url.finding ? findings.find((f) => f.id === url.finding) : undefined;
+  const current = url.finding ? linkedFinding(findings, url.finding) : undefined;
   const [remembered, setRemembered] = useState<FindingDto | undefined>(undefined);
   if (current && current !== remembered) setRemembered(current);
   const drawerFinding = current ?? (remembered?.id === url.finding ? remembered : undefined);
+
+  // An alert's link names the detector: once its finding is known, the URL names that finding, as a click would.
+  useEffect(() => {
+    if (current && url.finding && current.id !== url.finding) setUrl({ finding: current.id });
+  }, [current, url.finding, setUrl]);
 
   const selectFinding = useCallback(
     (f: FindingDto) => {

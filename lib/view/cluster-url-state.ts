@@ -1,3 +1,4 @@
+import type { FindingDto } from '@/lib/api/dto';
 import { parseTimeRange, DEFAULT_RANGE, type TimeRange } from '@/lib/charts/time-range';
 
 /** The cluster view's URL state beyond the path: `?range=&panel=&finding=&target=`. */
@@ -5,7 +6,7 @@ export interface ClusterUrlState {
   range: TimeRange;
   /** Focused detector panel id, or null. */
   panel: string | null;
-  /** Finding whose evidence drawer is open, or null. */
+  /** Finding whose evidence drawer is open (its id, or a detector id: see {@link linkedFinding}), or null. */
   finding: string | null;
   /** Update target whose details "Before you update" shows, or null (the newest). */
   target: string | null;
@@ -47,4 +48,15 @@ export function withClusterUrlState(
   if ('target' in patch) set('target', patch.target);
   const s = next.toString();
   return s ? `?${s}` : '';
+}
+
+/**
+ * The finding `?finding=` names: the finding with that id, else that detector's first finding in `findings` (pass
+ * them worst first, as the list shows them). Alerts link by detector, since their labels carry no object names.
+ */
+export function linkedFinding<T extends Pick<FindingDto, 'id' | 'detector'>>(
+  findings: readonly T[],
+  ref: string,
+): T | undefined {
+  return findings.find((f) => f.id === ref) ?? findings.find((f) => f.detector === ref);
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
-import { parseClusterUrlState, withClusterUrlState } from './cluster-url-state';
+import { linkedFinding, parseClusterUrlState, withClusterUrlState } from './cluster-url-state';
 import {
   DEFAULT_FLEET_VIEW,
   fleetFacets,
@@ -156,6 +156,19 @@ describe('cluster URL state', () => {
     expect(withClusterUrlState(cur, { finding: null, range: '1h' })).toBe('?other=1');
     expect(withClusterUrlState(cur, { target: '4.19.4' })).toBe('?range=6h&finding=f1&other=1&target=4.19.4');
     expect(withClusterUrlState(new URLSearchParams(), { finding: 'a b&c' })).toBe('?finding=a+b%26c');
+  });
+
+  it("opens an alert's link on the worst finding of the detector it names, and a finding id on that finding", () => {
+    const findings = sortFindings([
+      f('pod-setup-latency:Node//worker-0:warning', 'warning', 'pod-setup-latency'),
+      f('catalog-replicas:Deployment/openshift-catalogd/catalogd', 'critical'),
+      f('pod-setup-latency:Node//worker-1:critical', 'critical', 'pod-setup-latency'),
+    ]);
+    const alertLink = parseClusterUrlState(new URLSearchParams('panel=pod-setup-latency&finding=pod-setup-latency'));
+    expect(linkedFinding(findings, alertLink.finding!)?.id).toBe('pod-setup-latency:Node//worker-1:critical');
+    const exact = 'pod-setup-latency:Node//worker-0:warning';
+    expect(linkedFinding(findings, exact)?.id).toBe(exact);
+    expect(linkedFinding(findings, 'node-drain')).toBeUndefined();
   });
 
   it('a row whose update state is unknown shows why and is not filtered as idle', () => {

@@ -15,6 +15,8 @@ command -v openssl >/dev/null || missing+=("openssl (Debian package 'openssl')")
 compgen -G '/usr/lib/postgresql/*/bin/initdb' >/dev/null || missing+=("postgresql (Debian package 'postgresql': the incident-store contract tests start a server)")
 command -v htpasswd >/dev/null || missing+=("htpasswd (Debian package 'apache2-utils': the login tests use htpasswd -B files)")
 command -v prometheus >/dev/null || missing+=("prometheus (Debian package 'prometheus': apt-get install -y --no-install-recommends prometheus)")
+command -v prometheus-alertmanager >/dev/null \
+  || missing+=("prometheus-alertmanager (Debian package 'prometheus-alertmanager': apt-get install -y --no-install-recommends prometheus-alertmanager)")
 if [ ${#missing[@]} -gt 0 ]; then
   echo "npm test: missing prerequisites:" >&2
   for m in "${missing[@]}"; do echo "  - $m" >&2; done

@@ -89,6 +89,7 @@ describe('deploy/openshift', () => {
       'ImageStream',
       'Namespace',
       'NetworkPolicy',
+      'PrometheusRule',
       'Role',
       'RoleBinding',
       'Route',

@@ -3,13 +3,13 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
 import { joinHealth, summaryOf } from '@/lib/cluster/join-hosted';
-import { serverEnv } from '@/server/env';
+import { publicUrl, serverEnv } from '@/server/env';
 import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
-import { serviceMetrics, type FleetStats } from '@/server/observability/service-metrics';
+import { serviceMetrics, type FleetStats, type ServiceMetrics } from '@/server/observability/service-metrics';
 import { onShutdown } from '@/server/observability/shutdown';
 
 /** A fleet member as routes, the stream and incidents read it: an engine, a hosted view, or both joined. */
@@ -245,19 +245,34 @@ export function fleetPollScale(clusters: number): number {
   return Math.max(1, clusters / 200);
 }
 
+/**
+ * Feeds the service's metrics from the fleet: scrape-time figures and health signals read the members, and every
+ * published health is looked at to time finished updates. Returns the function that stops the looking.
+ */
+export function reportToMetrics(fleet: Fleet, metrics: ServiceMetrics, url: string | undefined): () => void {
+  metrics.observeFleet(() => fleet.stats());
+  metrics.health.observe(() => fleet.members(), url);
+  return fleet.streamSource([]).subscribe((message) => {
+    if (message.type !== 'health') return;
+    const member = fleet.get(message.clusterId);
+    if (member) metrics.health.look(message.clusterId, message.health, member.now());
+  });
+}
+
 const holder = globalThis as unknown as { __updateHealthFleet?: Fleet };
 
 /** The process-wide fleet, started on first use from the server environment (survives dev hot reloads). */
 export function getFleet(): Fleet {
   if (!holder.__updateHealthFleet) {
     const env = serverEnv();
+    const url = publicUrl();
     const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
       .map((name) => name.trim())
       .filter(Boolean);
     const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
     holder.__updateHealthFleet = fleet;
     onShutdown(() => fleet.stop());
-    serviceMetrics().observeFleet(() => fleet.stats());
+    reportToMetrics(fleet, serviceMetrics(), url);
   }
   return holder.__updateHealthFleet;
 }

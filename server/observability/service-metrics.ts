@@ -1,5 +1,6 @@
 import 'server-only';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { HealthSignals } from './health-signals';
 
 /** What the fleet reports at scrape time (kept as a callback so this module never imports the engine). */
 export interface FleetStats {
@@ -27,8 +28,8 @@ function followTotal(registry: Registry, name: string, help: string, read: () =>
 }
 
 /**
- * The service's own Prometheus metrics: Node's default process metrics plus the watch layer, detector evaluation
- * and SSE clients. One registry per process (kept on globalThis across dev reloads).
+ * The service's own Prometheus metrics: Node's default process metrics plus the watch layer, detector evaluation,
+ * SSE clients and the fleet's health signals. One registry per process (kept on globalThis across dev reloads).
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -37,6 +38,8 @@ export class ServiceMetrics {
   readonly sseClients: Gauge;
   readonly sseSlowClientsEnded: Counter;
   readonly httpSeconds: Histogram<'route' | 'method' | 'code'>;
+  /** The fleet's findings and update state, for the alert rules. */
+  readonly health: HealthSignals;
 
   constructor() {
     collectDefaultMetrics({ register: this.registry });
@@ -99,6 +102,7 @@ export class ServiceMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers: [this.registry],
     });
+    this.health = new HealthSignals(this.registry);
   }
 
   /** Where scrape-time fleet figures come from. */
