@@ -79,7 +79,7 @@ describe('deploy/acm', () => {
     expect(may('get', '', 'secrets', 'openshift-config')).toBe(false);
   });
 
-  it('places the RBAC on the cluster set bound into the dashboard namespace, and keeps a synced ManagedServiceAccount per member', () => {
+  it('places the RBAC on the set bound into its namespace, with a synced ManagedServiceAccount per member', () => {
     expect(work.metadata.namespace).toBe(account.namespace);
     expect(work.spec.placementRefs).toEqual([{ name: ACM_PLACEMENT }]);
     const placement = acm.find((m) => m.kind === 'Placement' && m.metadata.name === ACM_PLACEMENT) as Manifest & {

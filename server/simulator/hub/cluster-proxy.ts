@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { request } from 'node:https';
+import type { Status } from '@/lib/k8s/types';
 import { failure } from '../errors';
 import { sendStatus } from '../http-util';
 import { listenHttps, type ListeningServer, type ListenOptions } from '../https-server';
@@ -70,12 +71,11 @@ function forwardHeaders(headers: IncomingMessage['headers']): OutgoingHttpHeader
   return out;
 }
 
-function badGateway(
-  cluster: string,
-  code = 502,
-  why = 'the cluster is not connected to the hub',
-): ReturnType<typeof failure> {
-  return failure(code, code === 502 ? 'BadGateway' : 'ServiceUnavailable', `cluster-proxy: ${cluster}: ${why}`, {});
+const REASONS: Record<number, string> = { 502: 'BadGateway', 503: 'ServiceUnavailable', 504: 'Timeout' };
+
+/** The proxy's own failure for `cluster` (Status reason by code, as the API machinery names them). */
+function badGateway(cluster: string, code = 502, why = 'the cluster is not connected to the hub'): Status {
+  return failure(code, REASONS[code] ?? 'InternalError', `cluster-proxy: ${cluster}: ${why}`, {});
 }
 
 /**

@@ -1,28 +1,33 @@
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { SimulatedCluster } from '../core';
 import { installAcmCrds } from '../crds';
+import { TokenRotation } from './token-rotation';
 import { findCondition } from '../objects/conditions';
 import { createWithStatus } from '../objects/write';
 import type { StoreEvent } from '../store';
 import type { SimClient } from '../types';
 import {
-  AGENT_ADDON_NAMESPACE,
-  CONDITION_AVAILABLE,
-  MANAGED_SERVICE_ACCOUNT,
-  availableCondition,
   clusterProfile,
   clusterProfileStatus,
-  hubNamespace,
-  managedCluster,
-  managedClusterAddOn,
-  managedClusterSet,
-  managedClusterSetBinding,
-  managedClusterStatus,
   managedServiceAccount,
   managedServiceAccountStatus,
   syncedSecretName,
   syncedTokenSecret,
   tokenSecret,
+} from './access-objects';
+import {
+  AGENT_ADDON_NAMESPACE,
+  CONDITION_AVAILABLE,
+  MANAGED_SERVICE_ACCOUNT,
+  availableCondition,
+  hubNamespace,
+  managedCluster,
+  managedClusterAddOn,
+  managedClusterInfo,
+  managedClusterInfoStatus,
+  managedClusterSet,
+  managedClusterSetBinding,
+  managedClusterStatus,
   type ManagedClusterFacts,
 } from './hub-objects';
 
@@ -47,17 +52,12 @@ export interface HubControllerOptions {
   tokenGraceMs: number;
 }
 
-interface TokenState {
-  current: string;
-  cancelRotation: () => void;
-  /** Revocations of rotated-out tokens still in their grace period. */
-  pendingRevocations: Map<string, () => void>;
-}
-
 /** The ClusterRoleBinding the hub distributes to give the managed service account read access. */
 export const MANAGED_READER_BINDING = 'update-health-managed-serviceaccount';
 
 const ADDONS = ['cluster-proxy', 'managed-serviceaccount'];
+/** The foundation klusterlet's ManagedClusterInfo refresh period (it does not watch ClusterVersion). */
+export const CLUSTER_INFO_SYNC_MS = 5 * 60_000;
 
 /**
  * Plays the hub's controllers for the embedded clusters: registration (ManagedCluster status and claims), the
@@ -67,9 +67,10 @@ const ADDONS = ['cluster-proxy', 'managed-serviceaccount'];
  */
 export class HubController {
   private readonly client: SimClient;
-  private readonly tokens = new Map<string, TokenState>();
+  private readonly tokens: TokenRotation;
   private readonly members: Map<string, HubMember>;
   private unsubscribe: () => void = () => undefined;
+  private stopInfoSync: () => void = () => undefined;
 
   constructor(
     private readonly hub: SimulatedCluster,
@@ -77,6 +78,7 @@ export class HubController {
     private readonly options: HubControllerOptions,
   ) {
     this.client = hub.as('open-cluster-management-hub');
+    this.tokens = new TokenRotation(hub.clock, options.tokenTtlMs, options.tokenGraceMs);
     this.members = new Map(members.map((member) => [member.name, member]));
   }
 
@@ -95,13 +97,16 @@ export class HubController {
     }
     // Store listeners run inside the write; react after it, as a controller's informer would.
     this.unsubscribe = this.hub.store.subscribe('managedclusters', (event) => queueMicrotask(() => this.on(event)));
+    this.stopInfoSync = this.hub.clock.setInterval(() => {
+      for (const name of this.tokens.names()) this.syncClusterInfo(name);
+    }, CLUSTER_INFO_SYNC_MS);
   }
 
   /** Stops reacting and cancels the token timers. */
   stop(): void {
     this.unsubscribe();
-    for (const state of this.tokens.values()) this.cancelTimers(state);
-    this.tokens.clear();
+    this.stopInfoSync();
+    this.tokens.stop();
   }
 
   /** The API server a live, registered cluster is reached at through cluster-proxy; undefined when it is not. */
@@ -112,7 +117,7 @@ export class HubController {
 
   /** The token the hub currently hands out for a cluster (its Secret's `token`). */
   currentToken(name: string): string | undefined {
-    return this.tokens.get(name)?.current;
+    return this.tokens.current(name);
   }
 
   /** Sets `ManagedClusterConditionAvailable` (what the registration controller does when the lease stops). */
@@ -130,7 +135,7 @@ export class HubController {
 
   /** Mints a new token for a registered cluster now (as a refresh threshold would). */
   rotate(name: string): void {
-    if (!this.tokens.has(name)) throw new UnknownManagedClusterError(name);
+    if (this.tokens.current(name) === undefined) throw new UnknownManagedClusterError(name);
     this.issueToken(name);
   }
 
@@ -182,7 +187,9 @@ export class HubController {
     this.grantReadAccess(member);
     this.ensure('clusterprofiles', clusterProfile(name, this.options.profileNamespace, this.options.clusterSet));
     this.syncProfileStatus(name);
-    if (!this.tokens.has(name)) this.issueToken(name);
+    this.ensure('managedclusterinfos', managedClusterInfo(name));
+    this.syncClusterInfo(name);
+    if (this.tokens.current(name) === undefined) this.issueToken(name);
   }
 
   /** What the add-on's ManifestWork / ClusterPermission does on the managed cluster: read-only RBAC for the SA. */
@@ -218,39 +225,34 @@ export class HubController {
     this.client.updateStatus('clusterprofiles', { ...profile, status });
   }
 
+  private syncClusterInfo(name: string): void {
+    const member = this.members.get(name);
+    const info = this.client.get('managedclusterinfos', name, name);
+    if (!member || !info) return;
+    const clusterVersion = member.cluster.client.get('clusterversions', 'version');
+    const status = managedClusterInfoStatus(this.facts(member), clusterVersion, this.hub.clock.now());
+    const previous = (info.status as { conditions?: Condition[] } | undefined)?.conditions?.[0];
+    const conditions = (status as { conditions: Condition[] }).conditions;
+    if (previous) conditions[0].lastTransitionTime = previous.lastTransitionTime;
+    this.client.updateStatus('managedclusterinfos', { ...info, status });
+  }
+
   /** The agent mints a token (TokenRequest on the managed cluster) and reports it; the syncer copies it. */
   private issueToken(name: string): void {
     const member = this.members.get(name);
-    const msa = this.client.get('managedserviceaccounts', MANAGED_SERVICE_ACCOUNT, name);
-    if (!member || !msa) return;
-    const { tokenTtlMs, tokenGraceMs, profileNamespace } = this.options;
-    const token = member.cluster.serviceAccountTokens.mint(AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT);
-    const now = this.hub.clock.now();
-    const state = this.tokens.get(name) ?? {
-      current: '',
-      cancelRotation: () => undefined,
-      pendingRevocations: new Map(),
-    };
-    state.cancelRotation();
-    const previous = state.current;
-    if (previous) {
-      const revoke = () => {
-        member.cluster.serviceAccountTokens.revoke(previous);
-        state.pendingRevocations.delete(previous);
-      };
-      state.pendingRevocations.set(previous, this.hub.clock.setTimeout(revoke, tokenGraceMs));
-    }
-    state.current = token;
-    state.cancelRotation = this.hub.clock.setTimeout(() => this.issueToken(name), tokenTtlMs);
-    this.tokens.set(name, state);
-    const secret = tokenSecret(name, msa.metadata.uid ?? '', token, member.caData);
-    this.upsert(secret);
-    this.client.updateStatus('managedserviceaccounts', {
-      ...msa,
-      status: managedServiceAccountStatus(now, now + tokenTtlMs + tokenGraceMs),
+    if (!member) return;
+    this.tokens.issue(name, member.cluster.serviceAccountTokens, (token) => {
+      const msa = this.client.get('managedserviceaccounts', MANAGED_SERVICE_ACCOUNT, name);
+      if (!msa) return;
+      const now = this.hub.clock.now();
+      const secret = tokenSecret(name, msa.metadata.uid ?? '', token, member.caData);
+      this.upsert(secret);
+      const { tokenTtlMs, tokenGraceMs, profileNamespace } = this.options;
+      const status = managedServiceAccountStatus(now, now + tokenTtlMs + tokenGraceMs);
+      this.client.updateStatus('managedserviceaccounts', { ...msa, status });
+      const profile = this.client.get('clusterprofiles', name, profileNamespace);
+      if (profile) this.upsert(syncedTokenSecret(profile, secret));
     });
-    const profile = this.client.get('clusterprofiles', name, profileNamespace);
-    if (profile) this.upsert(syncedTokenSecret(profile, secret));
   }
 
   private upsert(secret: KubeObject): void {
@@ -263,23 +265,10 @@ export class HubController {
       });
   }
 
-  private cancelTimers(state: TokenState): void {
-    state.cancelRotation();
-    for (const cancel of state.pendingRevocations.values()) cancel();
-  }
-
   /** OCM's cleanup of a deleted ManagedCluster: the agent's ServiceAccount (and so its tokens) and hub objects go. */
   private unregister(name: string): void {
     const member = this.members.get(name);
-    const state = this.tokens.get(name);
-    if (state) {
-      this.cancelTimers(state);
-      if (member) {
-        member.cluster.serviceAccountTokens.revoke(state.current);
-        for (const token of state.pendingRevocations.keys()) member.cluster.serviceAccountTokens.revoke(token);
-      }
-      this.tokens.delete(name);
-    }
+    this.tokens.forget(name, member?.cluster.serviceAccountTokens);
     const { profileNamespace } = this.options;
     const remove = (resource: Parameters<SimClient['delete']>[0], objectName: string, namespace?: string) => {
       if (this.client.get(resource, objectName, namespace)) this.client.delete(resource, objectName, namespace);
@@ -289,6 +278,7 @@ export class HubController {
     remove('secrets', MANAGED_SERVICE_ACCOUNT, name);
     remove('managedserviceaccounts', MANAGED_SERVICE_ACCOUNT, name);
     for (const addon of ADDONS) remove('managedclusteraddons', addon, name);
+    remove('managedclusterinfos', name, name);
     remove('namespaces', name);
   }
 }

@@ -151,6 +151,26 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
     expect(addons.stdout).toContain('managedclusteraddon.addon.open-cluster-management.io/managed-serviceaccount');
   });
 
+  it('reports the OpenShift distribution in ManagedClusterInfo, refreshed every five minutes', async () => {
+    const ocp = async () => {
+      const run = await kubectl(hubAs('reader'), ['get', 'managedclusterinfo', '-n', 'east-1', 'east-1', '-o', 'json']);
+      expect(run.stderr).toBe('');
+      return (JSON.parse(run.stdout) as { status: { clusterID: string; distributionInfo: { ocp: object } } }).status;
+    };
+    expect(await ocp()).toMatchObject({
+      clusterID: 'cid-east-1',
+      distributionInfo: { ocp: { version: '4.14.10', desiredVersion: '4.14.10', channel: 'stable-4.14' } },
+    });
+    const client = members[0].cluster.client;
+    const version = client.get('clusterversions', 'version')!;
+    const status = version.status as { desired: { version: string } };
+    client.updateStatus('clusterversions', { ...version, status: { ...status, desired: { version: '4.15.3' } } });
+    hub.cluster.clock.advance(4 * 60_000);
+    expect((await ocp()).distributionInfo).toMatchObject({ ocp: { desiredVersion: '4.14.10' } });
+    hub.cluster.clock.advance(60_000);
+    expect((await ocp()).distributionInfo).toMatchObject({ ocp: { version: '4.14.10', desiredVersion: '4.15.3' } });
+  });
+
   it('reads a ClusterVersion through cluster-proxy with the synced managed-serviceaccount token', async () => {
     const token = await syncedToken('east-1');
     const agent = await kubectl(hubAs('reader'), [
@@ -194,8 +214,12 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
   });
 
   it('rotates the token: the Secret carries the new one, the old one answers 401 after its grace', async () => {
+    // A refresh now (the control the simulator offers) starts a full TTL from here.
+    expect(await simControl('POST', 'hub/rotate', { cluster: 'east-1' })).toBe(200);
     const old = await syncedToken('east-1');
-    hub.cluster.clock.advance(TTL_S * 1000);
+    hub.cluster.clock.advance(TTL_S * 1000 - 1);
+    expect(await syncedToken('east-1')).toBe(old);
+    hub.cluster.clock.advance(1);
     await waitFor(async () => (await syncedToken('east-1')) !== old, 'the rotated Secret');
     const fresh = await syncedToken('east-1');
     expect((await kubectl(viaProxy('east-1', fresh), ['get', 'clusterversion', 'version'])).code).toBe(0);
@@ -248,7 +272,7 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
     expect((await kubectl(viaProxy('west-2', token), ['get', 'clusterversion', 'version'])).code).toBe(0);
   });
 
-  it('deleting a ManagedCluster removes its ClusterProfile and Secrets; creating it again re-registers it', async () => {
+  it('deleting a ManagedCluster removes its profile and Secrets; creating it again re-registers it', async () => {
     const old = await syncedToken('west-2');
     const deleted = await kubectl(hubAs('admin'), ['delete', 'managedcluster', 'west-2']);
     expect(deleted.stderr).toBe('');
@@ -275,5 +299,38 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
     const run = await kubectl(viaProxy('west-2', fresh), ['get', 'clusterversion', 'version', '-o', 'name']);
     expect(run.stdout.trim()).toBe('clusterversion.config.openshift.io/version');
     expect((await kubectl(viaProxy('west-2', old), ['get', 'clusterversion', 'version'])).code).not.toBe(0);
+  });
+
+  it('leaves a ManagedCluster of no known cluster unjoined, with no profile or credentials', async () => {
+    const manifest = JSON.stringify({
+      apiVersion: 'cluster.open-cluster-management.io/v1',
+      kind: 'ManagedCluster',
+      metadata: { name: 'nowhere-9' },
+      spec: { hubAcceptsClient: true },
+    });
+    expect((await kubectl(hubAs('admin'), ['create', '--validate=false', '-f', '-'], manifest)).stderr).toBe('');
+    const table = await kubectl(hubAs('reader'), ['get', 'managedclusters']);
+    expect(table.stdout).toMatch(/^nowhere-9\s+true\s+\d+s$/m);
+    const profiles = await kubectl(hubAs('reader'), ['get', 'clusterprofiles', '-n', NS, '-o', 'name']);
+    expect(profiles.stdout).not.toContain('nowhere-9');
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(
+        `${hub.proxy.url}/nowhere-9/api`,
+        { ca: Buffer.from(hub.proxy.caData, 'base64').toString(), headers: { Authorization: 'Bearer any' } },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        },
+      );
+      req.on('error', reject);
+      req.end();
+    });
+    expect(answer.status).toBe(502);
+    expect(JSON.parse(answer.body)).toMatchObject({
+      kind: 'Status',
+      code: 502,
+      message: 'cluster-proxy: nowhere-9: the cluster is not connected to the hub',
+    });
   });
 });

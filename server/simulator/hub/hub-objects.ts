@@ -1,6 +1,7 @@
 /**
  * The objects an ACM / Open Cluster Management hub keeps for each managed cluster, shaped like the upstream
- * controllers write them (registration, cluster-proxy, managed-serviceaccount and its ClusterProfile syncer).
+ * controllers write them: registration (ManagedCluster, cluster sets), add-ons and the foundation's
+ * ManagedClusterInfo; the names and labels every hub object shares. Access objects: access-objects.ts.
  * Names, labels and keys follow open-cluster-management-io/{api,cluster-proxy,managed-serviceaccount} and
  * kubernetes-sigs/cluster-inventory-api.
  */
@@ -41,7 +42,8 @@ export interface ManagedClusterFacts {
   controlPlaneTopology: string;
 }
 
-function condition(type: string, status: string, reason: string, message: string, nowMs: number): Condition {
+/** A condition as OCM controllers write it. */
+export function condition(type: string, status: string, reason: string, message: string, nowMs: number): Condition {
   return { type, status, reason, message, lastTransitionTime: iso(nowMs) };
 }
 
@@ -60,7 +62,7 @@ export function managedClusterSet(name: string): KubeObject {
   };
 }
 
-/** The ManagedClusterSetBinding of `clusterSet` into `namespace` (OCM requires the binding to be named after the set). */
+/** The ManagedClusterSetBinding of `clusterSet` into `namespace` (OCM requires it to be named after the set). */
 export function managedClusterSetBinding(clusterSet: string, namespace: string): KubeObject {
   return {
     apiVersion: 'cluster.open-cluster-management.io/v1beta2',
@@ -157,131 +159,58 @@ export function managedClusterAddOn(cluster: string, addon: string, nowMs: numbe
   };
 }
 
-/** The dashboard's ManagedServiceAccount in a cluster namespace, synced to the ClusterProfile namespace. */
-export function managedServiceAccount(cluster: string, validitySeconds: number): KubeObject {
-  return {
-    apiVersion: 'authentication.open-cluster-management.io/v1beta1',
-    kind: 'ManagedServiceAccount',
-    metadata: {
-      name: MANAGED_SERVICE_ACCOUNT,
-      namespace: cluster,
-      labels: { [LABEL_SYNC_TO_CLUSTER_PROFILE]: 'true' },
-    },
-    spec: { rotation: { enabled: true, validity: `${validitySeconds}s` } },
+interface ClusterVersionView {
+  spec?: { channel?: string };
+  status?: {
+    desired?: { version?: string; image?: string; url?: string; channels?: string[] };
+    history?: { version?: string; image?: string; state?: string; verified?: boolean }[];
+    availableUpdates?: { version?: string; image?: string; url?: string; channels?: string[] }[] | null;
+    conditions?: Condition[];
   };
 }
 
-/** The status the managed-serviceaccount agent reports after a token refresh. */
-export function managedServiceAccountStatus(refreshedMs: number, expiresMs: number): KubeObject['status'] {
+/** A ManagedClusterInfo (named and namespaced after the cluster); its status comes from `managedClusterInfoStatus`. */
+export function managedClusterInfo(cluster: string): KubeObject {
   return {
-    conditions: [
-      condition('SecretCreated', 'True', 'SecretCreated', '', refreshedMs),
-      condition('TokenReported', 'True', 'TokenReported', '', refreshedMs),
-    ],
-    expirationTimestamp: iso(expiresMs),
-    tokenSecretRef: { name: MANAGED_SERVICE_ACCOUNT, lastRefreshTimestamp: iso(refreshedMs) },
+    apiVersion: 'internal.open-cluster-management.io/v1beta1',
+    kind: 'ManagedClusterInfo',
+    metadata: { name: cluster, namespace: cluster },
+    spec: {},
   };
 }
 
-function base64(text: string): string {
-  return Buffer.from(text).toString('base64');
-}
-
-/** The token Secret the agent reports into the cluster namespace: named after the ManagedServiceAccount. */
-export function tokenSecret(cluster: string, msaUid: string, token: string, caData: string): KubeObject {
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: MANAGED_SERVICE_ACCOUNT,
-      namespace: cluster,
-      labels: { [LABEL_IS_MANAGED_SERVICE_ACCOUNT]: 'true' },
-      ownerReferences: [
-        {
-          apiVersion: 'authentication.open-cluster-management.io/v1beta1',
-          kind: 'ManagedServiceAccount',
-          name: MANAGED_SERVICE_ACCOUNT,
-          uid: msaUid,
-        },
-      ],
-    },
-    type: 'Opaque',
-    data: { 'ca.crt': caData, token: base64(token) },
-  };
-}
-
-/** The name of the syncer's copy of a token Secret in the ClusterProfile namespace: `<cluster>-<msa>`. */
-export function syncedSecretName(cluster: string): string {
-  return `${cluster}-${MANAGED_SERVICE_ACCOUNT}`;
-}
-
-/** The ClusterProfile credential syncer's copy of the token Secret, owned by the ClusterProfile. */
-export function syncedTokenSecret(profile: KubeObject, source: KubeObject): KubeObject {
-  const cluster = profile.metadata.name;
-  return {
-    apiVersion: 'v1',
-    kind: 'Secret',
-    metadata: {
-      name: syncedSecretName(cluster),
-      namespace: profile.metadata.namespace,
-      labels: { [LABEL_SYNCED_FROM]: `${cluster}-${MANAGED_SERVICE_ACCOUNT}` },
-      ownerReferences: [
-        {
-          apiVersion: 'multicluster.x-k8s.io/v1alpha1',
-          kind: 'ClusterProfile',
-          name: cluster,
-          uid: profile.metadata.uid ?? '',
-          controller: true,
-        },
-      ],
-    },
-    type: 'Opaque',
-    data: { ...(source.data as Record<string, string>) },
-  };
-}
-
-/** A ClusterProfile (spec and labels) in a namespace bound to the cluster's set. */
-export function clusterProfile(cluster: string, namespace: string, clusterSet: string): KubeObject {
-  return {
-    apiVersion: 'multicluster.x-k8s.io/v1alpha1',
-    kind: 'ClusterProfile',
-    metadata: {
-      name: cluster,
-      namespace,
-      labels: {
-        [LABEL_CLUSTER_MANAGER]: OCM_CLUSTER_MANAGER,
-        [LABEL_CLUSTER_NAME]: cluster,
-        [LABEL_PROFILE_CLUSTERSET]: clusterSet,
-      },
-    },
-    spec: { displayName: cluster, clusterManager: { name: OCM_CLUSTER_MANAGER } },
-  };
-}
-
-/** ClusterProfile status: the cluster-proxy access provider and the health OCM mirrors from the ManagedCluster. */
-export function clusterProfileStatus(
-  cluster: string,
-  proxy: { url: string; caData: string },
-  available: Condition | undefined,
-  kubernetesVersion: string,
+/**
+ * What the foundation klusterlet's clusterinfo controller reports: the OpenShift distribution from the cluster's
+ * ClusterVersion, refreshed every five minutes (it does not watch ClusterVersion).
+ */
+export function managedClusterInfoStatus(
+  facts: ManagedClusterFacts,
+  clusterVersion: KubeObject | undefined,
   nowMs: number,
 ): KubeObject['status'] {
-  const healthy = available?.status ?? 'Unknown';
+  const view = (clusterVersion ?? {}) as ClusterVersionView;
+  const history = view.status?.history ?? [];
+  const updates = view.status?.availableUpdates ?? [];
+  const failing = view.status?.conditions?.find((c) => c.type === 'Failing')?.status === 'True';
   return {
-    accessProviders: [
-      {
-        name: OCM_CLUSTER_MANAGER,
-        cluster: {
-          server: `${proxy.url}/${cluster}`,
-          'certificate-authority-data': proxy.caData,
-          extensions: [{ name: 'client.authentication.k8s.io/exec', extension: { clusterName: cluster } }],
-        },
+    clusterID: facts.clusterId,
+    kubeVendor: 'OpenShift',
+    cloudVendor: 'Other',
+    version: facts.kubernetesVersion,
+    conditions: [condition('ManagedClusterInfoSynced', 'True', 'ManagedClusterInfoSynced', 'Synced', nowMs)],
+    distributionInfo: {
+      type: 'OCP',
+      ocp: {
+        version: history.find((entry) => entry.state === 'Completed')?.version ?? '',
+        desiredVersion: view.status?.desired?.version ?? '',
+        desired: view.status?.desired ?? {},
+        channel: view.spec?.channel ?? '',
+        availableUpdates: updates.map((update) => update.version ?? ''),
+        versionAvailableUpdates: updates,
+        versionHistory: history.map(({ version, image, state, verified }) => ({ version, image, state, verified })),
+        upgradeFailed: failing,
+        managedClusterClientConfig: { url: facts.apiServerUrl, caBundle: facts.caData },
       },
-    ],
-    conditions: [
-      condition('ControlPlaneHealthy', healthy, available?.reason ?? 'Unknown', available?.message ?? '', nowMs),
-      condition('Joined', 'True', 'ManagedClusterJoined', 'Managed cluster joined', nowMs),
-    ],
-    version: { kubernetes: kubernetesVersion },
+    },
   };
 }
