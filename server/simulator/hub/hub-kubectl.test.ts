@@ -260,6 +260,37 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
       ]);
       return profile.stdout === 'Unknown';
     }, 'ControlPlaneHealthy to follow');
+    // The registration controller's condition written with kubectl counts the same.
+    const available = {
+      type: 'ManagedClusterConditionAvailable',
+      status: 'True',
+      reason: 'ManagedClusterAvailable',
+      message: 'Managed cluster is available',
+      lastTransitionTime: new Date(hub.cluster.clock.now()).toISOString(),
+    };
+    const patch = JSON.stringify({ status: { conditions: [available] } });
+    const patched = await kubectl(hubAs('admin'), [
+      'patch',
+      'managedcluster',
+      'west-2',
+      '--subresource=status',
+      '--type=merge',
+      '-p',
+      patch,
+    ]);
+    expect(patched.stderr).toBe('');
+    await waitFor(async () => {
+      const profile = await kubectl(hubAs('reader'), [
+        'get',
+        'clusterprofile',
+        '-n',
+        NS,
+        'west-2',
+        '-o',
+        'jsonpath={.status.conditions[?(@.type=="ControlPlaneHealthy")].status}',
+      ]);
+      return profile.stdout === 'True';
+    }, 'ControlPlaneHealthy to follow kubectl');
     expect(await simControl('POST', 'hub/available', { cluster: 'west-2', status: 'Maybe' })).toBe(400);
     expect(await simControl('POST', 'hub/available', { cluster: 'nowhere', status: 'True' })).toBe(400);
 
