@@ -35,8 +35,17 @@ function readOnly(rules: readonly Rule[]): Rule[] {
   });
 }
 
+/**
+ * Managed-side names: `update-health-managed-*`, so a cluster that also runs deploy/openshift keeps its own
+ * `update-health-*` roles and bindings (same names would make the work agent rewrite their subjects).
+ */
+export function managedName(name: string): string {
+  return name.replace(/^update-health-/, 'update-health-managed-');
+}
+
 function meta(object: Manifest): Manifest['metadata'] {
-  const { name, namespace } = object.metadata;
+  const { namespace } = object.metadata;
+  const name = managedName(object.metadata.name);
   return namespace ? { name, namespace } : { name };
 }
 
@@ -62,18 +71,16 @@ export function managedClusterRbac(openshift: readonly Manifest[], account: { na
     if (!role) throw new Error(`${binding.kind} ${binding.metadata.name}: ${binding.roleRef.name} is not rendered`);
     const rules = readOnly(role.rules);
     if (!rules.length) continue;
+    const ours = meta(role);
     const known = out.some(
-      (m) =>
-        m.kind === role.kind &&
-        m.metadata.name === role.metadata.name &&
-        m.metadata.namespace === role.metadata.namespace,
+      (m) => m.kind === role.kind && m.metadata.name === ours.name && m.metadata.namespace === ours.namespace,
     );
-    if (!known) out.push({ apiVersion: role.apiVersion, kind: role.kind, metadata: meta(role), rules });
+    if (!known) out.push({ apiVersion: role.apiVersion, kind: role.kind, metadata: ours, rules });
     out.push({
       apiVersion: binding.apiVersion,
       kind: binding.kind,
       metadata: meta(binding),
-      roleRef: binding.roleRef,
+      roleRef: { ...binding.roleRef, name: managedName(binding.roleRef.name) },
       subjects: [{ kind: 'ServiceAccount', name: MANAGED_SERVICE_ACCOUNT, namespace: AGENT_ADDON_NAMESPACE }],
     });
   }

@@ -34,8 +34,9 @@ const key = (m: Manifest) => `${m.kind} ${m.metadata.namespace ?? ''}/${m.metada
 describe('deploy/acm', () => {
   it('distributes the read rules of deploy/openshift, unchanged but for the verbs (npm run generate:acm-rbac)', () => {
     expect(distributed).toEqual(managedClusterRbac(openshift, account));
+    expect(new Set(distributed.map(key)).size).toBe(distributed.length);
     const readers = distributed.filter((m) => m.kind === 'ClusterRole');
-    expect(readers.map((m) => m.metadata.name)).toContain('update-health-reader');
+    expect(readers.map((m) => m.metadata.name)).toEqual(['update-health-managed-reader']);
   });
 
   it('grants the managed service account on a managed cluster get, list and watch only, and no Secret', () => {

@@ -1,7 +1,7 @@
+import { resourceForKind } from '@/lib/k8s/resources';
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { SimulatedCluster } from '../core';
 import { installAcmCrds } from '../crds';
-import { TokenRotation } from './token-rotation';
 import { findCondition } from '../objects/conditions';
 import { createWithStatus } from '../objects/write';
 import type { StoreEvent } from '../store';
@@ -16,7 +16,6 @@ import {
   tokenSecret,
 } from './access-objects';
 import {
-  AGENT_ADDON_NAMESPACE,
   CONDITION_AVAILABLE,
   MANAGED_SERVICE_ACCOUNT,
   availableCondition,
@@ -30,6 +29,8 @@ import {
   managedClusterStatus,
   type ManagedClusterFacts,
 } from './hub-objects';
+import { managedClusterRbac } from './managed-rbac';
+import { TokenRotation } from './token-rotation';
 
 /** An embedded cluster the hub can manage. */
 export interface HubMember {
@@ -51,9 +52,6 @@ export interface HubControllerOptions {
   /** Hub-clock milliseconds an old token keeps working after a rotation. */
   tokenGraceMs: number;
 }
-
-/** The ClusterRoleBinding the hub distributes to give the managed service account read access. */
-export const MANAGED_READER_BINDING = 'update-health-managed-serviceaccount';
 
 const ADDONS = ['cluster-proxy', 'managed-serviceaccount'];
 /** The foundation klusterlet's ManagedClusterInfo refresh period (it does not watch ClusterVersion). */
@@ -192,17 +190,14 @@ export class HubController {
     if (this.tokens.current(name) === undefined) this.issueToken(name);
   }
 
-  /** What the add-on's ManifestWork / ClusterPermission does on the managed cluster: read-only RBAC for the SA. */
+  /** What deploy/acm's ManifestWorkReplicaSet does on each managed cluster: the read-only RBAC of the SA. */
   private grantReadAccess(member: HubMember): void {
     const client = member.cluster.as('work-agent');
-    if (client.get('clusterrolebindings', MANAGED_READER_BINDING)) return;
-    client.create('clusterrolebindings', {
-      apiVersion: 'rbac.authorization.k8s.io/v1',
-      kind: 'ClusterRoleBinding',
-      metadata: { name: MANAGED_READER_BINDING },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-reader' },
-      subjects: [{ kind: 'ServiceAccount', name: MANAGED_SERVICE_ACCOUNT, namespace: AGENT_ADDON_NAMESPACE }],
-    });
+    for (const manifest of managedClusterRbac()) {
+      const resource = resourceForKind(manifest.kind);
+      if (!resource) throw new Error(`deploy/acm distributes a ${manifest.kind}, which the simulator does not serve`);
+      if (!client.get(resource, manifest.metadata.name, manifest.metadata.namespace)) client.create(resource, manifest);
+    }
   }
 
   private syncProfileStatus(name: string): void {

@@ -8,7 +8,7 @@ import { serveCluster, type ServedCluster } from '../api-server';
 import { createSimulatedCluster } from '../core';
 import { installBaseCrds } from '../crds';
 import { buildKubeconfig } from '../kubeconfig';
-import { testClusterVersion, testNamespace } from '../test-objects';
+import { testClusterVersion, testPod } from '../test-objects';
 import type { HubMember } from './hub-controller';
 import { startHub, type EmbeddedHub } from './serve-hub';
 
@@ -196,21 +196,35 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
 
   it('streams a watch through cluster-proxy', async () => {
     const token = await syncedToken('west-2');
+    const kubeconfig = viaProxy('west-2', token);
     const child = spawn(
       'kubectl',
-      ['--kubeconfig', viaProxy('west-2', token), '--cache-dir', join(dir, 'cache'), 'get', 'ns', '-w', '-o', 'name'],
+      ['--kubeconfig', kubeconfig, '--cache-dir', join(dir, 'cache'), 'get', 'pods', '-A', '-w', '-o', 'name'],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
-      members[1].cluster.client.create('namespaces', testNamespace('before-watch'));
-      await waitFor(async () => out.includes('namespace/before-watch'), 'the initial list');
-      members[1].cluster.client.create('namespaces', testNamespace('during-watch'));
-      await waitFor(async () => out.includes('namespace/during-watch'), 'the watch event');
+      members[1].cluster.client.create('pods', testPod('x', 'before-watch'));
+      await waitFor(async () => out.includes('pod/before-watch'), 'the initial list');
+      members[1].cluster.client.create('pods', testPod('x', 'during-watch'));
+      await waitFor(async () => out.includes('pod/during-watch'), 'the watch event');
     } finally {
       child.kill();
     }
+  });
+
+  it('gives the managed service account the read-only RBAC deploy/acm distributes, nothing more', async () => {
+    const token = await syncedToken('west-2');
+    const kubeconfig = viaProxy('west-2', token);
+    const denied = await kubectl(kubeconfig, ['get', 'namespaces']);
+    expect(denied.stderr).toMatch(
+      /namespaces is forbidden: User "system:serviceaccount:open-cluster-management-agent-addon:update-health"/,
+    );
+    const write = await kubectl(kubeconfig, ['delete', 'pod', '-n', 'x', 'before-watch']);
+    expect(write.stderr).toMatch(/forbidden/);
+    const binding = members[1].cluster.client.get('clusterrolebindings', 'update-health-managed-reader');
+    expect(binding).toMatchObject({ roleRef: { name: 'update-health-managed-reader' } });
   });
 
   it('rotates the token: the Secret carries the new one, the old one answers 401 after its grace', async () => {
