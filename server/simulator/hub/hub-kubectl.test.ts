@@ -123,6 +123,24 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
     expect(sets.stdout.trim()).toBe('managedclustersetbinding.cluster.open-cluster-management.io/update-health');
   });
 
+  it('writes the hub as the current context, with member contexts after it only when asked', async () => {
+    const contexts = async (text: string) => {
+      const path = join(dir, 'contexts.yaml');
+      writeFileSync(path, text);
+      const run = await kubectl(path, ['config', 'get-contexts', '-o', 'name']);
+      const current = await kubectl(path, ['config', 'current-context']);
+      return [current.stdout.trim(), run.stdout.trim().split('\n').sort()];
+    };
+    expect(await contexts(hub.kubeconfig('reader'))).toEqual(['hub', ['hub']]);
+    const entries = members.map((member, index) => ({
+      name: member.name,
+      server: member.url,
+      caData: member.caData,
+      token: served[index].tokens.reader,
+    }));
+    expect(await contexts(hub.kubeconfig('reader', entries))).toEqual(['hub', ['east-1', 'hub', 'west-2']]);
+  });
+
   it('keeps a ClusterProfile per cluster in the bound namespace, pointing at cluster-proxy', async () => {
     const run = await kubectl(hubAs('reader'), ['get', 'clusterprofiles', '-n', NS, '-o', 'json']);
     expect(run.stderr).toBe('');
