@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import {
   authenticateToken,
   bearerToken,
@@ -30,7 +30,7 @@ import { resolveRoute } from './routes';
 import { RESOURCES, type ResourceInfo } from '@/lib/k8s/resources';
 import { handleSimControl } from './sim-control';
 import { servingCertificate } from './tls';
-import { createApiServer } from './https-server';
+import { listenHttps } from './https-server';
 import { ApiStatusError, type FaultRule } from './types';
 import type { FaultVerb } from './faults';
 
@@ -47,6 +47,8 @@ export interface ServeClusterOptions {
   driver?: ClockDriver;
   /** The HTPasswd identity provider of the OAuth server (default: the process's, see access/htpasswd). */
   users?: () => Htpasswd;
+  /** Extra `/__sim/<action>` controls (the hub's); answers and returns true for its own actions, else false. */
+  control?: (action: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<boolean>;
   /**
    * Offer HTTP/2 in ALPN, as kube-apiserver does (default true); `false` serves HTTP/1.1 only, as behind a proxy
    * that does not speak h2, so clients' fallback can be exercised.
@@ -240,7 +242,7 @@ export async function serveCluster(
   const users = options.users ?? processHtpasswd;
   let clients = new Map<string, OAuthClient>();
   installAccessControl(cluster.as('openshift-apiserver'));
-  const authenticate = (token: string) => authenticateToken(tokens, oauth, token);
+  const authenticate = (token: string) => authenticateToken(tokens, oauth, token, cluster.serviceAccountTokens);
   const reviewContext = {
     store: cluster.store,
     authenticate,
@@ -268,6 +270,7 @@ export async function serveCluster(
           nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname },
         };
         if (!authorize(cluster.store, user, attrs).allowed) return sendStatus(res, forbidden(user, attrs));
+        if (options.control && (await options.control(route.action, req, res, query))) return;
         return handleSimControl(route.action, req, res, { cluster, stats, driver: options.driver, query });
       }
       case 'core-versions':
@@ -329,13 +332,8 @@ export async function serveCluster(
     });
   };
 
-  const served = createApiServer(
-    {
-      cert: certificate.cert,
-      key: certificate.key,
-      http2: options.http2,
-      maxConcurrentStreams: options.maxConcurrentStreams,
-    },
+  const served = await listenHttps(
+    certificate,
     (req, res) => {
       // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
       res.sendDate = false;
@@ -353,19 +351,10 @@ export async function serveCluster(
         sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
       });
     },
+    { port: options.port, host, http2: options.http2, maxConcurrentStreams: options.maxConcurrentStreams },
   );
-  const server = served.server;
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  address = `${host}:${port}`;
-  const url = `https://${address}`;
+  address = served.address;
+  const url = served.url;
   clients = oauthClients(url, tokens);
   return {
     url,
@@ -377,10 +366,6 @@ export async function serveCluster(
       buildKubeconfig([{ name: contextName, server: url, caData: certificate.caData, token: tokens[identity] }]),
     connections: () => served.connections(),
     dropConnections: (how) => served.dropConnections(how),
-    close: () =>
-      new Promise<void>((resolve) => {
-        served.dropConnections('destroy');
-        server.close(() => resolve());
-      }),
+    close: () => served.close(),
   };
 }

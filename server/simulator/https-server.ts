@@ -1,7 +1,7 @@
 import http2, { type Http2Session } from 'node:http2';
 import https from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Socket } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import type { Server as TlsServer } from 'node:tls';
 
 /** OpenShift's kube-apiserver allows this many concurrent streams per HTTP/2 connection (upstream: 100-250). */
@@ -84,5 +84,67 @@ export function createApiServer(options: ApiServerOptions, handler: ApiRequestHa
       }
       for (const socket of sockets) socket.destroy();
     },
+  };
+}
+
+/** A listening HTTPS server of the simulator. */
+export interface ListeningServer extends ApiHttpsServer {
+  /** `https://127.0.0.1:<port>` */
+  url: string;
+  /** `127.0.0.1:<port>` */
+  address: string;
+  /** Destroys open connections (watches included) and stops listening. */
+  close(): Promise<void>;
+}
+
+/** Where and how a simulator HTTPS server listens. */
+export interface ListenOptions {
+  /** TCP port (default: any free port). */
+  port?: number;
+  host?: '127.0.0.1';
+  /** Offer `h2` in ALPN (default true). */
+  http2?: boolean;
+  /** Streams one HTTP/2 connection may carry at once (default OpenShift's 2,000). */
+  maxConcurrentStreams?: number;
+}
+
+/**
+ * The one HTTPS server stack of the simulator: every API server and the hub's cluster-proxy listen through it, so
+ * they speak the same protocols (h2 and HTTP/1.1 by ALPN) and close the same way.
+ */
+export async function listenHttps(
+  certificate: { cert: string; key: string },
+  handler: ApiRequestHandler,
+  options: ListenOptions = {},
+): Promise<ListeningServer> {
+  const host = options.host ?? '127.0.0.1';
+  const served = createApiServer(
+    {
+      cert: certificate.cert,
+      key: certificate.key,
+      http2: options.http2,
+      maxConcurrentStreams: options.maxConcurrentStreams,
+    },
+    handler,
+  );
+  const { server } = served;
+  server.on('tlsClientError', () => undefined);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = `${host}:${(server.address() as AddressInfo).port}`;
+  return {
+    ...served,
+    url: `https://${address}`,
+    address,
+    close: () =>
+      new Promise<void>((resolve) => {
+        served.dropConnections('destroy');
+        server.close(() => resolve());
+      }),
   };
 }
