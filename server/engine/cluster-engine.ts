@@ -198,13 +198,16 @@ export class ClusterEngine {
 
   /**
    * Records the findings in the history and gives open ones their stored onset. Only an evaluation on complete data
-   * (every source synced, or forbidden by RBAC for good) resolves what it does not see.
+   * (every source synced, or forbidden by RBAC for good, and the logs polled once) resolves what it does not see: a
+   * restart must not resolve, then reopen, what it has not looked at yet.
    */
   private recorded(id: string, assessment: Assessment, now: number, sources: readonly SourceStateDto[]): Assessment {
     const recorder = this.recorder(id);
     if (!recorder) return assessment;
     const complete =
-      sources.length > 0 && sources.every((source) => source.status === 'synced' || source.status === 'forbidden');
+      this.logs.polled() &&
+      sources.length > 0 &&
+      sources.every((source) => source.status === 'synced' || source.status === 'forbidden');
     const findings = recorder.observe(assessment.health.findings, now, complete);
     return { ...assessment, health: { ...assessment.health, findings } };
   }
