@@ -93,7 +93,9 @@ export const clusterUpdateSchema = z.object({
   state: z.string(),
   phases: z.array(updatePhaseSpanSchema),
   /** Findings open at some moment of the update (from the finding history), as the viewer may see them. */
-  findings: z.array(z.object({ findingId: z.string(), detector: z.string(), title: z.string(), severity: severitySchema })),
+  findings: z.array(
+    z.object({ findingId: z.string(), detector: z.string(), title: z.string(), severity: severitySchema }),
+  ),
   /** Slower than the fleet's p95 for the same from→to (ongoing: already longer than it). */
   slowerThanP95: z.boolean(),
 });

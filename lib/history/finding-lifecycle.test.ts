@@ -39,7 +39,11 @@ describe('what the history records of a finding', () => {
   it('opens at the detector onset, changes severity and evidence, and resolves, each once', () => {
     const seen = observeFinding(finding);
     const opened = nextFindingState('c1', undefined, seen, T)!;
-    expect(opened.event).toMatchObject({ kind: 'opened', at: Date.parse(finding.since!), openedAt: opened.state.openedAt });
+    expect(opened.event).toMatchObject({
+      kind: 'opened',
+      at: Date.parse(finding.since!),
+      openedAt: opened.state.openedAt,
+    });
     expect(opened.state).toMatchObject({ revision: 1, resolvedAt: null, severity: 'warning' });
     expect(nextFindingState('c1', opened.state, seen, T + 5_000)).toBeUndefined();
 

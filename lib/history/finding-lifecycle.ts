@@ -131,7 +131,11 @@ export function nextFindingState(
   const open = stored !== undefined && stored.resolvedAt === null;
   if (!observed) {
     if (!open) return undefined;
-    const state: FindingState = { ...stored, resolvedAt: Math.max(now, stored.openedAt), revision: stored.revision + 1 };
+    const state: FindingState = {
+      ...stored,
+      resolvedAt: Math.max(now, stored.openedAt),
+      revision: stored.revision + 1,
+    };
     return { state, event: eventOf(state, 'resolved', state.resolvedAt!) };
   }
   const { since, ...seen } = observed;

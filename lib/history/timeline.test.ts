@@ -5,7 +5,13 @@ import { buildTimeline, openAt } from './timeline';
 const base = Date.parse('2026-11-25T10:00:00.000Z');
 const min = (m: number) => base + m * 60_000;
 
-function event(findingId: string, openedAt: number, kind: FindingEventKind, at: number, severity = 'warning'): FindingEvent {
+function event(
+  findingId: string,
+  openedAt: number,
+  kind: FindingEventKind,
+  at: number,
+  severity = 'warning',
+): FindingEvent {
   return {
     clusterId: 'c1',
     findingId,
@@ -44,7 +50,9 @@ describe('the timeline built from lifecycle events', () => {
 
   it('leaves out what opened after the window and what resolved before it; a later resolution reads as open', () => {
     const early = buildTimeline(events, min(5), min(5));
-    expect(early.map((e) => [e.findingId, e.resolvedAt, e.severity, e.changes.length])).toEqual([['a', null, 'warning', 0]]);
+    expect(early.map((e) => [e.findingId, e.resolvedAt, e.severity, e.changes.length])).toEqual([
+      ['a', null, 'warning', 0],
+    ]);
     const late = buildTimeline(events, min(25), min(40));
     expect(late.map((e) => e.findingId)).toEqual(['b', 'a']);
   });

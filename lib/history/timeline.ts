@@ -64,7 +64,9 @@ export function buildTimeline(events: readonly FindingEvent[], from: number, to:
 /** The entries open at `at` (epoch ms), each with its severity then. */
 export function openAt<E extends TimelineEntryDto>(entries: readonly E[], at: number): E[] {
   return entries
-    .filter((entry) => Date.parse(entry.openedAt) <= at && (entry.resolvedAt === null || Date.parse(entry.resolvedAt) > at))
+    .filter(
+      (entry) => Date.parse(entry.openedAt) <= at && (entry.resolvedAt === null || Date.parse(entry.resolvedAt) > at),
+    )
     .map((entry) => {
       const changes = entry.changes.filter((change) => Date.parse(change.at) <= at);
       const severity = changes.length ? changes[changes.length - 1].severity : entry.openedSeverity;

@@ -38,7 +38,10 @@ function replica(): { engine: ClusterEngine; history: PostgresFindingHistory } {
     history,
   });
   engine.start();
-  closers.push(() => history.close(), () => engine.stop());
+  closers.push(
+    () => history.close(),
+    () => engine.stop(),
+  );
   return { engine, history };
 }
 
@@ -52,7 +55,8 @@ async function until(
     engine.evaluateNow();
     const health = engine.health();
     if (check(health)) return health;
-    if (Date.now() > deadline) throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(health.sources)}`);
+    if (Date.now() > deadline)
+      throw new Error(`condition not met in ${timeoutMs} ms: ${JSON.stringify(health.sources)}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

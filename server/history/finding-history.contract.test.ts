@@ -86,7 +86,13 @@ describeOnEveryDatabase<FindingHistoryRepository>(
       await recordFinding(repository, 'c3', 'old', undefined, T + 60_000);
       await recordFinding(repository, 'c3', 'long', observeFinding(finding('long')), T);
       await recordFinding(repository, 'c3', 'long', observeFinding(finding('long', 'critical')), T + 60_000);
-      await recordFinding(repository, 'c3', 'new', observeFinding({ ...finding('new'), since: undefined }), T + 40 * day);
+      await recordFinding(
+        repository,
+        'c3',
+        'new',
+        observeFinding({ ...finding('new'), since: undefined }),
+        T + 40 * day,
+      );
       const outcomes: unknown[] = [];
       const retention = startIncidentRetention(repository, {
         maxAgeDays: 30,

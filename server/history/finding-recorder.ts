@@ -86,12 +86,15 @@ export class FindingRecorder {
       this.consider(finding.id, observeFinding(finding), now);
     }
     if (complete) {
-      for (const [id, state] of this.known) if (state.resolvedAt === null && !seen.has(id)) this.consider(id, undefined, now);
+      for (const [id, state] of this.known)
+        if (state.resolvedAt === null && !seen.has(id)) this.consider(id, undefined, now);
     }
     return findings.map((finding) => {
       const state = this.known.get(finding.id);
       if (!finding.since || !state || state.resolvedAt !== null) return finding;
-      return state.openedAt < Date.parse(finding.since) ? { ...finding, since: new Date(state.openedAt).toISOString() } : finding;
+      return state.openedAt < Date.parse(finding.since)
+        ? { ...finding, since: new Date(state.openedAt).toISOString() }
+        : finding;
     });
   }
 

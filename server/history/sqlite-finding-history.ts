@@ -60,7 +60,9 @@ export class SqliteFindingHistory implements FindingHistoryRepository {
               .run(...values, next.clusterId, next.findingId, expected).changes;
       if (changed !== 1) return false;
       this.db
-        .prepare(`INSERT INTO finding_events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`)
+        .prepare(
+          `INSERT INTO finding_events (${EVENT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+        )
         .run(
           event.clusterId,
           event.findingId,
