@@ -121,6 +121,17 @@ export const fleetUpdatesSchema = z.object({
   fleetP95Seconds: z.number().nullable(),
 });
 
+/** Query of `GET /api/fleet/updates`: `since` (RFC 3339 or epoch ms), `format=csv` for CSV instead of JSON. */
+export const fleetUpdatesQuerySchema = z
+  .object({ since: z.string().optional(), format: z.enum(['json', 'csv']).optional() })
+  .transform((query, context) => {
+    if (query.since === undefined || query.since === '') return { since: null, format: query.format };
+    const since = /^\d+$/.test(query.since) ? Number(query.since) : Date.parse(query.since);
+    if (!Number.isFinite(since))
+      context.addIssue({ code: 'custom', path: ['since'], message: 'not an RFC 3339 time or epoch milliseconds' });
+    return { since: Number.isFinite(since) ? since : null, format: query.format };
+  });
+
 export type FindingChangeDto = z.infer<typeof findingChangeSchema>;
 export type TimelineEntryDto = z.infer<typeof timelineEntrySchema>;
 export type TimelineDto = z.infer<typeof timelineSchema>;
