@@ -140,7 +140,8 @@ export function nextFindingState(
   }
   const { since, ...seen } = observed;
   if (!open) {
-    const floor = stored?.resolvedAt ?? -Infinity;
+    // A resolution after `now` means the clock went back (a replayed simulation): that floor does not hold.
+    const floor = stored?.resolvedAt != null && stored.resolvedAt <= now ? stored.resolvedAt : -Infinity;
     const openedAt = Math.max(Math.min(since ?? now, now), floor);
     const state: FindingState = {
       clusterId,
