@@ -145,6 +145,17 @@ export class PostgresFindingHistory implements FindingHistoryRepository {
     return Number(rows[0].bytes);
   }
 
+  /** Copies this database's events under cluster ids with `suffix` appended (the storage benchmark's scale-up). */
+  async copyEventsForMeasurement(suffix: string): Promise<number> {
+    await this.ready;
+    const result = await this.pool.query(
+      `INSERT INTO finding_events SELECT cluster_id || $1, finding_id, opened_at, kind, at, detector, subject, title,
+       severity, digest, refs FROM finding_events WHERE cluster_id NOT LIKE '%-copy%'`,
+      [suffix],
+    );
+    return result.rowCount ?? 0;
+  }
+
   async close(): Promise<void> {
     await this.ready.catch(() => undefined);
     await this.pool.end();
