@@ -160,3 +160,21 @@ export function incidentEnv(): IncidentEnv {
   }
   return parsed.data;
 }
+
+const historyEnvSchema = z.object({
+  /** Finding-history events older than this are deleted (an open finding keeps its opening), at start and hourly. */
+  UPDATE_HEALTH_HISTORY_RETENTION_DAYS: z.coerce.number().positive().default(30),
+});
+
+/** Finding-history retention (README "Finding history"). */
+export type HistoryEnv = z.infer<typeof historyEnvSchema>;
+
+/** The finding-history settings, read on their own; throws EnvError naming every malformed key. */
+export function historyEnv(): HistoryEnv {
+  const parsed = historyEnvSchema.safeParse(process.env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(`Update Health finding-history settings are invalid:\n  ${problems.join('\n  ')}`);
+  }
+  return parsed.data;
+}

@@ -31,6 +31,12 @@ import { HostedClustersSection } from './HostedClustersSection';
 import { HiddenViewNote } from './HiddenViewNote';
 import { useClusterUrlState } from './use-cluster-url-state';
 import { linkedFinding } from '@/lib/view/cluster-url-state';
+import { FindingHistorySection } from './FindingHistorySection';
+import { TimeTravelBanner } from './TimeTravelBanner';
+import { TimeTravelFindings } from './TimeTravelFindings';
+import { historyQueries } from '@/lib/queries/history-queries';
+import { openAt } from '@/lib/history/timeline';
+import { seriesUntil } from '@/lib/charts/series-until';
 import styles from './cluster.module.css';
 
 /** Data shown read-only instead of the live cluster (e.g. a must-gather analysis). */
@@ -68,7 +74,15 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
   const wallNow = useNow();
   const now = data ? (data.now ?? data.series.now) : wallNow;
   const healthData = data?.health ?? health.data;
-  const seriesData = data?.series ?? series.data;
+  // Time travel (`?at=`) is a view of the live cluster's history; a frozen view (incident, must-gather) ignores it.
+  const at = live && url.at ? Date.parse(url.at) : null;
+  const then = useQuery({ ...historyQueries.timeline(id, { from: at ?? 0, to: at ?? 0 }), enabled: at !== null });
+  const until = useMemo(
+    () => (at !== null && series.data ? seriesUntil(series.data, at) : undefined),
+    [at, series.data],
+  );
+  const thenOpen = useMemo(() => (at !== null && then.data ? openAt(then.data.entries, at) : []), [at, then.data]);
+  const seriesData = data?.series ?? until?.series ?? series.data;
   const loaded = !live || health.isSuccess;
 
   const findings = useMemo(() => sortFindings(healthData?.findings ?? []), [healthData]);
@@ -127,6 +141,9 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
     body = (
       <>
         {data?.banner}
+        {at !== null ? (
+          <TimeTravelBanner at={at} chartsReach={until?.reach ?? null} onLive={() => setUrl({ at: null })} />
+        ) : null}
         <ClusterHeader
           cluster={h.cluster}
           state={updateState}
@@ -134,7 +151,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           now={now}
           asOf={data?.asOf}
           actions={
-            live ? (
+            at !== null ? null : live ? (
               <>
                 <Link
                   href={`/clusters/${encodeURIComponent(id)}/rollback`}
@@ -160,12 +177,35 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
         />
         <section aria-labelledby="findings-title" className={styles.section}>
           <h2 id="findings-title">
-            Findings <span className="muted">({findings.length})</span>
+            Findings <span className="muted">({at === null ? findings.length : thenOpen.length})</span>
             {asOf}
           </h2>
-          <HiddenFindingsNote access={h.access} />
-          <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
+          {at === null ? (
+            <>
+              <HiddenFindingsNote access={h.access} />
+              <FindingsList findings={findings} selectedId={url.finding} onSelect={selectFinding} />
+            </>
+          ) : then.isError ? (
+            <p role="alert">Cannot load the findings of then: {then.error.message}</p>
+          ) : then.data ? (
+            <TimeTravelFindings entries={thenOpen} hidden={then.data.hiddenEntries} />
+          ) : (
+            <p role="status">Loading the findings of then…</p>
+          )}
         </section>
+        {live && series.data ? (
+          <section aria-labelledby="finding-history-title" className={styles.section}>
+            <h2 id="finding-history-title">Finding history</h2>
+            <FindingHistorySection
+              id={id}
+              now={series.data.now}
+              range={url.range}
+              at={at}
+              history={h.cluster.history}
+              onPick={(moment) => setUrl({ at: moment === null ? null : new Date(moment).toISOString() })}
+            />
+          </section>
+        ) : null}
         <section aria-labelledby="detectors-title" className={styles.section}>
           <div className={styles.sectionHead}>
             <h2 id="detectors-title">Detectors</h2>
@@ -180,15 +220,17 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
             onFocusPanel={(panel) => setUrl({ panel })}
           />
         </section>
-        <section aria-labelledby="progress-title" className={styles.section}>
-          <h2 id="progress-title">Update progress{asOf}</h2>
-          {hidden?.updateProgress ? (
-            <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
-          ) : (
-            <UpdateProgressSection progress={h.updateProgress} state={updateState} />
-          )}
-        </section>
-        {hidden?.updateRecommendations ? (
+        {at === null ? (
+          <section aria-labelledby="progress-title" className={styles.section}>
+            <h2 id="progress-title">Update progress{asOf}</h2>
+            {hidden?.updateProgress ? (
+              <HiddenViewNote what="Update progress" missing={hidden.updateProgress} />
+            ) : (
+              <UpdateProgressSection progress={h.updateProgress} state={updateState} />
+            )}
+          </section>
+        ) : null}
+        {at === null && hidden?.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
             <h2 id="before-update-title">Before you update</h2>
             <HiddenViewNote what="Update recommendations" missing={hidden.updateRecommendations} />
@@ -200,7 +242,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
             <HiddenViewNote what="The hosted control plane" missing={hidden.hosted} />
           </section>
         ) : null}
-        {h.updateRecommendations ? (
+        {at === null && h.updateRecommendations ? (
           <section aria-labelledby="before-update-title" className={styles.section} id="before-update">
             <h2 id="before-update-title">Before you update</h2>
             <BeforeUpdateSection

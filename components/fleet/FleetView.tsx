@@ -15,6 +15,7 @@ import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { AppHeader } from '@/components/shell/AppHeader';
 import { FleetTable } from './FleetTable';
+import { UpdateDurationsPanel } from './UpdateDurationsPanel';
 import { useFleetUrlState } from './use-fleet-url-state';
 import styles from './fleet.module.css';
 
@@ -162,6 +163,7 @@ export function FleetView() {
             <FleetTable rows={rows} view={view} onSort={onSort} />
           )
         ) : null}
+        {list.isSuccess && clusters.length > 0 ? <UpdateDurationsPanel /> : null}
       </main>
     </>
   );

@@ -1,7 +1,7 @@
 import type { FindingDto } from '@/lib/api/dto';
 import { parseTimeRange, DEFAULT_RANGE, type TimeRange } from '@/lib/charts/time-range';
 
-/** The cluster view's URL state beyond the path: `?range=&panel=&finding=&target=`. */
+/** The cluster view's URL state beyond the path: `?range=&panel=&finding=&target=&at=`. */
 export interface ClusterUrlState {
   range: TimeRange;
   /** Focused detector panel id, or null. */
@@ -10,6 +10,18 @@ export interface ClusterUrlState {
   finding: string | null;
   /** Update target whose details "Before you update" shows, or null (the newest). */
   target: string | null;
+  /**
+   * The moment the page shows the cluster as it stood (`?at=`, RFC 3339, normalised to UTC with milliseconds), or
+   * null for live. A value that is not a time reads as live.
+   */
+  at: string | null;
+}
+
+/** A `?at=` value as the normalised RFC 3339 time it names, or null when it names none. */
+export function parseAt(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const ms = /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+  return Number.isFinite(ms) ? new Date(ms).toISOString() : null;
 }
 
 /**
@@ -25,6 +37,7 @@ export function parseClusterUrlState(
     panel: params.get('panel') || null,
     finding: params.get('finding') || null,
     target: params.get('target') || null,
+    at: parseAt(params.get('at')),
   };
 }
 
@@ -46,6 +59,7 @@ export function withClusterUrlState(
   if ('panel' in patch) set('panel', patch.panel);
   if ('finding' in patch) set('finding', patch.finding);
   if ('target' in patch) set('target', patch.target);
+  if ('at' in patch) set('at', patch.at);
   const s = next.toString();
   return s ? `?${s}` : '';
 }

@@ -140,13 +140,27 @@ describe('cluster URL state', () => {
   it('parses and defaults', () => {
     expect(
       parseClusterUrlState(new URLSearchParams('range=6h&panel=catalog-replicas&finding=f1&target=4.19.4')),
-    ).toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1', target: '4.19.4' });
+    ).toEqual({ range: '6h', panel: 'catalog-replicas', finding: 'f1', target: '4.19.4', at: null });
     expect(parseClusterUrlState(new URLSearchParams('range=2d'))).toEqual({
       range: '1h',
       panel: null,
       finding: null,
       target: null,
+      at: null,
     });
+  });
+
+  it('reads ?at= as a normalised UTC time, a non-time as live, and writes it back shareable', () => {
+    const at = (value: string) => parseClusterUrlState(new URLSearchParams({ at: value })).at;
+    expect(at('2026-11-25T11:10:00+01:00')).toBe('2026-11-25T10:10:00.000Z');
+    expect(at(String(Date.parse('2026-11-25T10:10:00Z')))).toBe('2026-11-25T10:10:00.000Z');
+    expect(at('yesterday')).toBeNull();
+    expect(at('')).toBeNull();
+    const cur = new URLSearchParams('range=6h');
+    expect(withClusterUrlState(cur, { at: '2026-11-25T10:10:00.000Z' })).toBe(
+      '?range=6h&at=2026-11-25T10%3A10%3A00.000Z',
+    );
+    expect(withClusterUrlState(new URLSearchParams('at=x&range=6h'), { at: null })).toBe('?range=6h');
   });
   it('merges patches, dropping defaults and cleared values', () => {
     const cur = new URLSearchParams('range=6h&finding=f1&other=1');

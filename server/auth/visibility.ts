@@ -21,6 +21,9 @@ import {
   visibleSeries,
 } from '@/lib/access/visible-health';
 import { summaryOf } from '@/lib/cluster/join-hosted';
+import { timelineAccess, timelineEntryDto, visibleTimeline } from '@/lib/access/visible-timeline';
+import type { TimelineEntryDto } from '@/lib/api/history-dto';
+import type { StoredTimelineEntry } from '@/lib/history/timeline';
 import { DETECTORS } from '@/lib/health/registry';
 import type { FleetMember } from '@/server/engine/fleet';
 import type { StreamSource } from '@/server/engine/sse';
@@ -81,6 +84,20 @@ export async function summariesFor(viewer: Viewer, members: readonly FleetMember
 export async function seriesFor(viewer: Viewer, memberId: string, series: ClusterSeriesDto): Promise<ClusterSeriesDto> {
   if (viewer.kind === 'local') return series;
   return visibleSeries(series, DETECTORS, await answers(viewer, memberId, seriesAccess(series, DETECTORS)));
+}
+
+/**
+ * Finding-history entries of a member for this viewer (call only for a member `healthFor` showed): the same rule as
+ * live findings, derived views judged on the member's current health; withheld entries are counted.
+ */
+export async function timelineFor(
+  viewer: Viewer,
+  member: Pick<FleetMember, 'id' | 'health'>,
+  entries: readonly StoredTimelineEntry[],
+): Promise<{ entries: TimelineEntryDto[]; hidden: number }> {
+  if (viewer.kind === 'local') return { entries: entries.map(timelineEntryDto), hidden: 0 };
+  const health = member.health();
+  return visibleTimeline(entries, health, await answers(viewer, member.id, timelineAccess(entries, health)));
 }
 
 /** Whether the viewer may see cluster-wide metrics of a member (the service queries them with its own identity). */

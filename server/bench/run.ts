@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     });
   },
   fleet: async () => (await import('./fleet')).runFleetBench(),
+  history: async () => (await import('./history')).runHistoryBench(),
 };
 
 async function main(): Promise<void> {

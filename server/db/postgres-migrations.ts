@@ -9,7 +9,7 @@ export class MigrationError extends Error {
   }
 }
 
-/** Versioned schema changes of the shared database (incidents, sessions), applied in order, each once. */
+/** Versioned schema changes of the shared database (incidents, sessions, finding history), applied in order, each once. */
 export const MIGRATIONS: readonly { version: number; sql: string }[] = [
   {
     version: 1,
@@ -39,6 +39,42 @@ export const MIGRATIONS: readonly { version: number; sql: string }[] = [
     ALTER TABLE sessions ADD COLUMN user_extra JSONB;
     ALTER TABLE sessions ADD COLUMN sealed_token TEXT NOT NULL DEFAULT '';
     ALTER TABLE sessions ADD COLUMN reviewed_at TIMESTAMPTZ NOT NULL DEFAULT 'epoch'`,
+  },
+  {
+    // The finding history: one state row per finding (compare-and-set on revision) and its lifecycle events, each
+    // stored once (the primary key), times in epoch milliseconds.
+    version: 4,
+    sql: `CREATE TABLE finding_states (
+      cluster_id TEXT NOT NULL,
+      finding_id TEXT NOT NULL,
+      detector TEXT NOT NULL,
+      subject JSONB NOT NULL,
+      title TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      digest TEXT NOT NULL,
+      refs JSONB NOT NULL,
+      opened_at BIGINT NOT NULL,
+      resolved_at BIGINT,
+      evidence_at BIGINT NOT NULL,
+      revision INTEGER NOT NULL,
+      PRIMARY KEY (cluster_id, finding_id)
+    );
+    CREATE TABLE finding_events (
+      cluster_id TEXT NOT NULL,
+      finding_id TEXT NOT NULL,
+      opened_at BIGINT NOT NULL,
+      kind TEXT NOT NULL,
+      at BIGINT NOT NULL,
+      detector TEXT NOT NULL,
+      subject JSONB NOT NULL,
+      title TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      digest TEXT NOT NULL,
+      refs JSONB NOT NULL,
+      PRIMARY KEY (cluster_id, finding_id, kind, at)
+    );
+    CREATE INDEX finding_events_cluster_opened ON finding_events (cluster_id, opened_at);
+    CREATE INDEX finding_events_at ON finding_events (at)`,
   },
 ];
 

@@ -4,8 +4,11 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { MigrationError } from './postgres-migrations';
 
-/** Schema version of the SQLite file (PRAGMA user_version): 1 incidents, 2 sessions, 3 sessions keep a sealed token. */
-export const SQLITE_SCHEMA_VERSION = 3;
+/**
+ * Schema version of the SQLite file (PRAGMA user_version): 1 incidents, 2 sessions, 3 sessions keep a sealed token,
+ * 4 the finding history.
+ */
+export const SQLITE_SCHEMA_VERSION = 4;
 
 /**
  * The file readable by its owner only (0600; SQLite gives its -wal and -shm files the same mode), in a directory made
@@ -46,7 +49,38 @@ export function openSqlite(file: string): Database.Database {
       groups TEXT NOT NULL,
       created_at TEXT NOT NULL,
       expires_at TEXT NOT NULL
-    ) STRICT`);
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS finding_states (
+      cluster_id TEXT NOT NULL,
+      finding_id TEXT NOT NULL,
+      detector TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      title TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      digest TEXT NOT NULL,
+      refs TEXT NOT NULL,
+      opened_at INTEGER NOT NULL,
+      resolved_at INTEGER,
+      evidence_at INTEGER NOT NULL,
+      revision INTEGER NOT NULL,
+      PRIMARY KEY (cluster_id, finding_id)
+    ) STRICT;
+    CREATE TABLE IF NOT EXISTS finding_events (
+      cluster_id TEXT NOT NULL,
+      finding_id TEXT NOT NULL,
+      opened_at INTEGER NOT NULL,
+      kind TEXT NOT NULL,
+      at INTEGER NOT NULL,
+      detector TEXT NOT NULL,
+      subject TEXT NOT NULL,
+      title TEXT NOT NULL,
+      severity TEXT NOT NULL,
+      digest TEXT NOT NULL,
+      refs TEXT NOT NULL,
+      PRIMARY KEY (cluster_id, finding_id, kind, at)
+    ) STRICT;
+    CREATE INDEX IF NOT EXISTS finding_events_cluster_opened ON finding_events (cluster_id, opened_at);
+    CREATE INDEX IF NOT EXISTS finding_events_at ON finding_events (at)`);
     // Re-read inside the transaction: a second connection may have migrated meanwhile.
     if ((db.pragma('user_version', { simple: true }) as number) < 3) {
       db.exec(`ALTER TABLE sessions ADD COLUMN user_uid TEXT;

@@ -21,7 +21,7 @@ import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import type { Alert } from '@/lib/health/update-progress-types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
 import { clusterInfo } from '@/lib/cluster/cluster-info';
-import { assessCluster } from '@/lib/cluster/assess-cluster';
+import { assessCluster, type Assessment } from '@/lib/cluster/assess-cluster';
 import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/hosted-views';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
@@ -30,6 +30,8 @@ import { LogPoller } from './log-poller';
 import { OptionalSources } from './optional-sources';
 import { PublishedHealth } from './published-health';
 import { serviceMetrics } from '@/server/observability/service-metrics';
+import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
+import { FindingRecorder } from '@/server/history/finding-recorder';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set([
@@ -68,6 +70,8 @@ export interface ClusterEngineOptions {
    * sets it from its size, see `fleetPollScale`. Default 1.
    */
   pollScale?: number;
+  /** Where findings' lifecycles are recorded (and open findings' onsets read back on start); absent: not recorded. */
+  history?: FindingHistoryRepository;
 }
 
 type Listener = (message: StreamMessage) => void;
@@ -109,6 +113,7 @@ export class ClusterEngine {
   private running = false;
   private readonly hosted = new Map<string, HostedClusterView>();
   private ownClusterID: string | undefined;
+  private readonly recorders = new Map<string, FindingRecorder>();
 
   constructor(private readonly options: ClusterEngineOptions) {
     this.id = options.id;
@@ -157,6 +162,7 @@ export class ClusterEngine {
     );
     this.optional.start();
     this.logs.start();
+    this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
     // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
     const period = PERIODIC_EVALUATION_MS * (this.options.pollScale ?? 1);
@@ -166,6 +172,44 @@ export class ClusterEngine {
       this.periodic.unref?.();
     }, Math.random() * period);
     this.periodic.unref?.();
+  }
+
+  /** The history recorder of this cluster or one of its hosted clusters, started on first use. */
+  private recorder(id: string): FindingRecorder | undefined {
+    if (!this.options.history) return undefined;
+    let recorder = this.recorders.get(id);
+    if (!recorder) {
+      recorder = new FindingRecorder(this.options.history, id, { onLoaded: () => this.schedule(COALESCE_MS.other) });
+      this.recorders.set(id, recorder);
+      recorder.start();
+    }
+    return recorder;
+  }
+
+  /** Settles once every history write queued so far has finished (tests, measurements). */
+  async historyIdle(): Promise<void> {
+    await Promise.all([...this.recorders.values()].map((recorder) => recorder.idle()));
+  }
+
+  /** True once this cluster's open findings were read back from the history (or there is no history). */
+  historyReady(): boolean {
+    return !this.options.history || !!this.recorders.get(this.id)?.ready();
+  }
+
+  /**
+   * Records the findings in the history and gives open ones their stored onset. Only an evaluation on complete data
+   * (every source synced, or forbidden by RBAC for good, and the logs polled once) resolves what it does not see: a
+   * restart must not resolve, then reopen, what it has not looked at yet.
+   */
+  private recorded(id: string, assessment: Assessment, now: number, sources: readonly SourceStateDto[]): Assessment {
+    const recorder = this.recorder(id);
+    if (!recorder) return assessment;
+    const complete =
+      this.logs.polled() &&
+      sources.length > 0 &&
+      sources.every((source) => source.status === 'synced' || source.status === 'forbidden');
+    const findings = recorder.observe(assessment.health.findings, now, complete);
+    return { ...assessment, health: { ...assessment.health, findings } };
   }
 
   private startSource(need: ResourceNeed): void {
@@ -183,6 +227,7 @@ export class ClusterEngine {
     for (const { handle } of this.sources) handle.stop();
     this.sources.length = 0;
     this.logs.stop();
+    for (const recorder of this.recorders.values()) recorder.stop();
     clearTimeout(this.periodic);
     clearInterval(this.periodic);
     clearTimeout(this.scheduled);
@@ -319,15 +364,20 @@ export class ClusterEngine {
     const now = this.connection.now();
     const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
     const split = splitSnapshot(this.snapshot());
-    const assessment = assessCluster({
-      id: this.id,
-      name: this.name,
-      snapshot: split.own,
-      context: { now, config: this.config },
+    const assessment = this.recorded(
+      this.id,
+      assessCluster({
+        id: this.id,
+        name: this.name,
+        snapshot: split.own,
+        context: { now, config: this.config },
+        sources,
+        detectors: this.detectors,
+        hostedClusterCount: split.hosted.length,
+      }),
+      now,
       sources,
-      detectors: this.detectors,
-      hostedClusterCount: split.hosted.length,
-    });
+    );
     this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
     // Charts need at most a point a second, however often events re-evaluate.
     const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
@@ -352,19 +402,29 @@ export class ClusterEngine {
         this.hosted.set(id, view);
       }
       view.clusterID = part.clusterID;
-      const assessment = assessCluster({
+      const assessment = this.recorded(
         id,
-        name: part.name,
-        snapshot: part.snapshot,
-        context: { now, config: this.config },
+        assessCluster({
+          id,
+          name: part.name,
+          snapshot: part.snapshot,
+          context: { now, config: this.config },
+          sources,
+          detectors: this.detectors,
+          role: 'hosted',
+          managedBy: this.id,
+        }),
+        now,
         sources,
-        detectors: this.detectors,
-        role: 'hosted',
-        managedBy: this.id,
-      });
+      );
       for (const message of view.apply(assessment, part.snapshot, now, sample)) this.emit(message);
     }
-    for (const id of this.hosted.keys()) if (!seen.has(id)) this.hosted.delete(id);
+    for (const id of this.hosted.keys()) {
+      if (seen.has(id)) continue;
+      this.hosted.delete(id);
+      // A hosted cluster that went away has no findings left open.
+      this.recorders.get(id)?.observe([], now, true);
+    }
   }
 
   private emit(message: StreamMessage): void {

@@ -11,6 +11,8 @@ import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
 import { serviceMetrics, type FleetStats, type ServiceMetrics } from '@/server/observability/service-metrics';
 import { onShutdown } from '@/server/observability/shutdown';
+import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
+import { getFindingHistory } from '@/server/history/history-store';
 
 /** A fleet member as routes, the stream and incidents read it: an engine, a hosted view, or both joined. */
 export interface FleetMember {
@@ -205,8 +207,15 @@ export class FleetConfigError extends Error {
   }
 }
 
-/** Builds and starts the fleet from a kubeconfig file: one cluster per context (or the listed contexts). */
-export function startFleetFromKubeconfig(path: string, contexts?: readonly string[]): Fleet {
+/**
+ * Builds and starts the fleet from a kubeconfig file: one cluster per context (or the listed contexts), recording
+ * findings in `history` when given.
+ */
+export function startFleetFromKubeconfig(
+  path: string,
+  contexts?: readonly string[],
+  history?: FindingHistoryRepository,
+): Fleet {
   const kubeConfig = new KubeConfig();
   try {
     kubeConfig.loadFromFile(path);
@@ -229,6 +238,7 @@ export function startFleetFromKubeconfig(path: string, contexts?: readonly strin
       latency: () => metrics.latency(),
       alerts: () => metrics.alerts(),
       pollScale,
+      history,
     });
   });
   for (const engine of engines) engine.start();
@@ -269,7 +279,7 @@ export function getFleet(): Fleet {
     const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
       .map((name) => name.trim())
       .filter(Boolean);
-    const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
+    const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts, getFindingHistory());
     holder.__updateHealthFleet = fleet;
     onShutdown(() => fleet.stop());
     reportToMetrics(fleet, serviceMetrics(), url);

@@ -14,6 +14,7 @@ export class LogPoller {
   private readonly current = new Map<string, LogExcerpt>();
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
+  private rounds = 0;
 
   constructor(
     private readonly connection: ClusterConnection,
@@ -32,6 +33,11 @@ export class LogPoller {
   stop(): void {
     clearInterval(this.timer);
     this.timer = undefined;
+  }
+
+  /** True once a first round of polls finished (answered or not): logs-corroborated findings had their chance. */
+  polled(): boolean {
+    return this.rounds > 0;
   }
 
   excerpts(): LogExcerpt[] {
@@ -73,6 +79,7 @@ export class LogPoller {
       // Unreachable cluster or malformed answer: the watch sources already report reachability as data.
     } finally {
       this.polling = false;
+      this.rounds += 1;
     }
     if (changed) this.onChange();
   }

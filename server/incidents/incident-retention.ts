@@ -12,6 +12,8 @@ export interface RetentionOptions {
   now?: () => number;
   /** Told of each run's outcome (default: a line on stderr when something was deleted or a run failed). */
   report?: (outcome: { deleted: number } | { error: unknown }) => void;
+  /** What is deleted, for the default report (default `incidents`). */
+  what?: string;
 }
 
 /** A running retention: its runs so far and how to stop it. */
@@ -21,17 +23,24 @@ export interface Retention {
   stop(): void;
 }
 
-function defaultReport(outcome: { deleted: number } | { error: unknown }): void {
-  if ('error' in outcome) console.warn(`[incidents] retention run failed: ${String(outcome.error)}`);
-  else if (outcome.deleted > 0) console.warn(`[incidents] retention deleted ${outcome.deleted} expired incident(s)`);
+function defaultReport(what: string): (outcome: { deleted: number } | { error: unknown }) => void {
+  return (outcome) => {
+    if ('error' in outcome) console.warn(`[${what}] retention run failed: ${String(outcome.error)}`);
+    else if (outcome.deleted > 0) console.warn(`[${what}] retention deleted ${outcome.deleted} expired row(s)`);
+  };
 }
 
 /**
- * Deletes incidents older than `maxAgeDays` now (at start) and then every `everyMs`, on a timer that does not keep
- * the process alive. Runs never overlap; a failed run is reported and the next one tries again.
+ * Deletes what is older than `maxAgeDays` now (at start) and then every `everyMs`, on a timer that does not keep the
+ * process alive: incidents, and the finding history. Runs never overlap; a failed run is reported and the next one
+ * tries again.
  */
-export function startIncidentRetention(repository: IncidentRepository, options: RetentionOptions): Retention {
-  const { maxAgeDays, everyMs = 60 * 60 * 1_000, now = Date.now, report = defaultReport } = options;
+export function startIncidentRetention(
+  repository: Pick<IncidentRepository, 'deleteOlderThan'>,
+  options: RetentionOptions,
+): Retention {
+  const { maxAgeDays, everyMs = 60 * 60 * 1_000, now = Date.now, what = 'incidents' } = options;
+  const report = options.report ?? defaultReport(what);
   let waiters: (() => void)[] = [];
   let running = false;
   const run = async () => {
