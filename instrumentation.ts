@@ -13,6 +13,14 @@ export async function register(): Promise<void> {
   const { drain } = await import('./server/observability/shutdown');
   process.once('SIGTERM', () => void drain());
   if (!process.env.UPDATE_HEALTH_KUBECONFIG) return;
+  // Platform Prometheus scrapes a port of its own with its client certificate (deploy/openshift/servicemonitor.yaml).
+  const { startConfiguredMetricsListener } = await import('./server/observability/metrics-listener-config');
+  try {
+    const listener = await startConfiguredMetricsListener();
+    if (listener) console.log(`Update Health: metrics for platform Prometheus on port ${listener.port} (mutual TLS)`);
+  } catch (error) {
+    console.error(`Update Health: cannot start the metrics listener: ${(error as Error).message}`);
+  }
   // Opening the incident store starts its retention: expired incidents go at boot, not at the first request.
   const { getIncidentRepository } = await import('./server/incidents/incident-store');
   try {
