@@ -8,6 +8,10 @@ export async function register(): Promise<void> {
   // TRACE/TRACK/CONNECT make Next answer 500 before the edge runs; answer them 405 with the security headers here.
   const { refuseUnsupportedMethodsOnServer } = await import('./server/http/unsupported-methods');
   refuseUnsupportedMethodsOnServer();
+  // proxy.ts leaves must-gather uploads alone (it would buffer the whole body): this guard refuses an oversized,
+  // unauthenticated or over-quota upload before reading its body, and admits the rest with the edge's viewer header.
+  const { guardUploadsOnServer } = await import('./server/offline/upload-guard');
+  guardUploadsOnServer();
   // Graceful stop (Next closes the listener and waits for open responses): end the event streams so clients
   // reconnect to another replica, then close watches and databases.
   const { drain } = await import('./server/observability/shutdown');
