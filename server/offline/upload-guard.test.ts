@@ -196,6 +196,26 @@ describe('the upload guard', () => {
     expect(reached[0].buffered).toBeLessThanOrEqual(128 * 1024);
   });
 
+  it('checks the URL and authenticates every method on the path, as the edge does elsewhere', async () => {
+    const get = (path: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        http
+          .get(new URL(path, base), (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+          })
+          .on('error', reject);
+      });
+    const malformed = await get(`${UPLOAD_PATH}?q=%E0%A4%A`);
+    expect(malformed.status).toBe(400);
+    expect(JSON.parse(malformed.body)).toMatchObject({ error: { code: 'bad_request' } });
+    authMode('openshift');
+    expect((await get(UPLOAD_PATH)).status).toBe(401);
+    expect(reached).toEqual([]);
+  });
+
   it('is the only door to the upload route: proxy.ts does not match it, and matches everything else', () => {
     const matchers = getMiddlewareMatchers(proxyConfig.matcher, nextConfig).map((m) => new RegExp(m.regexp));
     const proxied = (path: string) => matchers.some((regexp) => regexp.test(path));

@@ -3,8 +3,10 @@ import http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { MUST_GATHER_MAX_UPLOAD_BYTES } from '@/lib/api/must-gather-dto';
 import { securityHeaders } from '@/lib/http/security-headers';
+import { checkRequestUrl } from '@/lib/http/url-check';
 import { authenticateApiCaller, refusedCallerResponse } from '@/server/auth/edge-auth';
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
+import { badRequestJson } from '@/server/http/bad-request';
 import { jsonError, tooManyRequests } from '@/server/http/responses';
 import { formatBytes } from './limits';
 import { analysisRefusalFor } from './must-gather-requests';
@@ -37,25 +39,32 @@ async function refuse(res: http.ServerResponse, response: Response): Promise<voi
 }
 
 /**
- * What the edge does for every other request, done for an upload before its body is read: the declared size is
- * checked (413), the caller authenticated by the edge's own function (401/403/429/503), and an archive upload checked
- * against the analysis quota (429). An admitted request goes on to the route with the viewer in the edge's header,
+ * What the edge does for every other request, done for the upload path before a body is read: the URL checked (400),
+ * a POST's declared size (413), the caller authenticated by the edge's own function (401/403/429/503), and an archive
+ * upload checked against the analysis quota (429). An admitted request goes on to the route with the viewer in the edge's header,
  * its body still unread, so the route streams it to the analysis. Resolves whether the request goes on.
  */
 export async function admitUpload(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
   const tls = isTlsRequest(req);
   const security = securityHeaders({ nonce: Buffer.from(randomUUID()).toString('base64'), tls });
   for (const [name, value] of Object.entries(security)) res.setHeader(name, value);
-  if ((req.method ?? '').toUpperCase() !== 'POST') return true;
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const problem = q < 0 ? checkRequestUrl(url, '') : checkRequestUrl(url.slice(0, q), url.slice(q));
+  if (problem) {
+    await refuse(res, badRequestJson(problem));
+    return false;
+  }
+  const post = (req.method ?? '').toUpperCase() === 'POST';
   const json = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase() === 'application/json';
   const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
   const limit = json ? MAX_JSON_REQUEST_BYTES : MUST_GATHER_MAX_UPLOAD_BYTES;
-  if (declared !== undefined && !(declared <= limit)) {
+  if (post && declared !== undefined && !(declared <= limit)) {
     const message = `${json ? 'request' : 'upload'} larger than ${formatBytes(limit)}`;
     await refuse(res, jsonError(413, 'too_large', message));
     return false;
   }
-  if (json && declared === undefined) {
+  if (post && json && declared === undefined) {
     await refuse(res, jsonError(411, 'length_required', 'a JSON request needs a Content-Length'));
     return false;
   }
@@ -64,7 +73,7 @@ export async function admitUpload(req: http.IncomingMessage, res: http.ServerRes
     await refuse(res, refusedCallerResponse(caller));
     return false;
   }
-  if (!json) {
+  if (post && !json) {
     const refusal = analysisRefusalFor(caller.viewer);
     if (refusal) {
       await refuse(res, tooManyRequests(refusal.retryAfterSeconds, refusal.message));
