@@ -98,8 +98,9 @@ describe('deploy/openshift RBAC', () => {
     expect(grants.filter((g) => g.resource === 'services/proxy')).toEqual([
       { group: '', resource: 'services/proxy', verbs: ['get'], namespace: thanosNamespace, names: [thanosTarget] },
     ]);
-    // MachineConfigs stay cluster-wide: a node's version is its rendered MachineConfig's annotation, and rendered
-    // names end in a content hash (the test above fails the day no detector needs every MachineConfig).
+    // MachineConfigs stay cluster-wide: a node's version is the annotation of the rendered MachineConfig its
+    // currentConfig names (possibly older than either config its pool names), and rendered names end in a content hash (the
+    // test above fails the day no detector needs every MachineConfig; clusterrole.yaml says why).
     expect(covering('machineconfiguration.openshift.io', 'machineconfigs', 'list')).toHaveLength(1);
   });
 
