@@ -10,10 +10,10 @@ const nextConfig: NextConfig = {
   // compression step pass it through, so every event flushes at once (e2e/shared-stream.spec.ts checks both).
   compress: true,
   experimental: {
-    // The proxy (proxy.ts) holds a request body while it arrives and cuts it at this size (10 MB by default, which
-    // broke real must-gather uploads). Room for the largest upload (MUST_GATHER_MAX_UPLOAD_BYTES, 512 MiB) plus
-    // 1 MiB, so a bigger one still arrives past that limit and gets the route's 413 rather than a truncated archive.
-    proxyClientMaxBodySize: 513 * 1024 * 1024,
+    // The proxy (proxy.ts) holds a request body in memory while it runs. Must-gather uploads do not pass it (see its
+    // matcher and server/offline/upload-guard.ts); every other body is small JSON (an incident request is at most
+    // 16 KiB), so 1 MiB bounds what a hostile client can make each request hold.
+    proxyClientMaxBodySize: 1024 * 1024,
   },
 };
 

@@ -9,6 +9,12 @@ import { rejectUnsupportedMethod } from '@/server/http/unsupported-methods';
  */
 const steps: readonly EdgeStep[] = [rejectUnsupportedMethod, rejectUndecodableUrl, requireViewer];
 
+/**
+ * Every path but the must-gather upload: the proxy holds a request's whole body in memory before it runs, so the
+ * upload route is guarded on the server instead (server/offline/upload-guard.ts, same authentication).
+ */
+export const config = { matcher: ['/((?!api/must-gather$).*)'] };
+
 export function proxy(request: NextRequest): Promise<Response> {
   return runEdge(edgeRequest(request, process.env.NODE_ENV === 'development'), steps);
 }

@@ -134,6 +134,50 @@ export function tlsEnv(): { certFile: string | undefined; keyFile: string | unde
   };
 }
 
+const metricsListenerEnvSchema = z.object({
+  /** The metrics listener's port (mutual TLS, /metrics only); unset: no listener. Needs the TLS certificate and key. */
+  UPDATE_HEALTH_METRICS_PORT: z.coerce.number().int().min(1).max(65_535).optional(),
+  /** The address it binds (the launcher passes its --host). */
+  UPDATE_HEALTH_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** A PEM client CA bundle; unset: the auth cluster's kube-system/extension-apiserver-authentication client CA. */
+  UPDATE_HEALTH_METRICS_CLIENT_CA_FILE: z.string().min(1).optional(),
+  /** Comma-separated certificate names (CN) admitted; default: platform Prometheus's. */
+  UPDATE_HEALTH_METRICS_CLIENT_NAMES: z.string().optional(),
+});
+
+/** The metrics listener's settings (README "Deploy on OpenShift"), with the serving TLS files it uses. */
+export interface MetricsListenerEnv {
+  port: number | undefined;
+  host: string;
+  clientCaFile: string | undefined;
+  /** Undefined: the default (platform Prometheus). */
+  clientNames: string[] | undefined;
+  certFile: string | undefined;
+  keyFile: string | undefined;
+}
+
+/** The metrics listener's settings; throws EnvError naming every malformed key. */
+export function metricsListenerEnv(): MetricsListenerEnv {
+  const raw = Object.fromEntries(
+    Object.entries(process.env).filter(([key, value]) => key.startsWith('UPDATE_HEALTH_METRICS_') && value !== ''),
+  );
+  const parsed = metricsListenerEnvSchema.safeParse(raw);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
+    throw new EnvError(`Update Health metrics listener settings are invalid:\n  ${problems.join('\n  ')}`);
+  }
+  const names = parsed.data.UPDATE_HEALTH_METRICS_CLIENT_NAMES?.split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  return {
+    port: parsed.data.UPDATE_HEALTH_METRICS_PORT,
+    host: parsed.data.UPDATE_HEALTH_METRICS_HOST,
+    clientCaFile: parsed.data.UPDATE_HEALTH_METRICS_CLIENT_CA_FILE,
+    clientNames: names && names.length > 0 ? names : undefined,
+    ...tlsEnv(),
+  };
+}
+
 const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
 const incidentEnvSchema = z.object({
   /** Incidents one user may create in a burst, then `UPDATE_HEALTH_INCIDENTS_PER_HOUR` refill the allowance. */

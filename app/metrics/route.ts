@@ -1,13 +1,15 @@
 import { getAuthService } from '@/server/auth/auth-service';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { serviceMetrics } from '@/server/observability/service-metrics';
-import { getFleet } from '@/server/engine/fleet';
 import { jsonError } from '@/server/http/responses';
+import { exposeServiceMetrics } from '@/server/observability/metrics-exposition';
 import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-/** The service's own metrics in Prometheus text format; with login on, for users allowed `get` on the URL /metrics (as kube-rbac-proxy checks). */
+/**
+ * The service's own metrics in Prometheus text format; with login on, for users allowed `get` on the URL /metrics (as
+ * kube-rbac-proxy checks). Platform Prometheus scrapes the metrics listener instead (server/observability/metrics-listener.ts).
+ */
 async function handleGet(request: Request) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
@@ -18,15 +20,8 @@ async function handleGet(request: Request) {
       `User "${viewer.kind === 'user' ? viewer.user.name : ''}" may not get the non-resource URL /metrics`,
     );
   }
-  try {
-    getFleet();
-  } catch {
-    // a misconfigured fleet still exposes process metrics; /readyz says what is wrong
-  }
-  const { registry } = serviceMetrics();
-  return new Response(await registry.metrics(), {
-    headers: { 'Content-Type': registry.contentType, 'Cache-Control': 'no-store' },
-  });
+  const { contentType, body } = await exposeServiceMetrics();
+  return new Response(body, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
 }
 
 export const GET = timedRoute('/metrics', handleGet);

@@ -1,11 +1,16 @@
 import type { FindingDto } from '@/lib/api/dto';
 import { detectorSpec } from '@/lib/charts/detectors';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
+import { evidenceCounts, findingRowSummary } from '@/lib/view/finding-row';
 import { formatDateTime } from '@/lib/view/format-time';
 import { safeHttpUrl } from '@/lib/view/safe-url';
 import styles from './cluster.module.css';
 
-/** Findings, already sorted worst first; each opens its evidence drawer. Rows are keyed by finding id. */
+/**
+ * Findings, already sorted worst first; each opens its evidence drawer. Rows are keyed by finding id. A row says what
+ * is wrong in one line (title, the summary's first sentence without long lists, the evidence by kind); the drawer
+ * holds the full summary and evidence.
+ */
 export function FindingsList({
   findings,
   selectedId,
@@ -38,12 +43,22 @@ export function FindingsList({
               ) : null}
               {f.title}
             </h3>
-            <p className={styles.findingSummary}>{f.summary}</p>
+            <p className={styles.findingSummary} data-testid="finding-summary">
+              {findingRowSummary(f.summary)}
+            </p>
             <p className="muted">
               {detectorSpec(f.detector)?.title ?? f.detector} · {f.subject.kind}{' '}
               {f.subject.namespace ? `${f.subject.namespace}/` : ''}
               {f.subject.name}
               {f.since ? ` · since ${formatDateTime(f.since)}` : ''}
+              {f.evidence.length > 0 ? (
+                <>
+                  {' · '}
+                  <span data-testid="finding-evidence-counts" title="Evidence in the drawer, by kind">
+                    {evidenceCounts(f.evidence)}
+                  </span>
+                </>
+              ) : null}
             </p>
             {f.insight ? (
               <p className={`muted ${styles.insight}`} data-testid="finding-insight">

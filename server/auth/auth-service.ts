@@ -47,7 +47,8 @@ export class AuthService {
   constructor(
     readonly env: AuthEnv,
     private readonly sessions: () => SessionRepository,
-    private readonly authCluster: () => string,
+    /** The fleet member (kubeconfig context) whose OAuth server, reviews and client CA the dashboard trusts. */
+    readonly authCluster: () => string,
     review: (clusterId: string, path: string, body: unknown) => Promise<unknown>,
     private readonly now: () => number = Date.now,
     parts: AuthServiceParts = {},

@@ -78,38 +78,67 @@ async function authenticate(headers: Headers, tls: boolean): Promise<Authenticat
   return { ok: true, viewer: undefined };
 }
 
+const LOGIN_MESSAGE = 'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required';
+
+/** Who an API caller is, or the JSON refusal they get (401 no or bad credentials, 403 scopes, 429, 503). */
+export type ApiCaller =
+  | { ok: true; viewer: Viewer }
+  | { ok: false; status: 401 | 403 | 429 | 503; code: string; message: string; retryAfterSeconds?: number };
+
+/**
+ * Authenticates a caller of a protected path from its headers: the decision every protected request goes through,
+ * whether the edge (proxy.ts) or the upload guard (server/http/upload-guard.ts, before a body is read) asks.
+ */
+export async function authenticateApiCaller(headers: Headers, tls: boolean): Promise<ApiCaller> {
+  const result = await authenticate(headers, tls);
+  if (result.ok && result.viewer) {
+    const viewer = result.viewer;
+    if (viewer.kind === 'user' && viewer.via === 'bearer' && !scopesMayRead(viewer.user)) {
+      const scopes = viewer.user.extra?.[SCOPES_EXTRA_KEY]?.join(' ');
+      const message = `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`;
+      return { ok: false, status: 403, code: 'forbidden', message };
+    }
+    return { ok: true, viewer };
+  }
+  if (!result.ok && result.status === 429) {
+    const { message, retryAfterSeconds } = result;
+    return { ok: false, status: 429, code: 'too_many_requests', message, retryAfterSeconds };
+  }
+  if (result.ok) return { ok: false, status: 401, code: 'unauthorized', message: LOGIN_MESSAGE };
+  return {
+    ok: false,
+    status: result.status,
+    code: result.status === 401 ? 'unauthorized' : 'auth_unavailable',
+    message: result.message,
+  };
+}
+
+/** The JSON answer for a refused API caller, with `WWW-Authenticate` on 401 and `Retry-After` on 429. */
+export function refusedCallerResponse(caller: Extract<ApiCaller, { ok: false }>): Response {
+  if (caller.status === 429) return tooManyRequests(caller.retryAfterSeconds ?? 1, caller.message);
+  const response = jsonError(caller.status, caller.code, caller.message);
+  if (caller.status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="update-health"');
+  return response;
+}
+
 /**
  * The authentication step of the edge: the one place identity enters. With `--auth openshift`, a request without a
  * valid session cookie or bearer token gets 401 JSON (APIs, the stream, /metrics) or a redirect to the login
  * (pages); an authenticated one goes on with its viewer attached for the routes.
  */
 export const requireViewer: EdgeStep = async (edge) => {
-  const result = await authenticate(edge.request.headers, edge.security.tls);
-  const open = isPublicPath(edge.pathname);
-  const viewer = result.ok ? result.viewer : undefined;
-  if (!open && viewer?.kind === 'user' && viewer.via === 'bearer' && !scopesMayRead(viewer.user)) {
-    const scopes = viewer.user.extra?.[SCOPES_EXTRA_KEY]?.join(' ');
-    return jsonError(
-      403,
-      'forbidden',
-      `the token's scopes (${scopes}) do not allow reading cluster data; use a token with user:full or a role: scope`,
-    );
-  }
-  if (result.ok && (result.viewer || open)) {
-    edge.viewer = result.viewer;
+  const { headers } = edge.request;
+  if (isPublicPath(edge.pathname)) {
+    const result = await authenticate(headers, edge.security.tls);
+    edge.viewer = result.ok ? result.viewer : undefined;
     return undefined;
   }
-  if (open) return undefined;
-  if (!result.ok && result.status === 429) return tooManyRequests(result.retryAfterSeconds, result.message);
-  if (wantsJson(edge.pathname)) {
-    const status = result.ok ? 401 : result.status;
-    const message = result.ok
-      ? 'log in: a session cookie or an `Authorization: Bearer <OpenShift token>` header is required'
-      : result.message;
-    const response = jsonError(status, status === 401 ? 'unauthorized' : 'auth_unavailable', message);
-    if (status === 401) response.headers.set('WWW-Authenticate', 'Bearer realm="update-health"');
-    return response;
+  const caller = await authenticateApiCaller(headers, edge.security.tls);
+  if (caller.ok) {
+    edge.viewer = caller.viewer;
+    return undefined;
   }
+  if (caller.status === 403 || caller.status === 429 || wantsJson(edge.pathname)) return refusedCallerResponse(caller);
   const login = new URL('/auth/login', edge.request.url);
   login.searchParams.set('then', `${edge.pathname}${edge.search}`);
   return NextResponse.redirect(login, 302);

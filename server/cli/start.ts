@@ -135,6 +135,13 @@ async function main(): Promise<void> {
   const certFile = args['tls-cert'] ?? tlsFiles.certFile;
   const keyFile = args['tls-key'] ?? tlsFiles.keyFile;
   if (!certFile !== !keyFile) fail('--tls-cert and --tls-key (UPDATE_HEALTH_TLS_CERT_FILE/_KEY_FILE) go together');
+  // The metrics listener (run by the dashboard process, TLS only) binds the public address too.
+  if (process.env.UPDATE_HEALTH_METRICS_PORT) {
+    if (!certFile) fail('UPDATE_HEALTH_METRICS_PORT needs --tls-cert and --tls-key: the metrics listener is TLS only');
+    env.UPDATE_HEALTH_METRICS_HOST ||= host;
+    env.UPDATE_HEALTH_TLS_CERT_FILE = certFile;
+    env.UPDATE_HEALTH_TLS_KEY_FILE = keyFile;
+  }
   const dataDir = resolve(process.env.UPDATE_HEALTH_DATA_DIR ?? 'data');
 
   let stopFleet = async (): Promise<void> => {};

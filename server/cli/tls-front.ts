@@ -4,19 +4,10 @@
  * `X-Forwarded-Proto: https` so the dashboard knows the browser came over TLS. The files are re-read periodically: a
  * renewed certificate (OpenShift's service CA rewrites the Secret in place) is served without a restart.
  */
-import { readFileSync } from 'node:fs';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { createSecureContext } from 'node:tls';
-
-/** The certificate or key cannot be read, or they do not form a usable pair. */
-export class TlsFilesError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = 'TlsFilesError';
-  }
-}
+import { readKeyPair } from '@/server/http/tls-files';
 
 /** Where to listen, which files to serve with, and where the plain-HTTP dashboard listens. */
 export interface TlsFrontOptions {
@@ -48,31 +39,6 @@ const HOP_BY_HOP = new Set([
   'trailer',
 ]);
 
-interface KeyPair {
-  cert: string;
-  key: string;
-}
-
-/** Reads and checks the pair; throws TlsFilesError naming the file or the mismatch. */
-function readKeyPair(certFile: string, keyFile: string): KeyPair {
-  const read = (file: string, what: string) => {
-    try {
-      return readFileSync(file, 'utf8');
-    } catch (error) {
-      throw new TlsFilesError(`cannot read the TLS ${what} ${file}: ${(error as Error).message}`, { cause: error });
-    }
-  };
-  const pair = { cert: read(certFile, 'certificate'), key: read(keyFile, 'key') };
-  try {
-    createSecureContext(pair);
-  } catch (error) {
-    const reason = (error as Error).message;
-    const message = `the TLS certificate ${certFile} and key ${keyFile} are not a usable pair: ${reason}`;
-    throw new TlsFilesError(message, { cause: error });
-  }
-  return pair;
-}
-
 function forwardedHeaders(headers: IncomingHttpHeaders, remote: string | undefined): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
@@ -83,7 +49,7 @@ function forwardedHeaders(headers: IncomingHttpHeaders, remote: string | undefin
   return out;
 }
 
-/** Starts the front; throws TlsFilesError when the files are unusable, before listening. */
+/** Starts the front; throws TlsFilesError (server/http/tls-files.ts) when the files are unusable, before listening. */
 export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront> {
   let current = readKeyPair(options.certFile, options.keyFile);
   const agent = new Agent({ keepAlive: true });

@@ -1,8 +1,8 @@
 /**
  * The OpenShift manifests as `oc apply -k deploy/openshift` would send them (rendered by the machine's kubectl): no
- * long-lived token of the dashboard's account and an OAuthClient for login, TLS from the router to the pod and from
- * Prometheus to the pod, no platform-monitoring label, images pinned by digest, and pods that run restricted-v2 with
- * probes on /readyz and /healthz and a memory limit. Least privilege: openshift-rbac-rules.test.ts.
+ * token Secret of any account and an OAuthClient for login, TLS from the router to the pod, platform Prometheus
+ * scraping a port of its own over mutual TLS with its client certificate, images pinned by digest, and pods that run
+ * restricted-v2 with probes on /readyz and /healthz and a memory limit. Least privilege: openshift-rbac-rules.test.ts.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -47,12 +47,16 @@ interface Route extends Manifest {
 interface Endpoint {
   port: string;
   scheme: string;
-  bearerTokenFile?: string;
-  tlsConfig: { serverName: string; ca: { configMap: { name: string; key: string } } };
+  path: string;
+  tlsConfig: Record<string, unknown>;
+  [credential: string]: unknown;
 }
 interface NetworkPolicy extends Manifest {
   spec: {
-    ingress: { from: { namespaceSelector: { matchLabels: Record<string, string> } }[]; ports: { port: number }[] }[];
+    ingress: {
+      from: { namespaceSelector: { matchLabels: Record<string, string> }; podSelector?: unknown }[];
+      ports: { port: number }[];
+    }[];
   };
 }
 interface ImageTag {
@@ -93,7 +97,6 @@ describe('deploy/openshift', () => {
       'Role',
       'RoleBinding',
       'Route',
-      'Secret',
       'Service',
       'ServiceAccount',
       'ServiceMonitor',
@@ -148,18 +151,12 @@ describe('deploy/openshift', () => {
     expect(script).toMatch(/kind: OAuthClient\nmetadata:\n {2}name: update-health\n/);
     expect(script).toContain('redirectURIs: ["https://$host/auth/callback"]');
     expect(script).toContain('literals: ["user:info", "user:check-access"]');
-    // The one token Secret is the metrics scraper's, whose account may get /metrics and nothing else.
-    for (const secret of all('Secret')) {
-      expect((secret as Manifest & { type: string }).type).toBe('kubernetes.io/service-account-token');
-      const owner = secret.metadata.annotations!['kubernetes.io/service-account.name'];
-      expect(owner).not.toBe(pod.serviceAccountName);
-      const grants = accountGrants(rendered, secret.metadata.namespace!, owner);
-      expect(grants).toEqual([{ nonResourceURL: '/metrics', verbs: ['get'] }]);
-    }
+    // No Secret at all is rendered, so no token Secret of any account (kubernetes.io/service-account-token).
+    expect(all('Secret')).toEqual([]);
+    expect(rendered.filter((m) => m.type === 'kubernetes.io/service-account-token')).toEqual([]);
   });
 
-  it('keeps the app namespace out of platform monitoring and serves TLS to the router and to Prometheus', () => {
-    expect(one('Namespace').metadata.labels ?? {}).not.toHaveProperty(['openshift.io/cluster-monitoring']);
+  it('serves TLS to the router, and /metrics to platform Prometheus over mutual TLS with no stored credential', () => {
     const service = one<Service>('Service');
     const certSecret = service.metadata.annotations!['service.beta.openshift.io/serving-cert-secret-name'];
     const { mount, volume } = mountOf(env.UPDATE_HEALTH_TLS_CERT_FILE);
@@ -168,34 +165,60 @@ describe('deploy/openshift', () => {
       UPDATE_HEALTH_TLS_CERT_FILE: `${mount.mountPath}/tls.crt`,
       UPDATE_HEALTH_TLS_KEY_FILE: `${mount.mountPath}/tls.key`,
     });
-    const port = dashboard.ports!.find((p) => p.name === service.spec.ports[0].targetPort)!;
-    expect(dashboard.args).toEqual(['--host', '0.0.0.0', '--port', String(port.containerPort)]);
+    const portOf = (name: string) => {
+      const servicePort = service.spec.ports.find((p) => p.name === name)!;
+      return dashboard.ports!.find((p) => p.name === servicePort.targetPort)!;
+    };
+    const https = portOf('https');
+    expect(dashboard.args).toEqual(['--host', '0.0.0.0', '--port', String(https.containerPort)]);
     for (const probe of [dashboard.readinessProbe, dashboard.livenessProbe]) {
-      expect(probe?.httpGet).toMatchObject({ port: port.name, scheme: 'HTTPS' });
+      expect(probe?.httpGet).toMatchObject({ port: https.name, scheme: 'HTTPS' });
     }
     const route = one<Route>('Route');
     expect(route.spec.tls).toEqual({ termination: 'reencrypt', insecureEdgeTerminationPolicy: 'Redirect' });
-    expect(route.spec.port.targetPort).toBe(service.spec.ports[0].name);
+    expect(route.spec.port.targetPort).toBe('https');
 
-    const monitor = one<Manifest & { spec: { endpoints: Endpoint[] } }>('ServiceMonitor');
+    // Platform monitoring (the only stack that presents a client certificate) scrapes the metrics listener's port.
+    expect(one('Namespace').metadata.labels).toMatchObject({ 'openshift.io/cluster-monitoring': 'true' });
+    const metrics = portOf('metrics');
+    expect(env.UPDATE_HEALTH_METRICS_PORT).toBe(String(metrics.containerPort));
+    expect(metrics.containerPort).not.toBe(https.containerPort);
+    const monitor = one<Manifest & { spec: { scrapeClass: string; endpoints: Endpoint[] } }>('ServiceMonitor');
     expect(monitor.metadata.namespace).toBe(APP_NAMESPACE);
+    expect(monitor.spec.scrapeClass).toBe('tls-client-certificate-auth');
     const [endpoint] = monitor.spec.endpoints;
-    expect(endpoint).toMatchObject({
-      port: service.spec.ports[0].name,
-      scheme: 'https',
-      tlsConfig: { serverName: `${service.metadata.name}.${APP_NAMESPACE}.svc` },
+    expect(monitor.spec.endpoints).toHaveLength(1);
+    expect(endpoint).toMatchObject({ port: 'metrics', scheme: 'https', path: '/metrics' });
+    expect(endpoint.tlsConfig).toEqual({ serverName: `${service.metadata.name}.${APP_NAMESPACE}.svc` });
+    for (const credential of ['authorization', 'bearerTokenSecret', 'bearerTokenFile', 'basicAuth', 'oauth2']) {
+      expect(endpoint[credential], `${credential}: no stored credential`).toBeUndefined();
+    }
+    // Prometheus may discover its targets here, and read nothing else.
+    const prometheus = accountGrants(rendered, 'openshift-monitoring', 'prometheus-k8s');
+    expect(prometheus.every((g) => 'namespace' in g && g.namespace === APP_NAMESPACE)).toBe(true);
+    expect(prometheus.filter((g) => 'resource' in g && g.resource === 'secrets')).toEqual([]);
+    // The dashboard reads the API server's client CA, by name, to verify Prometheus's certificate.
+    expect(accountGrants(rendered, APP_NAMESPACE, pod.serviceAccountName)).toContainEqual({
+      group: '',
+      resource: 'configmaps',
+      verbs: ['get'],
+      namespace: 'kube-system',
+      names: ['extension-apiserver-authentication'],
     });
-    expect(endpoint.bearerTokenFile, 'user-workload monitoring refuses token files').toBeUndefined();
-    const ca = one('ConfigMap', endpoint.tlsConfig.ca.configMap.name);
-    expect(ca.metadata.annotations).toEqual({ 'service.beta.openshift.io/inject-cabundle': 'true' });
-    expect(endpoint.tlsConfig.ca.configMap.key).toBe('service-ca.crt');
 
-    const [rule] = one<NetworkPolicy>('NetworkPolicy').spec.ingress;
-    expect(rule.from.map((f) => f.namespaceSelector.matchLabels)).toEqual([
-      { 'network.openshift.io/policy-group': 'ingress' },
-      { 'kubernetes.io/metadata.name': 'openshift-user-workload-monitoring' },
+    const [router, scraper, ...others] = one<NetworkPolicy>('NetworkPolicy').spec.ingress;
+    expect(others).toEqual([]);
+    expect(router.from).toEqual([
+      { namespaceSelector: { matchLabels: { 'network.openshift.io/policy-group': 'ingress' } } },
     ]);
-    expect(rule.ports.map((p) => p.port)).toEqual([port.containerPort]);
+    expect(router.ports.map((p) => p.port)).toEqual([https.containerPort]);
+    expect(scraper.from).toEqual([
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'openshift-monitoring' } },
+        podSelector: { matchLabels: { 'app.kubernetes.io/name': 'prometheus' } },
+      },
+    ]);
+    expect(scraper.ports.map((p) => p.port)).toEqual([metrics.containerPort]);
   });
 
   it('runs images pinned by digest: the release tag imported once, its digest written into the pod template', () => {

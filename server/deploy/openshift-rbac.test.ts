@@ -158,6 +158,9 @@ describe('deploy/openshift RBAC on a cluster', () => {
     const get = (path: string) => server.raw('GET', path, { identity: 'restricted' }).then((answer) => answer.status);
     expect(await get('/api/v1/namespaces/openshift-config/configmaps')).toBe(403);
     expect(await get('/api/v1/configmaps?fieldSelector=metadata.name%3Dfeature-gate')).toBe(200);
+    // The client CA by name (absent on the embedded cluster: 404, not 403), no other ConfigMap of kube-system.
+    expect(await get('/api/v1/namespaces/kube-system/configmaps/extension-apiserver-authentication')).toBe(404);
+    expect(await get('/api/v1/namespaces/kube-system/configmaps')).toBe(403);
     const mco = '/apis/apps/v1/namespaces/openshift-machine-config-operator/deployments';
     expect(await get('/apis/apps/v1/deployments')).toBe(403);
     expect(await get(mco)).toBe(403);

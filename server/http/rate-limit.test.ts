@@ -24,6 +24,19 @@ describe('RateLimiter', () => {
     expect(limiter.take('b').ok).toBe(true);
   });
 
+  it('peeks at what a take would answer without taking a token', () => {
+    let now = 0;
+    const limiter = new RateLimiter({ capacity: 1, refillPerSecond: 0.5 }, () => now);
+    expect(limiter.peek('alice')).toEqual({ ok: true });
+    expect(limiter.peek('alice')).toEqual({ ok: true });
+    expect(limiter.size).toBe(0);
+    limiter.take('alice');
+    expect(limiter.peek('alice')).toEqual({ ok: false, retryAfterSeconds: 2 });
+    now = 2_000;
+    expect(limiter.peek('alice')).toEqual({ ok: true });
+    expect(limiter.take('alice').ok).toBe(true);
+  });
+
   it('rejects settings that would never admit anyone', () => {
     expect(() => new RateLimiter({ capacity: 0, refillPerSecond: 1 })).toThrow(RangeError);
   });

@@ -53,6 +53,17 @@ export class RateLimiter {
     return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((cost - tokens) / refillPerSecond)) };
   }
 
+  /** Whether `take(key, cost)` would succeed now, taking nothing (a refusal says how long to wait). */
+  peek(key: string, cost = 1): { ok: true } | RateLimited {
+    const previous = this.buckets.get(key);
+    if (!previous) return { ok: true };
+    const { capacity, refillPerSecond } = this.options;
+    const elapsed = Math.max(0, this.now() - previous.at) / 1_000;
+    const tokens = Math.min(capacity, previous.tokens + elapsed * refillPerSecond);
+    if (tokens >= cost) return { ok: true };
+    return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((cost - tokens) / refillPerSecond)) };
+  }
+
   /** Number of callers remembered (for tests and metrics). */
   get size(): number {
     return this.buckets.size;

@@ -40,16 +40,9 @@ export class AnalysisAdmission {
    * start rate (the local operator's own machine), never the concurrency bounds.
    */
   enter(user: string, limitStarts = true): AnalysisSlot | AnalysisRefused {
-    if (this.running.has(user)) {
-      const message = 'an analysis of yours is still running; wait for it to finish';
-      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message };
-    }
-    if (this.running.size >= this.maxRunning) {
-      const message = `the server is analyzing ${this.maxRunning} must-gathers already; try again shortly`;
-      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message };
-    }
-    const taken = limitStarts ? this.starts.take(user) : { ok: true as const };
-    if (!taken.ok) return { ...taken, message: 'too many must-gather analyses started; try again later' };
+    const refused = this.check(user, limitStarts);
+    if (refused) return refused;
+    if (limitStarts) this.starts.take(user);
     this.running.add(user);
     let released = false;
     return {
@@ -60,6 +53,24 @@ export class AnalysisAdmission {
         this.running.delete(user);
       },
     };
+  }
+
+  /**
+   * Why `enter` would refuse `user` now, or undefined; takes nothing. Lets an upload be refused before its body is
+   * read (server/http/upload-guard.ts); `enter` decides again when the analysis starts.
+   */
+  check(user: string, limitStarts = true): AnalysisRefused | undefined {
+    if (this.running.has(user)) {
+      const message = 'an analysis of yours is still running; wait for it to finish';
+      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message };
+    }
+    if (this.running.size >= this.maxRunning) {
+      const message = `the server is analyzing ${this.maxRunning} must-gathers already; try again shortly`;
+      return { ok: false, retryAfterSeconds: BUSY_RETRY_SECONDS, message };
+    }
+    const starts = limitStarts ? this.starts.peek(user) : { ok: true as const };
+    if (!starts.ok) return { ...starts, message: 'too many must-gather analyses started; try again later' };
+    return undefined;
   }
 
   /** Analyses running now. */

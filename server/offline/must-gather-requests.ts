@@ -54,9 +54,22 @@ export function mayAdministerMustGathers(viewer: Viewer, deps: MustGatherDeps = 
   return viewer.kind === 'local' ? Promise.resolve(true) : deps.mayAdminister(viewer);
 }
 
+/** The admission key of a viewer, and whether its start rate is limited (not the local operator's own machine). */
+function admissionOf(viewer: Viewer): [key: string, limitStarts: boolean] {
+  return viewer.kind === 'user' ? [`user:${viewer.user.name}`, true] : ['local', false];
+}
+
+/**
+ * Why an analysis of the viewer's would be refused now (429), or undefined; takes no slot. The upload guard asks before
+ * an archive's body is read; the analysis itself is admitted when it starts.
+ */
+export function analysisRefusalFor(viewer: Viewer, deps: Pick<MustGatherDeps, 'admission'> = defaultDeps()) {
+  const refused = deps.admission.check(...admissionOf(viewer));
+  return refused && new MustGatherRefusal(refused.message, 'too_many_requests', refused.retryAfterSeconds);
+}
+
 async function admitted<T>(viewer: Viewer, deps: MustGatherDeps, work: () => Promise<T>): Promise<T> {
-  const slot =
-    viewer.kind === 'user' ? deps.admission.enter(`user:${viewer.user.name}`) : deps.admission.enter('local', false);
+  const slot = deps.admission.enter(...admissionOf(viewer));
   if (!slot.ok) throw new MustGatherRefusal(slot.message, 'too_many_requests', slot.retryAfterSeconds);
   try {
     return await work();
