@@ -78,8 +78,9 @@ describe('analysis in a worker thread', () => {
     );
     expect(outcome).toMatchObject({ name: 'OfflineInputError', code: 'limit' });
     expect((outcome as Error).message).toContain('objects');
-    // On the serving thread the same analysis held ~2 s per file and grew the heap by hundreds of MB.
-    expect(maxDelayMs).toBeLessThan(500);
+    // On the serving thread the same analysis held ~2 s per file and grew the heap by hundreds of MB. The bound is the
+    // one the service promises (/healthz within 1 s), not a speed target: it must hold on a busy machine too.
+    expect(maxDelayMs).toBeLessThan(1_000);
     expect(heapGrowthMb).toBeLessThan(100);
   }, 180_000);
 
