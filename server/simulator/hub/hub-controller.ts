@@ -87,12 +87,15 @@ export class HubController {
     this.ensure('namespaces', hubNamespace(profileNamespace));
     this.ensure('managedclustersets', managedClusterSet(clusterSet));
     this.ensure('managedclustersetbindings', managedClusterSetBinding(clusterSet, profileNamespace));
-    for (const member of this.members.values()) {
+    // Clusters imported over time hold tokens of different ages: spread the first rotations over one TTL, so the
+    // fleet's Secrets do not all change at the same moment.
+    const count = this.members.size;
+    [...this.members.values()].forEach((member, index) => {
       if (!this.client.get('managedclusters', member.name)) {
         this.client.create('managedclusters', managedCluster(this.facts(member), clusterSet));
       }
-      this.register(member.name);
-    }
+      this.register(member.name, Math.round((this.options.tokenTtlMs * (index + 1)) / count));
+    });
     // Store listeners run inside the write; react after it, as a controller's informer would.
     this.unsubscribe = this.hub.store.subscribe('managedclusters', (event) => queueMicrotask(() => this.on(event)));
     this.stopInfoSync = this.hub.clock.setInterval(() => {
@@ -168,7 +171,7 @@ export class HubController {
   }
 
   /** Joins a ManagedCluster of a known member: status, cluster namespace, add-ons, ManagedServiceAccount, profile. */
-  private register(name: string): void {
+  private register(name: string, firstRotationMs?: number): void {
     const member = this.members.get(name);
     const live = this.client.get('managedclusters', name);
     if (!member || !live) return;
@@ -187,7 +190,7 @@ export class HubController {
     this.syncProfileStatus(name);
     this.ensure('managedclusterinfos', managedClusterInfo(name));
     this.syncClusterInfo(name);
-    if (this.tokens.current(name) === undefined) this.issueToken(name);
+    if (this.tokens.current(name) === undefined) this.issueToken(name, firstRotationMs);
   }
 
   /** What deploy/acm's ManifestWorkReplicaSet does on each managed cluster: the read-only RBAC of the SA. */
@@ -233,21 +236,21 @@ export class HubController {
   }
 
   /** The agent mints a token (TokenRequest on the managed cluster) and reports it; the syncer copies it. */
-  private issueToken(name: string): void {
+  private issueToken(name: string, untilNextMs?: number): void {
     const member = this.members.get(name);
     if (!member) return;
-    this.tokens.issue(name, member.cluster.serviceAccountTokens, (token) => {
+    const report = (token: string, replacedAtMs: number) => {
       const msa = this.client.get('managedserviceaccounts', MANAGED_SERVICE_ACCOUNT, name);
       if (!msa) return;
-      const now = this.hub.clock.now();
       const secret = tokenSecret(name, msa.metadata.uid ?? '', token, member.caData);
       this.upsert(secret);
-      const { tokenTtlMs, tokenGraceMs, profileNamespace } = this.options;
-      const status = managedServiceAccountStatus(now, now + tokenTtlMs + tokenGraceMs);
+      const { tokenGraceMs, profileNamespace } = this.options;
+      const status = managedServiceAccountStatus(this.hub.clock.now(), replacedAtMs + tokenGraceMs);
       this.client.updateStatus('managedserviceaccounts', { ...msa, status });
       const profile = this.client.get('clusterprofiles', name, profileNamespace);
       if (profile) this.upsert(syncedTokenSecret(profile, secret));
-    });
+    };
+    this.tokens.issue(name, member.cluster.serviceAccountTokens, report, untilNextMs);
   }
 
   private upsert(secret: KubeObject): void {

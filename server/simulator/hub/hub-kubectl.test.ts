@@ -169,6 +169,23 @@ describe('the embedded ACM hub, driven by real kubectl', () => {
     expect(addons.stdout).toContain('managedclusteraddon.addon.open-cluster-management.io/managed-serviceaccount');
   });
 
+  it('spreads the first token rotations of the imported clusters over one TTL', async () => {
+    const expiry = async (cluster: string) => {
+      const run = await kubectl(hubAs('reader'), [
+        'get',
+        'managedserviceaccount',
+        '-n',
+        cluster,
+        'update-health',
+        '-o',
+        'jsonpath={.status.expirationTimestamp}',
+      ]);
+      return Date.parse(run.stdout) - hub.cluster.clock.now();
+    };
+    expect(await expiry('east-1')).toBe((TTL_S / 2 + GRACE_S) * 1000);
+    expect(await expiry('west-2')).toBe((TTL_S + GRACE_S) * 1000);
+  });
+
   it('reports the OpenShift distribution in ManagedClusterInfo, refreshed every five minutes', async () => {
     const ocp = async () => {
       const run = await kubectl(hubAs('reader'), ['get', 'managedclusterinfo', '-n', 'east-1', 'east-1', '-o', 'json']);

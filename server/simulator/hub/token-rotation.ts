@@ -33,10 +33,16 @@ export class TokenRotation {
   }
 
   /**
-   * Mints a token of the managed service account from `issuer` (the cluster's TokenRequest) now and every TTL
-   * after, calling `report` with each new token; the previous one stays valid for the grace period.
+   * Mints a token of the managed service account from `issuer` (the cluster's TokenRequest) now, the next one
+   * after `untilNextMs` (default: the TTL) and every TTL from then on, calling `report` with each new token and when
+   * it will be replaced; the previous one stays valid for the grace period.
    */
-  issue(name: string, issuer: ServiceAccountTokens, report: (token: string) => void): void {
+  issue(
+    name: string,
+    issuer: ServiceAccountTokens,
+    report: (token: string, replacedAtMs: number) => void,
+    untilNextMs = this.ttlMs,
+  ): void {
     const state = this.states.get(name) ?? {
       current: '',
       cancelRotation: () => undefined,
@@ -52,9 +58,9 @@ export class TokenRotation {
       state.pendingRevocations.set(previous, this.clock.setTimeout(revoke, this.graceMs));
     }
     state.current = issuer.mint(AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT);
-    state.cancelRotation = this.clock.setTimeout(() => this.issue(name, issuer, report), this.ttlMs);
+    state.cancelRotation = this.clock.setTimeout(() => this.issue(name, issuer, report), untilNextMs);
     this.states.set(name, state);
-    report(state.current);
+    report(state.current, this.clock.now() + untilNextMs);
   }
 
   /** Revokes every token of a cluster at once (its ServiceAccount is gone) and stops rotating it. */
