@@ -142,3 +142,14 @@ export function incidentEnv(): IncidentEnv {
   }
   return parsed.data;
 }
+
+/**
+ * Where incidents and sessions are stored, read on its own (needs no kubeconfig): `UPDATE_HEALTH_DATABASE_URL` for
+ * PostgreSQL, else the data directory (`UPDATE_HEALTH_DATA_DIR`, default `./data`); empty values count as unset.
+ */
+export function databaseEnv(): { url: string | undefined; dataDir: string } {
+  return {
+    url: process.env.UPDATE_HEALTH_DATABASE_URL || undefined,
+    dataDir: process.env.UPDATE_HEALTH_DATA_DIR || './data',
+  };
+}

@@ -6,6 +6,7 @@ import { getAuthService } from './auth-service';
 import { SCOPES_EXTRA_KEY, type UserIdentity, type Viewer } from './identity';
 import { sessionCookieName, readCookie } from './session-cookie';
 import { isAuthError } from './token-reviewer';
+import { VIEWER_HEADER, encodeViewer } from './viewer-header';
 
 /** Paths anyone may open: probes, the login itself, static assets, and `/api/auth` (which says how to log in). */
 export function isPublicPath(pathname: string): boolean {
@@ -96,7 +97,7 @@ export const requireViewer: EdgeStep = async (edge) => {
     );
   }
   if (result.ok && (result.viewer || open)) {
-    edge.viewer = result.viewer;
+    if (result.viewer) edge.forward.set(VIEWER_HEADER, encodeViewer(result.viewer));
     return undefined;
   }
   if (open) return undefined;

@@ -23,7 +23,7 @@ import {
 import { summaryOf } from '@/lib/cluster/join-hosted';
 import { DETECTORS } from '@/lib/health/registry';
 import type { FleetMember } from '@/server/engine/fleet';
-import type { StreamSource } from '@/server/engine/sse';
+import type { StreamSource } from '@/server/http/sse';
 import { getAuthService } from './auth-service';
 import type { Viewer } from './identity';
 

@@ -8,7 +8,7 @@ import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
-import type { StreamSource } from './sse';
+import type { StreamSource } from '@/server/http/sse';
 import { serviceMetrics, type FleetStats } from '@/server/observability/service-metrics';
 import { onShutdown } from '@/server/observability/shutdown';
 

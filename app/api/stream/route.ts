@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { streamFor, unseenClusters } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
-import { mapSource, sseResponse } from '@/server/engine/sse';
+import { mapSource, sseResponse } from '@/server/http/sse';
 import { forView } from '@/lib/live/summary-stream';
 import { jsonError, parseQuery } from '@/server/http/responses';
 import { timedRoute } from '@/server/observability/timed-route';

@@ -1,9 +1,9 @@
-import '@/server/cli/check-node';
-import { configureProcessUsers } from './access/htpasswd';
-import { resolveScenarios, startFleet } from './fleet';
-import { dumpScenario } from './must-gather-writer';
-import { writeKubeconfig } from './kubeconfig';
-import { parseSimArgs, type SimArgs } from './cli-args';
+import './check-node';
+import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
+import { resolveScenarios, startFleet } from '@/server/simulator/fleet';
+import { dumpScenario } from '@/server/simulator/must-gather-writer';
+import { writeKubeconfig } from '@/server/simulator/kubeconfig';
+import { parseSimArgs, type SimArgs } from '@/server/simulator/cli-args';
 
 async function main(): Promise<void> {
   let args: SimArgs;
