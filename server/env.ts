@@ -58,7 +58,10 @@ export function metricsEnv(): { prometheus: string | undefined; embedded: boolea
  */
 export function mustGatherRoot(): string {
   const configured = process.env.UPDATE_HEALTH_MUST_GATHER_ROOT;
-  return resolve(configured || join(process.env.UPDATE_HEALTH_DATA_DIR || './data', 'must-gather'));
+  // A setting read at run time, not a file of the build: keep the build's file tracing away from it.
+  return resolve(
+    /* turbopackIgnore: true */ configured || join(process.env.UPDATE_HEALTH_DATA_DIR || './data', 'must-gather'),
+  );
 }
 
 const authEnvSchema = z.object({

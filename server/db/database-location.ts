@@ -12,5 +12,6 @@ export const DATABASE_FILE = 'incidents.sqlite';
 export function databaseLocation(): { kind: 'postgres'; url: string } | { kind: 'sqlite'; file: string } {
   const { url, dataDir } = databaseEnv();
   if (url) return { kind: 'postgres', url };
-  return { kind: 'sqlite', file: join(resolve(dataDir), DATABASE_FILE) };
+  // A setting read at run time, not a file of the build: keep the build's file tracing away from it.
+  return { kind: 'sqlite', file: join(resolve(/* turbopackIgnore: true */ dataDir), DATABASE_FILE) };
 }
