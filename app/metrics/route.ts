@@ -4,7 +4,10 @@ import { serviceMetricsResponse } from '@/server/engine/metrics-exposition';
 
 export const dynamic = 'force-dynamic';
 
-/** The service's own metrics in Prometheus text format; with login on, for users allowed `get` on the URL /metrics (as kube-rbac-proxy checks). */
+/**
+ * The service's own metrics in Prometheus text format; with login on, for users allowed `get` on the URL /metrics
+ * (as kube-rbac-proxy checks).
+ */
 export const GET = viewerRoute('/metrics', { refuse: ({ viewer }) => pathRefusal(viewer, '/metrics') }, () =>
   serviceMetricsResponse(),
 );

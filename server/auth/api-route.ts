@@ -22,7 +22,7 @@ export interface RouteSpec {
   /** Path parameters; a value that does not parse names nothing, so it answers 404 with `notFound`. */
   params?: z.ZodType;
   query?: z.ZodType;
-  /** A JSON body of at most `maxBodyBytes`; methods with a body are also refused when sent cross-site. */
+  /** A JSON body of at most `maxBodyBytes` (default 16 KiB); requests with a body are refused when sent cross-site. */
   body?: z.ZodType;
   maxBodyBytes?: number;
   /** What 404 says: a path parameter that does not parse, a hidden or unknown cluster, a handler's `undefined`. */
@@ -40,7 +40,7 @@ export interface ViewerRouteSpec {
   refuse?: (input: { viewer: Viewer }) => Refusal;
 }
 
-/** A cluster route names the cluster it is about (by default the `id` path parameter) and may refuse a viewer it. */
+/** A cluster route names the cluster it is about (by default the `id` path parameter) and may refuse it to a viewer. */
 export interface ClusterRouteSpec<S extends RouteSpec> {
   cluster?: (input: RouteInput<S>) => string;
   refuse?: (input: { viewer: Viewer; cluster: VisibleCluster }) => Refusal;

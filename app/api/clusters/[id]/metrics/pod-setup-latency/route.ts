@@ -21,7 +21,10 @@ const querySchema = z
     'from must not be after to',
   );
 
-/** Pod-setup latency quantiles (p50/p95/p99, overall and per node) with their bucket bounds, from the cluster's metrics source. */
+/**
+ * Pod-setup latency quantiles (p50/p95/p99, overall and per node) with their bucket bounds, from the cluster's
+ * metrics source, for a viewer who may see cluster-wide metrics.
+ */
 export const GET = clusterRoute(
   '/api/clusters/[id]/metrics/pod-setup-latency',
   { query: querySchema, refuse: ({ viewer, cluster }) => clusterMetricsRefusal(viewer, cluster.member.id) },
