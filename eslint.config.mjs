@@ -1,6 +1,7 @@
 import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTs from 'eslint-config-next/typescript';
+import { SERVER_ROOMS, roomsBelow } from './server/rooms.ts';
 
 const restrict = (patterns, message) => ({
   'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }],
@@ -26,14 +27,20 @@ export default defineConfig([
     files: ['server/**/*.{ts,tsx}'],
     rules: restrict(['@/components/*', '@/app/*'], 'server/ must not import UI code.'),
   },
-  {
-    // Rooms below the engine: the connection (server/kube), the watch layer and the metric sources never reach up.
-    files: ['server/kube/**/*.ts', 'server/watch/**/*.ts', 'server/metrics/**/*.ts'],
-    rules: restrict(
-      ['@/components/*', '@/app/*', '@/server/engine/*', '@/server/engine'],
-      'server/kube, server/watch and server/metrics sit below server/engine: they must not import it.',
-    ),
-  },
+  // Inside server/, each room imports only the rooms below it (server/rooms.ts); tests may import any room.
+  ...Object.keys(SERVER_ROOMS).map((room) => {
+    const below = new Set(roomsBelow(room));
+    const above = Object.keys(SERVER_ROOMS).filter((other) => other !== room && !below.has(other));
+    return {
+      files: room === 'env' ? ['server/env.ts'] : [`server/${room}/**/*.{ts,tsx}`],
+      ignores: ['**/*.test.{ts,tsx}'],
+      rules: restrict(
+        ['@/components/*', '@/app/*', ...above.map((other) => `@/server/${other}`)],
+        `server/${room} may import only ${[...below].map((other) => `server/${other}`).join(', ') || 'lib/'} ` +
+          '(server/rooms.ts): imports run down, never back up.',
+      ),
+    };
+  }),
   globalIgnores([
     '.next/**',
     '.next-*/**',

@@ -64,7 +64,7 @@ test.beforeAll(async () => {
       '--conditions=react-server',
       '--import',
       'tsx',
-      'server/simulator/cli.ts',
+      'server/cli/sim.ts',
       '--scenario',
       'steady,catalogd-rollout',
       '--kubeconfig',

@@ -58,7 +58,10 @@ export function metricsEnv(): { prometheus: string | undefined; embedded: boolea
  */
 export function mustGatherRoot(): string {
   const configured = process.env.UPDATE_HEALTH_MUST_GATHER_ROOT;
-  return resolve(configured || join(process.env.UPDATE_HEALTH_DATA_DIR || './data', 'must-gather'));
+  // A setting read at run time, not a file of the build: keep the build's file tracing away from it.
+  return resolve(
+    /* turbopackIgnore: true */ configured || join(process.env.UPDATE_HEALTH_DATA_DIR || './data', 'must-gather'),
+  );
 }
 
 const publicUrlSchema = z.preprocess((value) => (value === '' ? undefined : value), z.string().url().optional());
@@ -221,4 +224,15 @@ export function historyEnv(): HistoryEnv {
     throw new EnvError(`Update Health finding-history settings are invalid:\n  ${problems.join('\n  ')}`);
   }
   return parsed.data;
+}
+
+/**
+ * Where incidents and sessions are stored, read on its own (needs no kubeconfig): `UPDATE_HEALTH_DATABASE_URL` for
+ * PostgreSQL, else the data directory (`UPDATE_HEALTH_DATA_DIR`, default `./data`); empty values count as unset.
+ */
+export function databaseEnv(): { url: string | undefined; dataDir: string } {
+  return {
+    url: process.env.UPDATE_HEALTH_DATABASE_URL || undefined,
+    dataDir: process.env.UPDATE_HEALTH_DATA_DIR || './data',
+  };
 }

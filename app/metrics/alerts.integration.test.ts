@@ -6,6 +6,7 @@
  * critical finding must reach Alertmanager's API with its link; high-density-drain's pod-setup alert must fire during
  * the drain and resolve once pod batching brings p99 back. The rules' `for:` are shortened (5m → 1s), nothing else.
  */
+import { NextRequest } from 'next/server';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -94,7 +95,7 @@ describe('alerts from the dashboard through real Prometheus and Alertmanager', (
 
     // /metrics as the edge hands it to the route: the local viewer of `--auth none`.
     metricsServer = createServer((req, res) => {
-      const request = new Request(`http://127.0.0.1${req.url}`, {
+      const request = new NextRequest(`http://127.0.0.1${req.url}`, {
         headers: { [VIEWER_HEADER]: encodeViewer({ kind: 'local' }) },
       });
       void getMetrics(request).then(async (response) => {

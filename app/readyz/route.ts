@@ -1,4 +1,4 @@
-import { readiness } from '@/server/observability/readiness';
+import { readiness } from '@/server/engine/readiness';
 import { jsonOk } from '@/server/http/responses';
 import { timedRoute } from '@/server/observability/timed-route';
 

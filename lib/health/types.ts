@@ -51,7 +51,6 @@ export interface RemediationStep {
   docUrl?: string;
 }
 
-/** A finding: the unit the UI lists, charts and freezes into incidents. `id` is stable across evaluations. */
 /** oc's impact types (the Update Status API's `impact.type`). */
 export type InsightImpactType =
   | 'None'
@@ -76,6 +75,7 @@ export interface FindingInsight {
   referenceUrl?: string;
 }
 
+/** A finding: the unit the UI lists, charts and freezes into incidents. `id` is stable across evaluations. */
 export interface Finding {
   id: string;
   detector: DetectorId;

@@ -19,7 +19,7 @@ import {
   sinceText,
   updatingOperatorsTable,
 } from '@/lib/health/testing/oc-status-text';
-import { parseAlerts } from '@/server/offline/alerts';
+import { parseAlerts } from '@/server/metrics/alerts';
 
 const DIR = join(process.cwd(), 'server/fixtures/oc-upgrade/status');
 const CASES = readdirSync(DIR)

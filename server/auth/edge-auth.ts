@@ -6,6 +6,7 @@ import { getAuthService } from './auth-service';
 import { SCOPES_EXTRA_KEY, type UserIdentity, type Viewer } from './identity';
 import { sessionCookieName, readCookie } from './session-cookie';
 import { isAuthError } from './token-reviewer';
+import { VIEWER_HEADER, encodeViewer } from './viewer-header';
 
 /** Paths anyone may open: probes, the login itself, static assets, and `/api/auth` (which says how to log in). */
 export function isPublicPath(pathname: string): boolean {
@@ -130,12 +131,12 @@ export const requireViewer: EdgeStep = async (edge) => {
   const { headers } = edge.request;
   if (isPublicPath(edge.pathname)) {
     const result = await authenticate(headers, edge.security.tls);
-    edge.viewer = result.ok ? result.viewer : undefined;
+    if (result.ok && result.viewer) edge.forward.set(VIEWER_HEADER, encodeViewer(result.viewer));
     return undefined;
   }
   const caller = await authenticateApiCaller(headers, edge.security.tls);
   if (caller.ok) {
-    edge.viewer = caller.viewer;
+    edge.forward.set(VIEWER_HEADER, encodeViewer(caller.viewer));
     return undefined;
   }
   if (caller.status === 403 || caller.status === 429 || wantsJson(edge.pathname)) return refusedCallerResponse(caller);

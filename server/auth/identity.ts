@@ -23,3 +23,11 @@ export const SCOPES_EXTRA_KEY = 'scopes.authorization.openshift.io';
  * user, via a browser session or a bearer token.
  */
 export type Viewer = { kind: 'local' } | { kind: 'user'; user: UserIdentity; via: 'session' | 'bearer' };
+
+/**
+ * The name a viewer acts under: the user's name as the cluster authenticated it, or null for the local operator
+ * (`--auth none`). What incidents and must-gather analyses record as their creator, and refusals name.
+ */
+export function viewerName(viewer: Viewer): string | null {
+  return viewer.kind === 'user' ? viewer.user.name : null;
+}

@@ -1,10 +1,11 @@
 import 'server-only';
 import { z } from 'zod';
 import { decodeBase64Json, encodeBase64Json } from '@/server/http/base64-json';
+import { EDGE_HEADER_PREFIX } from '@/server/http/edge';
 import { userIdentitySchema, type Viewer } from './identity';
 
-/** The request header the edge sets for routes (and strips from every incoming request, so it cannot be forged). */
-export const VIEWER_HEADER = 'x-update-health-viewer';
+/** The request header the edge sets for routes (under the prefix it strips from every request: it cannot be forged). */
+export const VIEWER_HEADER = `${EDGE_HEADER_PREFIX}viewer`;
 
 const viewerSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('local') }),

@@ -26,9 +26,9 @@ import type { TimelineEntryDto } from '@/lib/api/history-dto';
 import type { StoredTimelineEntry } from '@/lib/history/timeline';
 import { DETECTORS } from '@/lib/health/registry';
 import type { FleetMember } from '@/server/engine/fleet';
-import type { StreamSource } from '@/server/engine/sse';
+import type { StreamSource } from '@/server/http/sse';
 import { getAuthService } from './auth-service';
-import type { Viewer } from './identity';
+import { viewerName, type Viewer } from './identity';
 
 /**
  * The one visibility filter, applied where data leaves the server: routes, the SSE stream and incidents call these
@@ -106,14 +106,33 @@ export async function mayReadClusterMetrics(viewer: Viewer, memberId: string): P
   return (await answers(viewer, memberId, [CLUSTER_METRICS_ACCESS]))(CLUSTER_METRICS_ACCESS);
 }
 
+/** Why the viewer may not see a member's cluster-wide metrics, or undefined when they may. */
+export async function clusterMetricsRefusal(viewer: Viewer, memberId: string): Promise<string | undefined> {
+  if (await mayReadClusterMetrics(viewer, memberId)) return undefined;
+  return "cluster-wide metrics need list pods at the cluster scope; ask for cluster-reader or use the console's namespace metrics";
+}
+
+/** Why the viewer may not see a rollback plan for a cluster whose health they see, or undefined when they may. */
+export function rollbackPlanRefusal(health: ClusterHealthDto): string | undefined {
+  const lacking = health.access?.hiddenViews?.rollbackPlan;
+  if (!lacking) return undefined;
+  return `a rollback plan needs read access to everything it checks; missing: ${lacking.join(', ')}`;
+}
+
+/** Why the viewer may not get a non-resource URL of the service (as kube-rbac-proxy asks), or undefined. */
+export async function pathRefusal(viewer: Viewer, path: string): Promise<string | undefined> {
+  if (await getAuthService().mayGetPath(viewer, path)) return undefined;
+  return `User "${viewerName(viewer) ?? ''}" may not get the non-resource URL ${path}`;
+}
+
 /**
- * An incident for this reader, or undefined when they may not see its cluster. An incident frozen from a must-gather
- * belongs to no fleet cluster: only its creator and the must-gather administrators may read it.
+ * An incident for this reader, or undefined when there is none or they may not see its cluster. An incident frozen
+ * from a must-gather belongs to no fleet cluster: only its creator and the must-gather administrators may read it.
  */
-export async function incidentFor(viewer: Viewer, incident: IncidentDto): Promise<IncidentDto | undefined> {
-  if (viewer.kind === 'local') return incident;
+export async function incidentFor(viewer: Viewer, incident: IncidentDto | undefined): Promise<IncidentDto | undefined> {
+  if (!incident || viewer.kind === 'local') return incident;
   if (isMustGatherClusterId(incident.cluster.id)) {
-    if (incident.createdBy !== null && incident.createdBy === viewer.user.name) return incident;
+    if (incident.createdBy !== null && incident.createdBy === viewerName(viewer)) return incident;
     return (await getAuthService().mayGetPath(viewer, MUST_GATHER_ADMIN_PATH)) ? incident : undefined;
   }
   const allowed = await answers(viewer, incident.cluster.id, incidentAccess(incident, DETECTORS));

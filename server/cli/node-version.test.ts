@@ -38,7 +38,7 @@ describe('the Node.js runtime check', () => {
     expect(entries).toEqual(
       expect.arrayContaining([
         'server/cli/start.ts',
-        'server/simulator/cli.ts',
+        'server/cli/sim.ts',
         'server/cli/analyze.ts',
         'server/cli/demo.ts',
         'server/bench/run.ts',

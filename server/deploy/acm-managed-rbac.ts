@@ -5,7 +5,7 @@
  * ManifestWorkReplicaSet over the `update-health` Placement. `npm run generate:acm-rbac` writes it to
  * deploy/acm/managed-cluster-rbac.yaml; a test fails when the two drift apart.
  */
-import { AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT } from '@/server/simulator/hub/hub-objects';
+import { AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT } from '@/lib/acm/ocm-names';
 import type { Manifest } from './rendered-manifests';
 
 /** The verbs a managed cluster grants the dashboard: reading, nothing else. */

@@ -7,11 +7,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
 import { authorize, type UserInfo } from '@/server/simulator/access/rbac';
 import { createSimulatedCluster } from '@/server/simulator/core';
-import {
-  AGENT_ADDON_NAMESPACE,
-  LABEL_SYNC_TO_CLUSTER_PROFILE,
-  MANAGED_SERVICE_ACCOUNT,
-} from '@/server/simulator/hub/hub-objects';
+import { AGENT_ADDON_NAMESPACE, LABEL_SYNC_TO_CLUSTER_PROFILE, MANAGED_SERVICE_ACCOUNT } from '@/lib/acm/ocm-names';
 import { ACM_PLACEMENT, READ_VERBS, managedClusterRbac } from './acm-managed-rbac';
 import {
   accountGrants,

@@ -234,7 +234,6 @@ export class ClusterEngine {
     this.connection.close();
   }
 
-  /** Latest health, as `GET /api/clusters/{id}/health` serves it. */
   /** Source statuses and summed watch counters, for the service's metrics. */
   watchStats(): { statuses: string[]; events: number; relists: number } {
     let events = 0;
@@ -258,6 +257,7 @@ export class ClusterEngine {
     );
   }
 
+  /** Latest health, as `GET /api/clusters/{id}/health` serves it. */
   health(): ClusterHealthDto {
     return this.published.health();
   }
@@ -267,12 +267,12 @@ export class ClusterEngine {
     return this.published.summary();
   }
 
-  /** The cluster's current time (epoch ms), as learnt from the API server. */
   /** POSTs a TokenReview or SubjectAccessReview to this cluster with the service's identity. */
   review<T>(path: string, body: unknown): Promise<T> {
     return this.connection.review<T>(path, body);
   }
 
+  /** The cluster's current time (epoch ms), as learnt from the API server. */
   now(): number {
     return this.connection.now();
   }

@@ -8,7 +8,7 @@ import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
-import type { StreamSource } from './sse';
+import type { StreamSource } from '@/server/http/sse';
 import { serviceMetrics, type FleetStats, type ServiceMetrics } from '@/server/observability/service-metrics';
 import { onShutdown } from '@/server/observability/shutdown';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
@@ -59,18 +59,24 @@ export class Fleet {
     return [...this.engines.keys()];
   }
 
-  private joinCache: { at: number; joins: Map<string, HostedClusterView> } | undefined;
+  private joinCache:
+    { at: number; joins: Map<string, HostedClusterView>; joinedViews: Map<string, string> } | undefined;
 
   /**
    * Own engines whose ClusterVersion has the cluster id of a HostedCluster on another engine, with that view.
    * Recomputed at most once a second: it scans every engine's hosted clusters.
    */
   private joins(): Map<string, HostedClusterView> {
+    return this.joinState().joins;
+  }
+
+  private joinState(): { joins: Map<string, HostedClusterView>; joinedViews: Map<string, string> } {
     const now = Date.now();
-    if (this.joinCache && now - this.joinCache.at < 1_000) return this.joinCache.joins;
+    if (this.joinCache && now - this.joinCache.at < 1_000) return this.joinCache;
     const joins = this.computeJoins();
-    this.joinCache = { at: now, joins };
-    return joins;
+    const joinedViews = new Map([...joins].map(([own, view]) => [view.id, own]));
+    this.joinCache = { at: now, joins, joinedViews };
+    return this.joinCache;
   }
 
   private computeJoins(): Map<string, HostedClusterView> {
@@ -154,24 +160,29 @@ export class Fleet {
         // One subscription per engine: hosted views publish through the engine of their management cluster.
         const unsubscribers = [...this.engines.values()].map((engine) =>
           engine.subscribe((message) => {
-            const joins = this.joins();
-            // A hosted view joined with its own context speaks through the joined member.
-            const own = [...joins].find(([, view]) => view.id === message.clusterId)?.[0];
-            const id = own ?? message.clusterId;
-            if (wanted && !wanted.has(id)) return;
-            if (!joins.has(id)) {
-              listener(message);
-            } else if (message.type === 'health') {
-              const member = this.get(id)!;
-              listener({ type: 'health', clusterId: id, health: member.health(), summary: member.summary() });
-            } else if (!own) {
-              listener(message);
-            }
+            const addressed = this.addressed(message);
+            if (addressed && (!wanted || wanted.has(addressed.clusterId))) listener(addressed);
           }),
         );
         return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
       },
     };
+  }
+
+  /**
+   * A message an engine published, as its fleet member says it: unchanged, unless it is about a member joined from
+   * a context and a hosted view. Then a health change of either side is the member's joined health, the member's
+   * samples and transitions are its own engine's, and the hosted view says nothing under its own id.
+   */
+  private addressed(message: StreamMessage): StreamMessage | undefined {
+    const { joins, joinedViews } = this.joinState();
+    const memberId = joinedViews.get(message.clusterId) ?? message.clusterId;
+    if (!joins.has(memberId)) return message;
+    if (message.type === 'health') {
+      const member = this.get(memberId)!;
+      return { type: 'health', clusterId: memberId, health: member.health(), summary: member.summary() };
+    }
+    return memberId === message.clusterId ? message : undefined;
   }
 
   /** Figures for the service's own metrics. */

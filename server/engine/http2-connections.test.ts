@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startFleet, type Fleet } from '@/server/simulator/fleet';
 import { createKubeConnection } from '@/server/kube/kube-connection';
-import { until } from '@/server/watch/test-harness';
+import { until } from '@/server/testing/reflector-harness';
 import { ClusterEngine } from './cluster-engine';
 
 /** Statuses of a settled source: synced, or forbidden by design (RBAC of the reader identity). */

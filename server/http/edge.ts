@@ -4,8 +4,6 @@ import { checkRequestUrl } from '@/lib/http/url-check';
 import { securityHeaders, type SecurityContext } from '@/lib/http/security-headers';
 import { badRequestJson, badRequestPage } from '@/server/http/bad-request';
 import { isTls } from '@/server/http/tls';
-import type { Viewer } from '@/server/auth/identity';
-import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 
 /** What the edge knows about one request before any route runs. */
 export interface EdgeRequest {
@@ -14,9 +12,15 @@ export interface EdgeRequest {
   pathname: string;
   search: string;
   security: SecurityContext;
-  /** Who is asking, once the authentication step has decided (forwarded to routes in a header). */
-  viewer?: Viewer;
+  /** Headers the steps set for the route (who is asking, once authentication decided), all under EDGE_HEADER_PREFIX. */
+  forward: Headers;
 }
+
+/**
+ * Request headers under this prefix are the edge's to set: whatever a client sent under it is dropped before the
+ * route runs, so a route can trust them (the viewer the edge authenticated travels in one).
+ */
+export const EDGE_HEADER_PREFIX = 'x-update-health-';
 
 /**
  * One step of the edge pipeline: answers the request itself (a rejection, a login redirect) or returns undefined to
@@ -31,7 +35,7 @@ export function edgeRequest(request: NextRequest, dev: boolean): EdgeRequest {
   const afterHost = request.url.replace(/^[a-z]+:\/\/[^/]*/i, '');
   const q = afterHost.indexOf('?');
   const [pathname, search] = q < 0 ? [afterHost, ''] : [afterHost.slice(0, q), afterHost.slice(q)];
-  return { request, pathname, search, security: { nonce, tls, dev } };
+  return { request, pathname, search, security: { nonce, tls, dev }, forward: new Headers() };
 }
 
 /** A URL no route can decode gets 400 here, before Next's router would throw on it: JSON under /api, the error page elsewhere. */
@@ -42,11 +46,10 @@ export const rejectUndecodableUrl: EdgeStep = ({ pathname, search, security }) =
 };
 
 /** Hands the request on to its route, telling the page render the CSP (Next reads the script nonce from it). */
-export function forward({ request, security, viewer }: EdgeRequest, csp: string): Response {
+export function forward({ request, security, forward: own }: EdgeRequest, csp: string): Response {
   const headers = new Headers(request.headers);
-  // Only the edge says who the viewer is: whatever a client sent under that name is dropped.
-  headers.delete(VIEWER_HEADER);
-  if (viewer) headers.set(VIEWER_HEADER, encodeViewer(viewer));
+  for (const name of [...headers.keys()]) if (name.startsWith(EDGE_HEADER_PREFIX)) headers.delete(name);
+  for (const [name, value] of own) if (name.startsWith(EDGE_HEADER_PREFIX)) headers.set(name, value);
   headers.set('content-security-policy', csp);
   headers.set('x-nonce', security.nonce);
   return NextResponse.next({ request: { headers } });

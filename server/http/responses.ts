@@ -30,3 +30,8 @@ export function parseQuery<S extends z.ZodType>(
   const detail = parsed.error.issues.map((issue) => `${issue.path.join('.') || 'query'}: ${issue.message}`).join('; ');
   return { ok: false, response: jsonError(400, 'bad_request', detail) };
 }
+
+/** 404 for a path under /api that no route serves: JSON like every other API error, not the HTML page. */
+export function noSuchApi(request: Request): NextResponse<ApiErrorDto> {
+  return jsonError(404, 'not_found', `no API at ${request.method} ${new URL(request.url).pathname}`);
+}

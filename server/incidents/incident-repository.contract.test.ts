@@ -13,7 +13,7 @@ import { startIncidentRetention } from './incident-retention';
 import type { IncidentRepository } from './incident-repository';
 import { PostgresIncidentRepository } from './postgres-incident-repository';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
-import { scenarioSource } from './testing/incident-source';
+import { scenarioSource } from '@/server/testing/incident-source';
 
 describeOnEveryDatabase<IncidentRepository>(
   'incident repository contract',

@@ -7,7 +7,7 @@ import { INCIDENT_NOTE_MAX, INCIDENT_TITLE_MAX, incidentSchema } from '@/lib/api
 import { createIncident } from './incident-service';
 import { DATABASE_FILE } from '@/server/db/database-location';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
-import { scenarioSource } from './testing/incident-source';
+import { scenarioSource } from '@/server/testing/incident-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'incident-routes-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import { dig } from '@/lib/health/objects';
 import { createIncident } from './incident-service';
 import { isIncidentId } from './incident-id';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
-import { scenarioSource } from './testing/incident-source';
+import { scenarioSource } from '@/server/testing/incident-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'incidents-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

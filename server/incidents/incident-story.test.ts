@@ -7,7 +7,7 @@ import { MAX_POINTS } from '@/lib/charts/downsample';
 import { ROLLBACK_AFTER_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
 import { createIncident } from './incident-service';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';
-import { scenarioSource } from './testing/incident-source';
+import { scenarioSource } from '@/server/testing/incident-source';
 
 const dir = mkdtempSync(join(tmpdir(), 'incident-story-'));
 const repository = new SqliteIncidentRepository(join(dir, 'incidents.sqlite'));

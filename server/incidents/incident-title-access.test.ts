@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { incidentSchema, type IncidentDto } from '@/lib/api/incident-dto';
 import type { IncidentRepository } from './incident-repository';
 import { createIncident } from './incident-service';
-import { scenarioSource } from './testing/incident-source';
+import { scenarioSource } from '@/server/testing/incident-source';
 import { ROLLBACK_AFTER_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
 import { sortFindings } from '@/lib/view/severity';
 import type { AccessAnswers } from '@/lib/access/access-check';

@@ -17,7 +17,7 @@ describe('SQLite incident store survives SIGKILL during a burst of writes', () =
     const file = join(dir, 'incidents.sqlite');
     const child = spawn(
       process.execPath,
-      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'server/incidents/testing/incident-writer.ts'), file],
+      ['--conditions=react-server', '--import', 'tsx', join(ROOT, 'server/testing/incident-writer.ts'), file],
       {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],

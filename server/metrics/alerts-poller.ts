@@ -3,7 +3,7 @@ import type { Alert } from '@/lib/health/update-progress-types';
 import { labelKey } from '@/lib/metrics/exposition';
 import { parseQueryResponse, type PromSeries } from '@/lib/metrics/prometheus-api';
 import type { ClusterConnection } from '@/server/kube/connection';
-import { parseAlerts } from '@/server/offline/alerts';
+import { parseAlerts } from './alerts';
 
 /** What one poll of an alerts source found: alerts, no alerts source at all, or a failure (all data). */
 export type AlertsPoll =

@@ -11,7 +11,7 @@ import type { ClusterConnection } from '@/server/kube/connection';
 import { AlertsPoller, alertsFromQueryBodies, type AlertsPoll } from './alerts-poller';
 import type { PrometheusTarget } from './config';
 import { getMetricsJson, type MetricsGetResult } from './http-client';
-import { parseAlerts } from '@/server/offline/alerts';
+import { parseAlerts } from './alerts';
 import {
   emptyLatencyDto,
   latencyPoint,

@@ -2,7 +2,8 @@ import 'server-only';
 import type { ClusterConnection } from '@/server/kube/connection';
 import { metricsEnv } from '@/server/env';
 import { parsePrometheusConfig, prometheusFor } from './config';
-import type { MetricsSource } from './metrics-source';
+import type { PodSetupLatencyDto } from '@/lib/api/latency-dto';
+import { emptyLatencyDto, type MetricsSource } from './metrics-source';
 import { PrometheusSource } from './prometheus-source';
 import { ScrapeSource } from './scrape-source';
 
@@ -43,4 +44,36 @@ export function stopMetricsSources(clusterIds: readonly string[]): void {
     registry.get(id)?.stop();
     registry.delete(id);
   }
+}
+
+/** A latency query as the API takes it: cluster-time bounds (epoch ms), step seconds or the plot width in pixels. */
+export interface LatencyQuery {
+  from?: number;
+  to?: number;
+  step?: number;
+  px?: number;
+}
+
+/** What a latency query without bounds covers: the last hour. */
+const DEFAULT_RANGE_MS = 60 * 60 * 1000;
+
+/**
+ * Pod-setup latency quantiles of a cluster (p50/p95/p99, overall and per node) with their bucket bounds, from its
+ * metrics source, over the query's range (default: the hour up to `now`, cluster time). No source is an answer too.
+ */
+export async function podSetupLatencyOf(
+  clusterId: string,
+  now: number,
+  query: LatencyQuery,
+): Promise<PodSetupLatencyDto> {
+  const to = query.to ?? now;
+  const range = {
+    from: query.from ?? Math.max(0, to - DEFAULT_RANGE_MS),
+    to,
+    stepSeconds: query.step,
+    plotPx: query.px,
+  };
+  const source = metricsSourceFor(clusterId);
+  if (!source) return emptyLatencyDto(clusterId, 'none', range, { error: 'no metrics source for this cluster' });
+  return source.podSetupLatency(clusterId, range);
 }

@@ -7,7 +7,7 @@ import type { Alert } from '@/lib/health/update-progress-types';
 import { asArray, asObject, asString } from '@/lib/health/objects';
 import { projectObject } from '@/server/watch/projections';
 import { compileLabelSelector } from '@/lib/k8s/selectors';
-import { parseAlerts } from './alerts';
+import { parseAlerts } from '@/server/metrics/alerts';
 import { newestTime, synthesizedTransitions, historyTransitions } from './object-times';
 import { OfflineInputError } from './errors';
 

@@ -2,7 +2,7 @@ import 'server-only';
 import type { CreatedIncidentDto } from '@/lib/api/incident-dto';
 import { MUST_GATHER_ADMIN_PATH, mustGatherClusterId, type MustGatherResultDto } from '@/lib/api/must-gather-dto';
 import { getAuthService } from '@/server/auth/auth-service';
-import type { Viewer } from '@/server/auth/identity';
+import { viewerName, type Viewer } from '@/server/auth/identity';
 import { mustGatherRoot } from '@/server/env';
 import { createIncident } from '@/server/incidents/incident-service';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
@@ -45,10 +45,6 @@ function defaultDeps(): MustGatherDeps {
   };
 }
 
-function ownerOf(viewer: Viewer): string | null {
-  return viewer.kind === 'user' ? viewer.user.name : null;
-}
-
 /** Whether the viewer may open server paths and read everyone's results (the local operator always may). */
 export function mayAdministerMustGathers(viewer: Viewer, deps: MustGatherDeps = defaultDeps()): Promise<boolean> {
   return viewer.kind === 'local' ? Promise.resolve(true) : deps.mayAdminister(viewer);
@@ -56,7 +52,8 @@ export function mayAdministerMustGathers(viewer: Viewer, deps: MustGatherDeps = 
 
 /** The admission key of a viewer, and whether its start rate is limited (not the local operator's own machine). */
 function admissionOf(viewer: Viewer): [key: string, limitStarts: boolean] {
-  return viewer.kind === 'user' ? [`user:${viewer.user.name}`, true] : ['local', false];
+  const name = viewerName(viewer);
+  return name === null ? ['local', false] : [`user:${name}`, true];
 }
 
 /**
@@ -93,7 +90,7 @@ export async function analyzePathFor(
   }
   // A path that is refused or missing costs no analysis slot.
   await resolveUnderRoot(deps.root(), input);
-  const options = { createdBy: ownerOf(viewer), worker: deps.worker };
+  const options = { createdBy: viewerName(viewer), worker: deps.worker };
   return admitted(viewer, deps, () => analyzeServerPath(deps.store, deps.root(), input, options));
 }
 
@@ -104,7 +101,7 @@ export function analyzeUploadFor(
   label: string,
   deps: MustGatherDeps = defaultDeps(),
 ): Promise<MustGatherResultDto> {
-  const options = { createdBy: ownerOf(viewer), worker: deps.worker };
+  const options = { createdBy: viewerName(viewer), worker: deps.worker };
   return admitted(viewer, deps, () => analyzeUpload(deps.store, body, label, options));
 }
 
@@ -116,7 +113,7 @@ export async function resultFor(
 ): Promise<MustGatherResultDto | undefined> {
   const result = deps.store.get(id);
   if (!result) return undefined;
-  if (viewer.kind === 'user' && result.createdBy === viewer.user.name) return result;
+  if (result.createdBy !== null && result.createdBy === viewerName(viewer)) return result;
   return (await mayAdministerMustGathers(viewer, deps)) ? result : undefined;
 }
 
@@ -139,5 +136,5 @@ export async function mustGatherIncidentFor(
     series: () => result.series,
     snapshot: () => snapshot,
   };
-  return createIncident(source, getIncidentRepository(), { createdBy: ownerOf(viewer) });
+  return createIncident(source, getIncidentRepository(), { createdBy: viewerName(viewer) });
 }

@@ -5,6 +5,7 @@ import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { incidentSchema } from '@/lib/api/incident-dto';
 import { mustGatherCreatedSchema, mustGatherResultSchema } from '@/lib/api/must-gather-dto';
+import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { directoryEntries, writeTestArchive } from './test-support';
 
 const dir = mkdtempSync(join(tmpdir(), 'must-gather-routes-'));
@@ -99,5 +100,30 @@ describe('must-gather routes', () => {
     const garbage = await POST(post('not an archive at all', 'application/octet-stream'));
     expect(garbage.status).toBe(422);
     expect(await garbage.json()).toMatchObject({ error: { code: 'bad_input' } });
+  });
+
+  it('records who froze an analysis as the creator of its incident, read back with that author', async () => {
+    const as = (name: string) => ({
+      [VIEWER_HEADER]: encodeViewer({ kind: 'user', user: { name, groups: [] }, via: 'bearer' }),
+    });
+    const { POST } = await import('@/app/api/must-gather/route');
+    const created = await POST(post(readFileSync(archive), 'application/octet-stream', as('alice'), '?name=a.tar.gz'));
+    expect(created.status).toBe(201);
+    const { id } = mustGatherCreatedSchema.parse(await created.json());
+
+    const incidentRoute = await import('@/app/api/must-gather/[id]/incident/route');
+    const frozen = await incidentRoute.POST(post('', 'application/json', as('alice')), {
+      params: Promise.resolve({ id }),
+    });
+    expect(frozen.status).toBe(201);
+    const incidentId = ((await frozen.json()) as { id: string }).id;
+    const { GET } = await import('@/app/api/incidents/[id]/route');
+    const read = (headers: Record<string, string>) =>
+      GET(new NextRequest(`http://127.0.0.1/api/incidents/${incidentId}`, { headers }), {
+        params: Promise.resolve({ id: incidentId }),
+      });
+    const incident = incidentSchema.parse(await (await read(as('alice'))).json());
+    expect(incident).toMatchObject({ createdBy: 'alice', author: { kind: 'user', name: 'alice' } });
+    expect(incidentSchema.parse(await (await read({})).json()).createdBy).toBe('alice');
   });
 });

@@ -3,6 +3,7 @@
  * the guard runs on a real Node HTTP server, as on Next's, in front of the real upload route; and Next's own matcher
  * compiler shows proxy.ts (which buffers a body whole before it runs) never sees the upload path.
  */
+import { NextRequest } from 'next/server';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -47,12 +48,12 @@ beforeAll(async () => {
     const viewer = req.headers[VIEWER_HEADER] as string | undefined;
     reached.push({ url: req.url!, viewer, didRead: req.readableDidRead, buffered: req.readableLength });
     const headers = new Headers(req.headers as Record<string, string>);
-    const request = new Request(new URL(req.url!, base), {
+    const request = new NextRequest(new URL(req.url!, base), {
       method: req.method,
       headers,
       body: req.method === 'POST' ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
       duplex: 'half',
-    } as RequestInit);
+    } as ConstructorParameters<typeof NextRequest>[1]);
     void POST(request).then(async (response) => {
       res.writeHead(response.status, Object.fromEntries(response.headers));
       res.end(Buffer.from(await response.arrayBuffer()));

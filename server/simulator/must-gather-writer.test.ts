@@ -14,7 +14,7 @@ afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 function runCli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], {
+    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/cli/sim.ts', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

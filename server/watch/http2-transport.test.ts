@@ -9,7 +9,7 @@ import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { testPod } from '@/server/simulator/test-objects';
 import type { ResourceName } from '@/lib/k8s/resources';
 import { KubeTransport } from './kube-transport';
-import { FAST, observe, startSim, until, type Observed, type SimHarness } from './test-harness';
+import { FAST, observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
 
 let sim: SimHarness | undefined;
 let observed: Observed[] = [];

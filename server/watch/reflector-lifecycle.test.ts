@@ -1,7 +1,15 @@
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { testPod } from '@/server/simulator/test-objects';
 import { Reflector } from './reflector';
-import { FAST, observe, sleep, startSim, trackUnhandledRejections, until, type SimHarness } from './test-harness';
+import {
+  FAST,
+  observe,
+  sleep,
+  startSim,
+  trackUnhandledRejections,
+  until,
+  type SimHarness,
+} from '@/server/testing/reflector-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {

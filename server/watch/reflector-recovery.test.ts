@@ -15,7 +15,7 @@ import {
   trackUnhandledRejections,
   until,
   type SimHarness,
-} from './test-harness';
+} from '@/server/testing/reflector-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {

@@ -10,7 +10,7 @@ import {
   until,
   type Observed,
   type SimHarness,
-} from './test-harness';
+} from '@/server/testing/reflector-harness';
 
 const rejections = trackUnhandledRejections();
 afterAll(() => {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { testPod } from '@/server/simulator/test-objects';
 import type { KubeObject } from '@/lib/k8s/types';
 import { KubeApiError } from './kube-errors';
-import { FAST, observe, startSim, until, type Observed, type SimHarness } from './test-harness';
+import { FAST, observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
 import { INITIAL_EVENTS_END } from './watch-list';
 
 let sim: SimHarness | undefined;

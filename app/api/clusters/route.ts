@@ -1,16 +1,11 @@
-import { summariesFor } from '@/server/auth/visibility';
-import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { getFleet } from '@/server/engine/fleet';
-import { jsonOk } from '@/server/http/responses';
 import type { ClusterListDto } from '@/lib/api/dto';
-import { timedRoute } from '@/server/observability/timed-route';
+import { viewerRoute } from '@/server/auth/api-route';
+import { summariesFor } from '@/server/auth/visibility';
+import { getFleet } from '@/server/engine/fleet';
 
 export const dynamic = 'force-dynamic';
 
-async function handleGet(request: Request) {
-  const viewer = viewerOf(request);
-  if (!viewer) return unauthenticated();
-  return jsonOk<ClusterListDto>({ clusters: await summariesFor(viewer, getFleet().members()) });
-}
-
-export const GET = timedRoute('/api/clusters', handleGet);
+/** The fleet rows the viewer may see. */
+export const GET = viewerRoute('/api/clusters', {}, async ({ viewer }): Promise<ClusterListDto> => ({
+  clusters: await summariesFor(viewer, getFleet().members()),
+}));

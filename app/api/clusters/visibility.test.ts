@@ -221,6 +221,21 @@ describe('a hidden cluster answers like an unknown one on every route', () => {
     },
   );
 
+  it('answers 401 JSON on every route to a request the edge did not authenticate', async () => {
+    const anonymous = (path: string) => new NextRequest(`http://localhost${path}`);
+    const responses = await Promise.all([
+      getHealth(anonymous(`/api/clusters/${STANDALONE}/health`), ctx(STANDALONE)),
+      getSeries(anonymous(`/api/clusters/${STANDALONE}/series`), ctx(STANDALONE)),
+      getRollbackPlan(anonymous(`/api/clusters/${STANDALONE}/rollback-plan?to=4.15.0`), ctx(STANDALONE)),
+      getLatency(anonymous(`/api/clusters/${STANDALONE}/metrics/pod-setup-latency`), ctx(STANDALONE)),
+      getStream(anonymous(`/api/stream?clusters=${STANDALONE}`)),
+    ]);
+    for (const response of responses) {
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { code: 'unauthorized' } });
+    }
+  });
+
   it('the stream still opens for a viewer who may see the cluster', async () => {
     const abort = new AbortController();
     const response = await getStream(request(`/api/stream?clusters=${STANDALONE}`, onlyClusterVersion, abort.signal));
@@ -234,7 +249,7 @@ describe('an incident frozen from a must-gather', () => {
   it('is read by its creator only (and must-gather administrators), never through a fleet cluster of that name', async () => {
     const { createIncident } = await import('@/server/incidents/incident-service');
     const { incidentFor } = await import('@/server/auth/visibility');
-    const { scenarioSource } = await import('@/server/incidents/testing/incident-source');
+    const { scenarioSource } = await import('@/server/testing/incident-source');
     const { mustGatherClusterId } = await import('@/lib/api/must-gather-dto');
     const stored: IncidentDto[] = [];
     const repository = {

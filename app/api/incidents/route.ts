@@ -1,15 +1,9 @@
-import type { NextRequest } from 'next/server';
-import { createIncidentSchema } from '@/lib/api/incident-dto';
-import { healthFor } from '@/server/auth/visibility';
-import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { getFleet } from '@/server/engine/fleet';
+import { createIncidentSchema, type CreateIncidentDto } from '@/lib/api/incident-dto';
+import { clusterRoute } from '@/server/auth/api-route';
+import { viewerName } from '@/server/auth/identity';
 import { createIncident } from '@/server/incidents/incident-service';
 import { incidentLimitResponse } from '@/server/incidents/incident-limit-response';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
-import { parseJsonBody } from '@/server/http/bounded-body';
-import { jsonError, jsonOk } from '@/server/http/responses';
-import { rejectCrossSite } from '@/server/http/same-origin';
-import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,26 +13,19 @@ export const dynamic = 'force-dynamic';
  */
 const MAX_BODY_BYTES = 16 * 1024;
 
-async function handlePost(request: NextRequest) {
-  const refused = rejectCrossSite(request);
-  if (refused) return refused;
-  const viewer = viewerOf(request);
-  if (!viewer) return unauthenticated();
-  const parsed = await parseJsonBody(request, createIncidentSchema, MAX_BODY_BYTES);
-  if (!parsed.ok) return parsed.response;
-  const { clusterId, from, to, title, note } = parsed.data;
-  const engine = getFleet().get(clusterId);
-  if (!engine || !(await healthFor(viewer, engine)))
-    return jsonError(404, 'not_found', `no cluster named "${clusterId}"`);
-  // The incident freezes everything; each reader later sees what their own access allows (incidentFor).
-  const createdBy = viewer.kind === 'user' ? viewer.user.name : null;
-  try {
-    return jsonOk(await createIncident(engine, getIncidentRepository(), { from, to, createdBy, title, note }), 201);
-  } catch (error) {
-    const limited = incidentLimitResponse(error);
-    if (limited) return limited;
-    throw error;
-  }
-}
-
-export const POST = timedRoute('/api/incidents', handlePost);
+/**
+ * Freezes a cluster the viewer may see into an incident created by them; each reader later sees what their own
+ * access allows (incidentFor).
+ */
+export const POST = clusterRoute(
+  '/api/incidents',
+  {
+    body: createIncidentSchema,
+    maxBodyBytes: MAX_BODY_BYTES,
+    cluster: ({ body }: { body: CreateIncidentDto }) => body.clusterId,
+    failures: incidentLimitResponse,
+    status: 201,
+  },
+  ({ viewer, cluster, body: { from, to, title, note } }) =>
+    createIncident(cluster.member, getIncidentRepository(), { from, to, title, note, createdBy: viewerName(viewer) }),
+);

@@ -5,6 +5,7 @@
  */
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import { iso } from '../objects/time';
+import { condition } from './hub-objects';
 import {
   LABEL_CLUSTER_MANAGER,
   LABEL_CLUSTER_NAME,
@@ -14,8 +15,7 @@ import {
   LABEL_SYNCED_FROM,
   MANAGED_SERVICE_ACCOUNT,
   OCM_CLUSTER_MANAGER,
-  condition,
-} from './hub-objects';
+} from '@/lib/acm/ocm-names';
 
 /** The dashboard's ManagedServiceAccount in a cluster namespace, synced to the ClusterProfile namespace. */
 export function managedServiceAccount(cluster: string, validitySeconds: number): KubeObject {

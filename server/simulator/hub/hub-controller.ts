@@ -16,8 +16,6 @@ import {
   tokenSecret,
 } from './access-objects';
 import {
-  CONDITION_AVAILABLE,
-  MANAGED_SERVICE_ACCOUNT,
   availableCondition,
   hubNamespace,
   managedCluster,
@@ -29,6 +27,7 @@ import {
   managedClusterStatus,
   type ManagedClusterFacts,
 } from './hub-objects';
+import { CONDITION_AVAILABLE, MANAGED_SERVICE_ACCOUNT } from '@/lib/acm/ocm-names';
 import { managedClusterRbac } from './managed-rbac';
 import { TokenRotation } from './token-rotation';
 

@@ -7,25 +7,7 @@
  */
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import { iso } from '../objects/time';
-
-/** The ClusterProfile cluster manager (and access provider) name OCM uses. */
-export const OCM_CLUSTER_MANAGER = 'open-cluster-management';
-/** Namespace on each managed cluster where managed-serviceaccount creates its ServiceAccounts. */
-export const AGENT_ADDON_NAMESPACE = 'open-cluster-management-agent-addon';
-/** Where cluster-proxy runs on the hub (its user-server Service lives here). */
-export const PROXY_ADDON_NAMESPACE = 'open-cluster-management-addon';
-/** The ManagedServiceAccount the dashboard reaches each managed cluster with. */
-export const MANAGED_SERVICE_ACCOUNT = 'update-health';
-
-export const LABEL_CLUSTER_MANAGER = 'x-k8s.io/cluster-manager';
-export const LABEL_CLUSTER_NAME = 'open-cluster-management.io/cluster-name';
-export const LABEL_PROFILE_CLUSTERSET = 'multicluster.x-k8s.io/clusterset';
-export const LABEL_CLUSTERSET = 'cluster.open-cluster-management.io/clusterset';
-export const LABEL_IS_MANAGED_SERVICE_ACCOUNT = 'authentication.open-cluster-management.io/is-managed-serviceaccount';
-export const LABEL_SYNC_TO_CLUSTER_PROFILE = 'authentication.open-cluster-management.io/sync-to-clusterprofile';
-export const LABEL_SYNCED_FROM = 'authentication.open-cluster-management.io/synced-from';
-/** ManagedCluster condition the registration controller keeps from the klusterlet's lease. */
-export const CONDITION_AVAILABLE = 'ManagedClusterConditionAvailable';
+import { AGENT_ADDON_NAMESPACE, LABEL_CLUSTERSET, CONDITION_AVAILABLE } from '@/lib/acm/ocm-names';
 
 /** What the hub knows about one managed cluster when it registers it. */
 export interface ManagedClusterFacts {

@@ -1,6 +1,6 @@
 import type { ServiceAccountTokens } from '../access/service-account-tokens';
 import type { VirtualClock } from '../types';
-import { AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT } from './hub-objects';
+import { AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT } from '@/lib/acm/ocm-names';
 
 interface TokenState {
   current: string;

@@ -11,7 +11,7 @@ import { makeSnapshot } from '@/lib/health/testing/builders';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { predictionsFor, updateCommand } from '@/lib/recommend/update-command';
 import { formatRecommend } from '@/lib/recommend/format-recommend';
-import { parseAlerts } from '@/server/offline/alerts';
+import { parseAlerts } from '@/server/metrics/alerts';
 import { createSimulatedCluster, runScenario } from '../core';
 import { MONITORING_NAMESPACE, THANOS_QUERIER, THANOS_QUERIER_PORT } from '../monitoring/thanos-querier';
 import { MINUTE } from '../objects/time';

@@ -1,21 +1,16 @@
+import { z } from 'zod';
+import { viewerRoute } from '@/server/auth/api-route';
 import { incidentFor } from '@/server/auth/visibility';
-import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { isIncidentId } from '@/server/incidents/incident-id';
 import { getIncidentRepository } from '@/server/incidents/incident-store';
-import { jsonError, jsonOk } from '@/server/http/responses';
-import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
-async function handleGet(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const viewer = viewerOf(request);
-  if (!viewer) return unauthenticated();
-  const { id } = await params;
-  if (!isIncidentId(id)) return jsonError(404, 'not_found', 'no such incident');
-  const stored = await getIncidentRepository().get(id);
-  const incident = stored && (await incidentFor(viewer, stored));
-  if (!incident) return jsonError(404, 'not_found', 'no such incident');
-  return jsonOk(incident);
-}
+const paramsSchema = z.object({ id: z.string().refine(isIncidentId) });
 
-export const GET = timedRoute('/api/incidents/[id]', handleGet);
+/** An incident as the viewer may read it; one they may not read answers like one that does not exist. */
+export const GET = viewerRoute(
+  '/api/incidents/[id]',
+  { params: paramsSchema, notFound: () => 'no such incident' },
+  async ({ viewer, params }) => incidentFor(viewer, await getIncidentRepository().get(params.id)),
+);

@@ -1,17 +1,12 @@
-import { unauthenticated, viewerOf } from '@/server/auth/viewer';
+import { z } from 'zod';
+import { viewerRoute } from '@/server/auth/api-route';
 import { MUST_GATHER_NOT_FOUND, resultFor } from '@/server/offline/must-gather-requests';
-import { jsonError, jsonOk } from '@/server/http/responses';
-import { timedRoute } from '@/server/observability/timed-route';
 
 export const dynamic = 'force-dynamic';
 
 /** `GET /api/must-gather/{id}`: a stored analysis, for its owner and administrators, while the server keeps it. */
-async function handleGet(request: Request, { params }: { params: Promise<{ id: string }> }) {
-  const viewer = viewerOf(request);
-  if (!viewer) return unauthenticated();
-  const result = await resultFor(viewer, (await params).id);
-  if (!result) return jsonError(404, 'not_found', MUST_GATHER_NOT_FOUND);
-  return jsonOk(result);
-}
-
-export const GET = timedRoute('/api/must-gather/[id]', handleGet);
+export const GET = viewerRoute(
+  '/api/must-gather/[id]',
+  { params: z.object({ id: z.string().min(1) }), notFound: () => MUST_GATHER_NOT_FOUND },
+  ({ viewer, params }) => resultFor(viewer, params.id),
+);

@@ -1,10 +1,6 @@
-import type { NextRequest } from 'next/server';
 import { z } from 'zod';
-import { healthFor, seriesFor } from '@/server/auth/visibility';
-import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { getFleet } from '@/server/engine/fleet';
-import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
-import { timedRoute } from '@/server/observability/timed-route';
+import { clusterRoute } from '@/server/auth/api-route';
+import { seriesFor } from '@/server/auth/visibility';
 
 export const dynamic = 'force-dynamic';
 
@@ -19,15 +15,7 @@ const querySchema = z
     'from must not be after to',
   );
 
-async function handleGet(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
-  const viewer = viewerOf(request);
-  if (!viewer) return unauthenticated();
-  const { id } = await params;
-  const query = parseQuery(querySchema, request.nextUrl.searchParams);
-  if (!query.ok) return query.response;
-  const engine = getFleet().get(id);
-  if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  return jsonOk(await seriesFor(viewer, id, engine.series(query.data.from, query.data.to, query.data.max)));
-}
-
-export const GET = timedRoute('/api/clusters/[id]/series', handleGet);
+/** A cluster's chart series over a range, as the viewer may see them. */
+export const GET = clusterRoute('/api/clusters/[id]/series', { query: querySchema }, ({ viewer, cluster, query }) =>
+  seriesFor(viewer, cluster.member.id, cluster.member.series(query.from, query.to, query.max)),
+);

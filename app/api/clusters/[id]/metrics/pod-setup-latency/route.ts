@@ -1,16 +1,9 @@
-import type { NextRequest } from 'next/server';
 import { z } from 'zod';
-import { healthFor, mayReadClusterMetrics } from '@/server/auth/visibility';
-import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { getFleet } from '@/server/engine/fleet';
-import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
-import { emptyLatencyDto } from '@/server/metrics/metrics-source';
-import { metricsSourceFor } from '@/server/metrics/sources';
-import { timedRoute } from '@/server/observability/timed-route';
+import { clusterRoute } from '@/server/auth/api-route';
+import { clusterMetricsRefusal } from '@/server/auth/visibility';
+import { podSetupLatencyOf } from '@/server/metrics/sources';
 
 export const dynamic = 'force-dynamic';
-
-const DEFAULT_RANGE_MS = 60 * 60 * 1000;
 
 const querySchema = z
   .object({
@@ -28,31 +21,12 @@ const querySchema = z
     'from must not be after to',
   );
 
-/** Pod-setup latency quantiles (p50/p95/p99, overall and per node) with their bucket bounds, from the cluster's metrics source. */
-async function handleGet(request: NextRequest, { params }: { params: Promise<{ id: string }> }) {
-  const viewer = viewerOf(request);
-  if (!viewer) return unauthenticated();
-  const { id } = await params;
-  const query = parseQuery(querySchema, request.nextUrl.searchParams);
-  if (!query.ok) return query.response;
-  const engine = getFleet().get(id);
-  if (!engine || !(await healthFor(viewer, engine))) return jsonError(404, 'not_found', `no cluster named "${id}"`);
-  if (!(await mayReadClusterMetrics(viewer, id)))
-    return jsonError(
-      403,
-      'forbidden',
-      "cluster-wide metrics need list pods at the cluster scope; ask for cluster-reader or use the console's namespace metrics",
-    );
-  const to = query.data.to ?? engine.now();
-  const range = {
-    from: query.data.from ?? Math.max(0, to - DEFAULT_RANGE_MS),
-    to,
-    stepSeconds: query.data.step,
-    plotPx: query.data.px,
-  };
-  const source = metricsSourceFor(id);
-  if (!source) return jsonOk(emptyLatencyDto(id, 'none', range, { error: 'no metrics source for this cluster' }));
-  return jsonOk(await source.podSetupLatency(id, range));
-}
-
-export const GET = timedRoute('/api/clusters/[id]/metrics/pod-setup-latency', handleGet);
+/**
+ * Pod-setup latency quantiles (p50/p95/p99, overall and per node) with their bucket bounds, from the cluster's
+ * metrics source, for a viewer who may see cluster-wide metrics.
+ */
+export const GET = clusterRoute(
+  '/api/clusters/[id]/metrics/pod-setup-latency',
+  { query: querySchema, refuse: ({ viewer, cluster }) => clusterMetricsRefusal(viewer, cluster.member.id) },
+  ({ cluster, query }) => podSetupLatencyOf(cluster.member.id, cluster.member.now(), query),
+);

@@ -8,7 +8,7 @@ import type { ResourceName } from '@/lib/k8s/resources';
 import type { Snapshot } from '@/lib/health/types';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
 import type { ScenarioName } from '@/server/simulator/types';
-import type { IncidentSource } from '../incident-service';
+import type { IncidentSource } from '@/server/incidents/incident-service';
 
 /**
  * A frozen source: what a ClusterEngine would answer at one moment. `sampleEveryMs` adds a status-write-rejection

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { StreamMessage } from '@/lib/api/dto';
 import { drain, isDraining } from '@/server/observability/shutdown';
 import { serviceMetrics } from '@/server/observability/service-metrics';
-import { mapSource, sseResponse, type StreamSource } from './sse';
+import { mapSource, sseResponse, type StreamSource } from '@/server/http/sse';
 
 const message = (clusterId: string): StreamMessage => ({
   type: 'transitions',

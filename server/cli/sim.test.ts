@@ -3,12 +3,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseSimArgs, UsageError } from './cli-args';
-import { SCENARIOS } from './scenarios/registry';
+import { parseSimArgs, UsageError } from '@/server/simulator/cli-args';
+import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 
 function runCli(args: string[], untilReady = false): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/simulator/cli.ts', ...args], {
+    const child = spawn('node_modules/.bin/tsx', ['--conditions=react-server', 'server/cli/sim.ts', ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';

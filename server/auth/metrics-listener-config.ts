@@ -3,7 +3,7 @@ import { getAuthService } from '@/server/auth/auth-service';
 import { PLATFORM_PROMETHEUS } from '@/server/auth/client-certificate';
 import { clientCaFromCluster, clientCaFromFile } from '@/server/auth/metrics-client-ca';
 import { EnvError, metricsListenerEnv, serverEnv } from '@/server/env';
-import { exposeServiceMetrics } from './metrics-exposition';
+import { exposeServiceMetrics } from '@/server/engine/metrics-exposition';
 import { startMetricsListener, type MetricsListener } from './metrics-listener';
 
 /**

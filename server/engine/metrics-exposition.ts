@@ -1,6 +1,6 @@
 import 'server-only';
-import { getFleet } from '@/server/engine/fleet';
-import { serviceMetrics } from './service-metrics';
+import { serviceMetrics } from '@/server/observability/service-metrics';
+import { getFleet } from './fleet';
 
 /** The service's metrics in the Prometheus text format, as /metrics serves them on either listener. */
 export async function exposeServiceMetrics(): Promise<{ contentType: string; body: string }> {
@@ -11,4 +11,10 @@ export async function exposeServiceMetrics(): Promise<{ contentType: string; bod
   }
   const { registry } = serviceMetrics();
   return { contentType: registry.contentType, body: await registry.metrics() };
+}
+
+/** The service's own metrics as the /metrics route answers them, the fleet's figures included once it could start. */
+export async function serviceMetricsResponse(): Promise<Response> {
+  const { contentType, body } = await exposeServiceMetrics();
+  return new Response(body, { headers: { 'Content-Type': contentType, 'Cache-Control': 'no-store' } });
 }

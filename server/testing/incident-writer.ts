@@ -2,8 +2,8 @@
  * Child process for the crash test: writes incidents to the SQLite file given as argv[2] as fast as it can and prints
  * `ack <id>` on stdout once each `create` has resolved (the moment a link would be handed out). Never exits by itself.
  */
-import { SqliteIncidentRepository } from '../sqlite-incident-repository';
-import { createIncident } from '../incident-service';
+import { SqliteIncidentRepository } from '../incidents/sqlite-incident-repository';
+import { createIncident } from '../incidents/incident-service';
 import { scenarioSource } from './incident-source';
 
 const repository = new SqliteIncidentRepository(process.argv[2]);

@@ -3,10 +3,10 @@ import { createSimulatedCluster, type SimulatedCluster } from '@/server/simulato
 import { serveCluster, type ServeClusterOptions, type ServedCluster } from '@/server/simulator/api-server';
 import { testNamespace, testPod } from '@/server/simulator/test-objects';
 import type { FaultRule } from '@/server/simulator/types';
-import { KubeTransport, type KubeTransportOptions } from './kube-transport';
-import { Reflector } from './reflector';
-import type { ReflectorEvent, ReflectorOptions } from './reflector-types';
-import type { Query } from './kube-transport';
+import { KubeTransport, type KubeTransportOptions } from '@/server/watch/kube-transport';
+import { Reflector } from '@/server/watch/reflector';
+import type { ReflectorEvent, ReflectorOptions } from '@/server/watch/reflector-types';
+import type { Query } from '@/server/watch/kube-transport';
 
 /** Test-only: a simulated cluster served over HTTPS, plus helpers to drive it and observe a reflector. */
 export interface SimHarness {

@@ -1,6 +1,6 @@
 import 'server-only';
-import { getFleet } from '@/server/engine/fleet';
-import { isDraining } from './shutdown';
+import { isDraining } from '@/server/observability/shutdown';
+import { getFleet } from './fleet';
 
 /** `/readyz` body. */
 export interface Readiness {

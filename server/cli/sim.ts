@@ -1,11 +1,11 @@
-import '@/server/cli/check-node';
-import { configureProcessUsers } from './access/htpasswd';
-import { resolveScenarios, startFleet } from './fleet';
-import { dumpScenario } from './must-gather-writer';
-import { writeKubeconfig } from './kubeconfig';
-import { parseSimArgs, type SimArgs } from './cli-args';
-import type { Identity } from './auth';
-import { fleetMembers, startHub, type EmbeddedHub } from './hub/serve-hub';
+import './check-node';
+import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
+import { resolveScenarios, startFleet } from '@/server/simulator/fleet';
+import { dumpScenario } from '@/server/simulator/must-gather-writer';
+import { writeKubeconfig } from '@/server/simulator/kubeconfig';
+import { parseSimArgs, type SimArgs } from '@/server/simulator/cli-args';
+import type { Identity } from '@/server/simulator/auth';
+import { fleetMembers, startHub, type EmbeddedHub } from '@/server/simulator/hub/serve-hub';
 
 async function main(): Promise<void> {
   let args: SimArgs;

@@ -18,7 +18,7 @@ import {
   clientCaFromFile,
 } from '@/server/auth/metrics-client-ca';
 import { startTestServer } from '@/server/simulator/test-harness';
-import { exposeServiceMetrics } from './metrics-exposition';
+import { exposeServiceMetrics } from '@/server/engine/metrics-exposition';
 import { startMetricsListener, type MetricsListener } from './metrics-listener';
 
 const dir = mkdtempSync(join(tmpdir(), 'metrics-listener-'));
