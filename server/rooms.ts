@@ -18,7 +18,9 @@ export const SERVER_ROOMS: Readonly<Record<string, readonly string[]>> = {
   /** Durable incidents. */
   incidents: ['db', 'http', 'observability', 'env'],
   /** The fleet, one engine per cluster, hosted views, readiness. */
-  engine: ['metrics', 'kube', 'http', 'observability', 'env'],
+  engine: ['history', 'metrics', 'kube', 'http', 'observability', 'env'],
+  /** Durable finding history: every finding's lifecycle, kept for the timeline and update durations. */
+  history: ['incidents', 'db', 'observability', 'env'],
   /** Metric and alert sources per cluster. */
   metrics: ['kube', 'env'],
   /** The connection to one cluster (clock, reviews, the watches it runs). */

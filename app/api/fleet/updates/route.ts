@@ -2,7 +2,7 @@ import type { NextRequest } from 'next/server';
 import { fleetUpdatesQuerySchema } from '@/lib/api/history-dto';
 import { updatesCsv } from '@/lib/cluster/update-durations';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { fleetUpdatesFor } from '@/server/history/update-durations-service';
+import { fleetUpdatesFor } from '@/server/auth/update-durations-service';
 import { jsonOk, parseQuery } from '@/server/http/responses';
 import { timedRoute } from '@/server/observability/timed-route';
 

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { NextRequest } from 'next/server';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fleetUpdatesSchema } from '@/lib/api/history-dto';
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
@@ -79,12 +79,19 @@ afterAll(async () => {
 
 describe('update durations over the embedded fleet', () => {
   it('lists the update in progress as ongoing and the cross-minor updates with their durations', async () => {
-    const response = await get('');
-    expect(response.status).toBe(200);
-    const body = fleetUpdatesSchema.parse(await response.json());
-    const uip = body.updates.find((u) => u.clusterId === 'update-in-progress' && u.to === UIP_TO_VERSION);
+    const ongoing = async () => {
+      const response = await get('');
+      expect(response.status).toBe(200);
+      const body = fleetUpdatesSchema.parse(await response.json());
+      return { body, uip: body.updates.find((u) => u.clusterId === 'update-in-progress' && u.to === UIP_TO_VERSION) };
+    };
+    // The sync can end the very second the update starts: wait for the cluster's clock to move past its start.
+    await vi.waitFor(async () => expect((await ongoing()).uip?.durationSeconds).toBeGreaterThan(0), {
+      timeout: 30_000,
+      interval: 200,
+    });
+    const { body, uip } = await ongoing();
     expect(uip).toMatchObject({ from: UIP_FROM_VERSION, ongoing: true, completedAt: null });
-    expect(uip!.durationSeconds).toBeGreaterThan(0);
     expect(uip!.phases.find((phase) => phase.kind === 'control-plane')).toBeDefined();
     // The 4.12 → 4.13 update of the cross-minor story: completed in its history, 82 minutes long.
     const crossMinor = body.updates.find(

@@ -1,7 +1,7 @@
 import type { NextRequest } from 'next/server';
 import { timelineQuerySchema } from '@/lib/api/history-dto';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
-import { clusterTimeline } from '@/server/history/timeline-service';
+import { clusterTimeline } from '@/server/auth/timeline-service';
 import { jsonError, jsonOk, parseQuery } from '@/server/http/responses';
 import { timedRoute } from '@/server/observability/timed-route';
 

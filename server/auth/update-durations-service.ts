@@ -2,11 +2,11 @@ import 'server-only';
 import type { ClusterUpdateDto, FleetUpdatesDto } from '@/lib/api/history-dto';
 import { clusterUpdates, fleetUpdates, type UpdateSpan } from '@/lib/cluster/update-durations';
 import { buildTimeline } from '@/lib/history/timeline';
-import { healthFor, timelineFor } from '@/server/auth/visibility';
-import type { Viewer } from '@/server/auth/identity';
+import { healthFor, timelineFor } from './visibility';
+import type { Viewer } from './identity';
 import { getFleet, type FleetMember } from '@/server/engine/fleet';
-import type { FindingHistoryRepository } from './finding-history-repository';
-import { getFindingHistory } from './history-store';
+import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
+import { getFindingHistory } from '@/server/history/history-store';
 
 /** Where the update durations read from (the process-wide fleet and history unless a test gives its own). */
 export interface UpdateSources {

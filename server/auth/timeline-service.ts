@@ -1,11 +1,11 @@
 import 'server-only';
 import type { TimelineDto } from '@/lib/api/history-dto';
 import { buildTimeline } from '@/lib/history/timeline';
-import { healthFor, timelineFor } from '@/server/auth/visibility';
-import type { Viewer } from '@/server/auth/identity';
+import { healthFor, timelineFor } from './visibility';
+import type { Viewer } from './identity';
 import { getFleet, type FleetMember } from '@/server/engine/fleet';
-import type { FindingHistoryRepository } from './finding-history-repository';
-import { getFindingHistory } from './history-store';
+import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
+import { getFindingHistory } from '@/server/history/history-store';
 
 const DAY_MS = 24 * 60 * 60 * 1_000;
 
