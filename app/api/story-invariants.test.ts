@@ -11,7 +11,7 @@ import { updateStateOfHealth } from '@/lib/cluster/update-state';
 import { transientLabel } from '@/lib/health/condition-streaks';
 import { UPSTREAM_OLMV1_NAMESPACE, runsOlmv1 } from '@/lib/health/olmv1-presence';
 import { defaultTarget, predictionsFor, updateCommand, UPGRADEABLE_FALSE_RISK } from '@/lib/recommend/update-command';
-import { compareVersions } from '@/lib/version';
+import { compareVersions } from '@/lib/k8s/version';
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
 import { Fleet } from '@/server/engine/fleet';

@@ -16,7 +16,7 @@ import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulato
 import { visibleHealth, visibleSummary } from '@/lib/access/visible-health';
 import { clusterInfo } from './cluster-info';
 import { splitSnapshot } from './hosted-views';
-import { summaryOf } from './join-hosted';
+import { summaryOf } from './cluster-summary';
 import { updateStateOf, updateStateOfHealth } from './update-state';
 
 const MINUTE = 60_000;

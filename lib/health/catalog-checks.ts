@@ -4,7 +4,9 @@
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { DetectorContext, Evidence, Finding, ProbeResult, Snapshot } from '@/lib/health/types';
-import { asNumber, conditionOf, dig, findingId, findObject, refOf, timeOf } from '@/lib/health/objects';
+import { asNumber, dig, findingId, findObject, timeOf } from '@/lib/health/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
 import { desiredReplicas, isPodReady, leaseHolder, staticDisruptionsAllowed } from '@/lib/health/workload-math';
 
 const ID = 'catalog-replicas' as const;

@@ -13,7 +13,8 @@ import type {
   ResourceNeed,
   Snapshot,
 } from '@/lib/health/types';
-import { asNumber, dig, findingId, findObject, objectsOf, refOf } from '@/lib/health/objects';
+import { asNumber, dig, findingId, findObject, objectsOf } from '@/lib/health/objects';
+import { refOf } from '@/lib/k8s/refs';
 import {
   desiredReplicas,
   fenceposts,

@@ -5,7 +5,7 @@
  */
 import type { ObjectRef } from '@/lib/k8s/types';
 import type { Detector, Evidence, Finding, RemediationStep, Snapshot } from '@/lib/health/types';
-import { compareVersions } from '@/lib/version';
+import { compareVersions } from '@/lib/k8s/version';
 import { findingId } from '@/lib/health/objects';
 import { earliestCrash, featureGateCrashes, type FeatureGateCrash } from '@/lib/health/featuregate-crashes';
 import {

@@ -5,7 +5,9 @@
  */
 import type { ObjectRef } from '@/lib/k8s/types';
 import type { Snapshot } from '@/lib/health/types';
-import { asArray, asObject, asString, dig, objectsOf, refOf, timeOf } from '@/lib/health/objects';
+import { asArray, asObject, asString, dig, objectsOf, timeOf } from '@/lib/health/objects';
+import { refOf } from '@/lib/k8s/refs';
+import { conditionsOf } from '@/lib/k8s/conditions';
 
 /** Matches the library-go error and captures the missing version. */
 export const MISSING_VERSION_RE = /missing desired version "([^"]+)" in featuregates\.config\.openshift\.io\/cluster/;
@@ -31,10 +33,9 @@ export interface FeatureGateCrash {
 
 /** When the pod stopped being ready, if it is not ready now (the earlier of Ready and ContainersReady). */
 function notReadySince(pod: unknown): string | undefined {
-  const times = asArray(dig(pod, 'status', 'conditions'))
-    .map(asObject)
-    .filter((c) => (c?.type === 'Ready' || c?.type === 'ContainersReady') && c.status === 'False')
-    .map((c) => asString(c?.lastTransitionTime))
+  const times = conditionsOf(pod)
+    .filter((c) => (c.type === 'Ready' || c.type === 'ContainersReady') && c.status === 'False')
+    .map((c) => c.lastTransitionTime)
     .filter((t): t is string => timeOf(t) !== undefined);
   return times.sort((a, b) => (timeOf(a) ?? 0) - (timeOf(b) ?? 0))[0];
 }

@@ -8,8 +8,11 @@
 import { load } from 'js-yaml';
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Snapshot } from '@/lib/health/types';
-import { parseVersion } from '@/lib/version';
-import { asArray, asObject, asString, conditionOf, dig, findObject, objectsOf, refOf } from '@/lib/health/objects';
+import { parseVersion } from '@/lib/k8s/version';
+import { asArray, asObject, asString, dig, findObject, objectsOf, clusterVersionOf } from '@/lib/health/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
+import { historyOf } from '@/lib/k8s/cluster-version';
 
 /** ConfigMap the featuregate-generator Job writes in the HCP namespace, and its key. */
 export const HCP_FEATURE_GATE_CONFIGMAP = 'feature-gate';
@@ -54,13 +57,11 @@ export interface CoverageInput {
   hosted: boolean;
 }
 
-function historyOf(statusVersion: unknown): HistoryEntry[] {
-  return asArray(dig(statusVersion, 'history')).flatMap((h) => {
-    const version = asString(asObject(h)?.version);
-    return version
-      ? [{ version, state: asString(asObject(h)?.state) ?? '', startedTime: asString(asObject(h)?.startedTime) }]
-      : [];
-  });
+/** The release history, entries without a version dropped. */
+function versionedHistory(object: KubeObject | undefined): HistoryEntry[] {
+  return historyOf(object).flatMap(({ version, state, startedTime }) =>
+    version ? [{ version, state: state ?? '', startedTime }] : [],
+  );
 }
 
 function required(
@@ -111,7 +112,7 @@ function recordsVersions(featureGate: unknown, desired: string | undefined): boo
 
 /** The cluster's own FeatureGate and ClusterVersion, when both are in the snapshot. */
 export function standaloneCoverage(snapshot: Snapshot): CoverageInput | undefined {
-  const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
+  const cv = clusterVersionOf(snapshot);
   const fg = findObject(snapshot, 'featuregates', 'cluster');
   const desired = asString(dig(cv, 'status', 'desired', 'version')) || undefined;
   if (!cv || !fg || !recordsVersions(fg, desired)) return undefined;
@@ -120,7 +121,7 @@ export function standaloneCoverage(snapshot: Snapshot): CoverageInput | undefine
     const v = asArray(dig(co, 'status', 'versions')).find((x) => asObject(x)?.name === 'operator');
     addComponent(byVersion, asString(asObject(v)?.version), co.metadata.name);
   }
-  const history = historyOf(dig(cv, 'status'));
+  const history = versionedHistory(cv);
   return {
     subject: refOf(fg),
     listName: 'featuregates.config.openshift.io/cluster',
@@ -169,7 +170,7 @@ export function hostedCoverage(snapshot: Snapshot): CoverageInput | undefined {
   for (const cpc of objectsOf(snapshot, 'controlplanecomponents', hcpNamespace)) {
     addComponent(byVersion, asString(dig(cpc, 'status', 'version')), cpc.metadata.name);
   }
-  const history = historyOf(statusVersion);
+  const history = versionedHistory(hc);
   return {
     subject: refOf(configMap),
     listName: `the FeatureGate rendered into ConfigMap ${hcpNamespace}/${HCP_FEATURE_GATE_CONFIGMAP}`,

@@ -14,7 +14,9 @@ import type {
   Severity,
   Snapshot,
 } from '@/lib/health/types';
-import { conditionOf, findingId, objectsOf, refOf, timeOf } from '@/lib/health/objects';
+import { findingId, objectsOf, timeOf } from '@/lib/health/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
 
 const ID = 'hosted-control-plane' as const;
 const CONDITIONS_DOC =

@@ -6,30 +6,19 @@
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { UpdateInsight, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
-import { asArray, asNumber, asObject, asString, conditionOf, dig, refOf, timeOf } from '@/lib/health/objects';
+import { asArray, asNumber, asObject, asString, dig, timeOf } from '@/lib/health/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
+import { historyOf, versionOfReleaseImage } from '@/lib/k8s/cluster-version';
 
-/** `quay.io/...:4.14.38-x86_64` → `4.14.38` (undefined for digests). */
-export function versionOfReleaseImage(image: string | undefined): string | undefined {
-  return image ? /:(\d+\.\d+\.\d+[^@-]*)(?:-[a-z0-9_]+)?$/.exec(image)?.[1] : undefined;
-}
-
-interface Entry {
-  version: string;
-  state: string;
-  startedTime?: string;
-  completionTime?: string;
-}
-
-function historyOf(hc: KubeObject | undefined): Entry[] {
-  return asArray(dig(hc, 'status', 'version', 'history')).map((h) => {
-    const o = asObject(h) ?? {};
-    return {
-      version: asString(o.version) || versionOfReleaseImage(asString(o.image)) || '',
-      state: asString(o.state) ?? '',
-      startedTime: asString(o.startedTime) || undefined,
-      completionTime: asString(o.completionTime) || undefined,
-    };
-  });
+/** The release history with a version on every entry: an early install's has none yet, its image tag names it. */
+function releaseHistory(hc: KubeObject | undefined) {
+  return historyOf(hc).map((h) => ({
+    version: h.version || versionOfReleaseImage(h.image) || '',
+    state: h.state ?? '',
+    startedTime: h.startedTime || undefined,
+    completionTime: h.completionTime || undefined,
+  }));
 }
 
 /** The release a NodePool is asked to run. */
@@ -123,7 +112,7 @@ export function computeHostedUpdateProgress(
   nodePools: readonly KubeObject[],
   now: number,
 ): UpdateProgress {
-  const history = historyOf(hostedCluster);
+  const history = releaseHistory(hostedCluster);
   const desired =
     asString(dig(hostedCluster, 'status', 'version', 'desired', 'version')) ||
     versionOfReleaseImage(asString(dig(hostedCluster, 'status', 'version', 'desired', 'image'))) ||

@@ -14,11 +14,11 @@ import {
   dig,
   findingId,
   objectsOf,
-  refOf,
   selectorMatches,
   timeOf,
   type LabelSelector,
 } from '@/lib/health/objects';
+import { refOf } from '@/lib/k8s/refs';
 import { DESIRED_DRAIN, LAST_APPLIED_DRAIN, MCD_REASON, MCD_STATE } from '@/lib/health/update-progress-nodes';
 
 const ID = 'node-drain' as const;

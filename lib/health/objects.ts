@@ -2,7 +2,7 @@
  * Small, typed accessors over the plain-JSON objects of a {@link Snapshot}. Detectors read loosely-typed JSON
  * (projections of live objects, must-gather files), so every accessor tolerates missing or wrongly-typed fields.
  */
-import type { Condition, KubeObject, ObjectRef } from '@/lib/k8s/types';
+import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type { DetectorId, Snapshot } from '@/lib/health/types';
 
@@ -60,23 +60,9 @@ export function findObject(
   return objectsOf(snapshot, resource, namespace).find((o) => o.metadata.name === name);
 }
 
-/** The reference of an object (apiVersion, kind, name, namespace when set). */
-export function refOf(object: KubeObject): ObjectRef {
-  const ref: ObjectRef = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
-  if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
-  return ref;
-}
-
-/** `status.conditions` of an object, keeping only well-formed entries. */
-export function conditionsOf(object: unknown): Condition[] {
-  return asArray(dig(object, 'status', 'conditions')).filter(
-    (c): c is Condition => typeof asObject(c)?.type === 'string' && typeof asObject(c)?.status === 'string',
-  );
-}
-
-/** The condition of `type`, if present. */
-export function conditionOf(object: unknown, type: string): Condition | undefined {
-  return conditionsOf(object).find((c) => c.type === type);
+/** The ClusterVersion of a snapshot: the one named `version`, else whichever there is. */
+export function clusterVersionOf(snapshot: Snapshot): KubeObject | undefined {
+  return findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
 }
 
 /**

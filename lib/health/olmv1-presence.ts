@@ -5,8 +5,9 @@
  * is the user's, on any release.
  */
 import type { Snapshot } from '@/lib/health/types';
-import { asArray, asString, dig, findObject, objectsOf } from '@/lib/health/objects';
-import { parseVersion } from '@/lib/version';
+import { asString, dig, findObject, clusterVersionOf } from '@/lib/health/objects';
+import { parseVersion } from '@/lib/k8s/version';
+import { historyOf } from '@/lib/k8s/cluster-version';
 
 /**
  * The namespace of an OLMv1 installed by hand from upstream: it exists on any release, so its objects count
@@ -41,12 +42,10 @@ export function olmv1NamespaceActive(snapshot: Snapshot, namespace: string | und
  * (upstream Kubernetes with `olmv1-system`), whatever OLMv1 objects exist decide, so this says true.
  */
 export function runsOlmv1(snapshot: Snapshot): boolean {
-  const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
+  const cv = clusterVersionOf(snapshot);
   const featureSet = asString(dig(findObject(snapshot, 'featuregates', 'cluster'), 'spec', 'featureSet'));
   const desired = asString(dig(cv, 'status', 'desired', 'version'));
-  const running = asArray(dig(cv, 'status', 'history'))
-    .map((h) => ({ version: asString(dig(h, 'version')), state: asString(dig(h, 'state')) }))
-    .find((h) => h.state === 'Completed')?.version;
+  const running = historyOf(cv).find((h) => h.state === 'Completed')?.version;
   const verdicts = [desired, running]
     .flatMap((v) => (v ? [releaseRunsOlmv1(v, featureSet)] : []))
     .filter((x): x is boolean => x !== undefined);

@@ -22,10 +22,11 @@ import {
   findingId,
   findObject,
   objectsOf,
-  refOf,
   stringsAt,
   timeOf,
+  clusterVersionOf,
 } from '@/lib/health/objects';
+import { refOf } from '@/lib/k8s/refs';
 import {
   CLUSTERVERSION_CRD,
   invalidMessage,
@@ -35,7 +36,8 @@ import {
   violationsAgainstCrd,
   type EnumViolation,
 } from '@/lib/health/capability-rejection';
-import { parseVersion } from '@/lib/version';
+import { parseVersion } from '@/lib/k8s/version';
+import { historyOf } from '@/lib/k8s/cluster-version';
 import { capabilityEnumsFromCrd } from '@/lib/release/crd-capability-enums';
 import { rejectedCapabilities } from '@/lib/release/capabilities';
 
@@ -97,12 +99,9 @@ function remediation(cv: KubeObject, enabled: string[]): RemediationStep[] {
       command: `oc get clusterversion version -o jsonpath='{.status.capabilities.enabledCapabilities}'`,
     },
   ];
-  const forward = asArray(dig(cv, 'status', 'history'))
-    .map(asObject)
-    .find((h) => {
-      const version = asString(h?.version);
-      return version && asString(h?.image) && rejectedCapabilities(enabled, version)?.length === 0;
-    });
+  const forward = historyOf(cv).find(
+    (h) => h.version && h.image && rejectedCapabilities(enabled, h.version)?.length === 0,
+  );
   steps.push(
     forward
       ? {
@@ -228,11 +227,10 @@ function previousMinorEntry(cv: KubeObject): { version: string; image?: string }
   const desired = asString(dig(cv, 'status', 'desired', 'version'));
   const current = desired ? parseVersion(desired) : undefined;
   if (!current) return undefined;
-  for (const entry of asArray(dig(cv, 'status', 'history'))) {
-    const version = asString(dig(entry, 'version'));
+  for (const { version, image } of historyOf(cv)) {
     const parsed = version ? parseVersion(version) : undefined;
     if (parsed && (parsed.major < current.major || (parsed.major === current.major && parsed.minor < current.minor))) {
-      return { version: version!, image: asString(dig(entry, 'image')) };
+      return { version: version!, image };
     }
   }
   return undefined;
@@ -286,7 +284,7 @@ function rollbackRiskFinding(cv: KubeObject): Finding | undefined {
 }
 
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
-  const cv = findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
+  const cv = clusterVersionOf(snapshot);
   if (!cv) return { findings: [], samples: { rejectedValues: null, staleSeconds: null } };
   const featureSet = asString(dig(findObject(snapshot, 'featuregates', 'cluster'), 'spec', 'featureSet'));
   const crd = selectInstalledCrd(objectsOf(snapshot, 'customresourcedefinitions'), featureSet);

@@ -9,9 +9,6 @@ import type { Alert } from '@/lib/health/update-progress-types';
 /** Severity of a finding, worst first. `ok` states a check that passed and is worth showing. */
 export type Severity = 'critical' | 'warning' | 'info' | 'ok';
 
-/** Severities ordered from worst to best; use for sorting and for "worst of". */
-export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'warning', 'info', 'ok'];
-
 /** Stable ids of the detectors. */
 export type DetectorId =
   | 'featuregate-coverage'

@@ -4,7 +4,8 @@
  * history, duration and the completion estimate, and the insights about operators and the ClusterVersion.
  */
 import type { Condition, KubeObject } from '@/lib/k8s/types';
-import { findCondition, isFalse, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
+import { conditionOf, isFalse, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
+import { historyOf, type ReleaseHistoryEntry } from '@/lib/k8s/cluster-version';
 import type { ControlPlaneProgress, InsightCondition, UpdatingOperator } from '@/lib/health/update-progress-types';
 import { LEVEL, type RawInsight } from '@/lib/health/update-progress-insights';
 import {
@@ -33,26 +34,11 @@ const RUNBOOKS = 'https://github.com/openshift/runbooks/blob/master/alerts/clust
 const HISTORY_DOC =
   'https://docs.openshift.com/container-platform/latest/updating/troubleshooting_updates/gathering-data-cluster-update.html#gathering-clusterversion-history-cli_troubleshooting_updates';
 
-/** One `status.history[]` entry of a ClusterVersion. */
-export interface HistoryEntry {
-  state?: string;
-  version?: string;
-  startedTime?: string;
-  completionTime?: string;
-  image?: string;
-}
-
-/** `status.history` of a ClusterVersion, newest first. */
-export function historyOf(cv: KubeObject | undefined): HistoryEntry[] {
-  const history = statusOf(cv).history;
-  return Array.isArray(history) ? (history as HistoryEntry[]) : [];
-}
-
 /**
  * Whether the newest history entry is a migration to the multi-architecture payload: the same version as the
  * previous entry from a different release image. Versions alone cannot tell such an update apart from no update.
  */
-export function isMultiArchMigration(history: HistoryEntry[]): boolean {
+export function isMultiArchMigration(history: ReleaseHistoryEntry[]): boolean {
   return history.length > 1 && history[0].version === history[1].version && history[0].image !== history[1].image;
 }
 
@@ -118,7 +104,7 @@ function operatorInsights(
 
 function clusterVersionInsights(cv: KubeObject, now: number): RawInsight[] {
   const subject = { group: 'config.openshift.io', kind: 'ClusterVersion' as const, name: cv.metadata.name };
-  const failing = findCondition(cv, 'Failing');
+  const failing = conditionOf(cv, 'Failing');
   if (!failing) {
     return [
       {
@@ -188,7 +174,7 @@ function isOperatorUpdated(co: KubeObject, targetVersion: string | undefined, mc
 }
 
 /** Duration of the previous completed update (history entries between current and install), else one hour. */
-function baselineMs(history: HistoryEntry[]): number {
+function baselineMs(history: ReleaseHistoryEntry[]): number {
   if (history.length < 3) return 60 * MINUTE_MS;
   for (const item of history.slice(1, -1)) {
     const started = parseTime(item.startedTime);
@@ -232,7 +218,7 @@ function estimateLabel(remaining: number, estimatedDuration: number, multiArchMi
   return formatShortDuration(remaining / SECOND_MS);
 }
 
-function versionInsights(history: HistoryEntry[], completed: boolean, cv: KubeObject): RawInsight[] {
+function versionInsights(history: ReleaseHistoryEntry[], completed: boolean, cv: KubeObject): RawInsight[] {
   if (completed || history.length < 2 || history[1].state !== 'Partial') return [];
   const lastComplete = history.slice(2).find((item) => item.state === 'Completed')?.version ?? 'unknown';
   const target = history[0].version ?? 'unknown';
@@ -276,9 +262,9 @@ export function assessControlPlane(
     const updated = isOperatorUpdated(co, targetVersion, mcoImage);
     if (updated) counts.updated++;
     counts.total++;
-    const available = findCondition(co, 'Available');
-    const degraded = findCondition(co, 'Degraded');
-    const progressing = findCondition(co, 'Progressing');
+    const available = conditionOf(co, 'Available');
+    const degraded = conditionOf(co, 'Degraded');
+    const progressing = conditionOf(co, 'Progressing');
     if (progressing) {
       const at = transitionTimeMs(progressing);
       if (at !== undefined && (lastObservedProgress === undefined || at > lastObservedProgress))

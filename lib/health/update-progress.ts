@@ -3,14 +3,14 @@
  * JSON, plus the `update-progress` detector that turns its insights into findings.
  */
 import type { KubeObject } from '@/lib/k8s/types';
-import { findCondition, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
+import { conditionOf, isTrue, transitionTimeMs } from '@/lib/k8s/conditions';
+import { historyOf } from '@/lib/k8s/cluster-version';
 import type { Detector, DetectorOutput, Snapshot } from '@/lib/health/types';
 import { findObject, objectsOf } from '@/lib/health/objects';
 import type { Alert, UpdateProgress, WorkerPoolProgress } from '@/lib/health/update-progress-types';
 import { alertInsights, finalizeInsights, type RawInsight } from '@/lib/health/update-progress-insights';
 import {
   assessControlPlane,
-  historyOf,
   isMultiArchMigration,
   machineConfigOperatorImage,
 } from '@/lib/health/update-progress-control-plane';
@@ -144,7 +144,7 @@ export function computeUpdateProgress(input: UpdateProgressInput, now: number): 
     nodesPerPool.set(pool, [...(nodesPerPool.get(pool) ?? []), node]);
   }
 
-  const progressing = findCondition(cv, 'Progressing');
+  const progressing = conditionOf(cv, 'Progressing');
   // Nodes may still be migrating after Progressing ends; oc accepts that (the cluster can already run cross-arch
   // machines) and judges nodes by version again.
   const multiArchMigrationInProgress = isMultiArchMigration(history) && isTrue(progressing);

@@ -13,6 +13,7 @@ import {
   timeOf,
   type LabelSelector,
 } from '@/lib/health/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
 
 /** `spec.replicas` of a Deployment; the API defaults a missing value to 1. */
 export function desiredReplicas(deployment: KubeObject): number {
@@ -104,8 +105,8 @@ export function podsOf(deployment: KubeObject, pods: readonly KubeObject[]): Kub
 
 /** A pod is ready when it runs and every container status says ready (or its Ready condition is True). */
 export function isPodReady(pod: KubeObject): boolean {
-  const ready = asArray(dig(pod, 'status', 'conditions')).find((c) => asObject(c)?.type === 'Ready');
-  if (ready) return asObject(ready)?.status === 'True';
+  const ready = conditionOf(pod, 'Ready');
+  if (ready) return ready.status === 'True';
   const statuses = asArray(dig(pod, 'status', 'containerStatuses'));
   return (
     dig(pod, 'status', 'phase') === 'Running' &&

@@ -5,7 +5,7 @@
  */
 import type { UpdateRiskDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
 import { asArray, asObject, asString, dig } from '@/lib/health/objects';
-import { compareVersions, parseVersion } from '@/lib/version';
+import { compareVersions, parseVersion } from '@/lib/k8s/version';
 
 interface Condition {
   status: string;

@@ -4,7 +4,8 @@
  * status for good after the rollback.
  */
 import { predictRejection } from '@/lib/health/capability-rejection';
-import { refOf, stringsAt } from '@/lib/health/objects';
+import { stringsAt } from '@/lib/health/objects';
+import { refOf } from '@/lib/k8s/refs';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 const PATH = 'status.capabilities.enabledCapabilities';

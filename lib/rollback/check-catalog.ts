@@ -6,7 +6,8 @@
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep } from '@/lib/health/types';
-import { asNumber, dig, objectsOf, refOf } from '@/lib/health/objects';
+import { asNumber, dig, objectsOf } from '@/lib/health/objects';
+import { refOf } from '@/lib/k8s/refs';
 import { pdbFinding } from '@/lib/health/catalog-checks';
 import { desiredReplicas, fenceposts, pdbsFor, podsOf } from '@/lib/health/workload-math';
 import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/olmv1-presence';

@@ -20,7 +20,7 @@ import {
   visibleHealth,
   visibleSeries,
 } from '@/lib/access/visible-health';
-import { summaryOf } from '@/lib/cluster/join-hosted';
+import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { DETECTORS } from '@/lib/health/registry';
 import type { FleetMember } from '@/server/engine/fleet';
 import type { StreamSource } from '@/server/engine/sse';

@@ -10,7 +10,7 @@ import {
 } from '@/server/simulator/scenarios/update-in-progress';
 import { FLAP_EXTENSION, FLAP_ROOT_CAUSE } from '@/server/simulator/scenarios/extension-install-flap';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
-import { summaryOf } from '@/lib/cluster/join-hosted';
+import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { timeOf } from '@/lib/health/objects';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';

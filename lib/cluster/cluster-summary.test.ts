@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ClusterHealthDto, FindingDto } from '@/lib/api/dto';
-import { summaryOf } from './join-hosted';
+import { summaryOf } from './cluster-summary';
 
 const finding = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas'): FindingDto => ({
   id,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, isCrossMinorDowngrade, minorOf, parseVersion } from '@/lib/version';
+import { compareVersions, isCrossMinorDowngrade, isOlderVersion, minorOf, parseVersion } from '@/lib/k8s/version';
 
 describe('parseVersion', () => {
   it.each([
@@ -40,6 +40,20 @@ describe('compareVersions', () => {
   });
 });
 
+describe('compareVersions on the release history timeline', () => {
+  it.each([
+    ['4.14.38', '4.14.39', -1],
+    ['4.14.9', '4.14.10', -1],
+    ['4.13.0', '4.14.0', -1],
+    ['4.16.0-ec.2', '4.16.0', -1],
+    ['4.16.0-ec.2', '4.16.0-ec.10', -1],
+    ['4.16.0-rc.1', '4.16.0-ec.3', 1],
+    ['4.15.3', '4.15.3', 0],
+  ])('%s vs %s', (a, b, sign) => {
+    expect(Math.sign(compareVersions(a, b))).toBe(sign);
+  });
+});
+
 describe('minorOf / isCrossMinorDowngrade', () => {
   it('returns the minor', () => {
     expect(minorOf('4.15.0-ec.2')).toBe('4.15');
@@ -54,5 +68,19 @@ describe('minorOf / isCrossMinorDowngrade', () => {
     ['x', '4.13.0', false],
   ])('%s → %s cross-minor downgrade: %s', (from, to, expected) => {
     expect(isCrossMinorDowngrade(from, to)).toBe(expected);
+  });
+});
+
+describe('isOlderVersion', () => {
+  it.each([
+    ['4.14.1', '4.14.2', true],
+    ['4.14.2', '4.14.1', false],
+    ['4.15.0-ec.2', '4.15.0', true],
+    ['', '4.14.1', false],
+    ['4.14.1', '', false],
+    ['garbage', '4.1.0', false],
+    [null, '4.1.0', false],
+  ])('%j older than %j: %s', (a, b, expected) => {
+    expect(isOlderVersion(a, b)).toBe(expected);
   });
 });

@@ -71,6 +71,14 @@ export function compareVersions(a: string, b: string): number {
   );
 }
 
+/**
+ * True when both versions parse and `a` precedes `b`. A version that does not parse (an empty history entry, a
+ * release image without a version) is never older or newer than another, so no step is called a rollback on it.
+ */
+export function isOlderVersion(a: string | null | undefined, b: string | null | undefined): boolean {
+  return !!a && !!b && !!parseVersion(a) && !!parseVersion(b) && compareVersions(a, b) < 0;
+}
+
 /** The `major.minor` of a version (`4.15.0-ec.2` → `4.15`), or `undefined` when it does not parse. */
 export function minorOf(version: string): string | undefined {
   const v = parseVersion(version);
