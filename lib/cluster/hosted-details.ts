@@ -6,9 +6,9 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ClusterInfoDto, HostedDetailsDto } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
-import { asArray, asNumber, asObject, asString, dig, objectsOf } from '@/lib/health/objects';
+import { asArray, asNumber, asObject, asString, dig, objectsOf } from '@/lib/health/shared/objects';
 import { conditionOf, conditionsOf } from '@/lib/k8s/conditions';
-import { nodePoolTarget } from '@/lib/health/hosted-update-progress';
+import { nodePoolTarget } from '@/lib/health/update-progress/hosted-update-progress';
 import { historyOf, versionOfReleaseImage } from '@/lib/k8s/cluster-version';
 
 function podStatus(pod: KubeObject): { ready: string; status: string; restarts: number } {

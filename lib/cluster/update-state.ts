@@ -5,7 +5,7 @@
  */
 import type { ClusterHealthDto, FindingDto, UpdatePhaseDto, UpdateProgressDto, UpdateStateDto } from '@/lib/api/dto';
 import { isOlderVersion } from '@/lib/k8s/version';
-import { poolNodeCounts } from '@/lib/health/update-progress-util';
+import { poolNodeCounts } from '@/lib/health/update-progress/util';
 
 type HistoryEntry = ClusterHealthDto['cluster']['history'][number];
 

@@ -4,7 +4,7 @@
  */
 import type { Finding } from '@/lib/health/types';
 import { compareSeverity } from '@/lib/health/severity';
-import { timeOf } from '@/lib/health/objects';
+import { timeOf } from '@/lib/health/shared/objects';
 
 /** What {@link compareFindings} reads, so served DTOs sort the same way as detector output. */
 export type OrderedFinding = Pick<Finding, 'id' | 'severity' | 'since' | 'basis'>;

@@ -3,7 +3,7 @@
  * prechecks and the ClusterVersion conditions oc reads. Pure: ClusterVersion and alert evidence in, JSON out.
  */
 import type { RecommendConditionDto, UpdateRecommendationsDto } from '@/lib/api/recommend-dto';
-import { asString, dig, stringsAt } from '@/lib/health/objects';
+import { asString, dig, stringsAt } from '@/lib/health/shared/objects';
 import { alertPrechecks, type AlertEvidence } from './alert-prechecks';
 import { updateTargets } from './update-targets';
 import { conditionOf } from '@/lib/k8s/conditions';

@@ -3,7 +3,7 @@
  * operator cannot tell its own damage from what was already broken.
  */
 import type { Evidence } from '@/lib/health/types';
-import { objectsOf } from '@/lib/health/objects';
+import { objectsOf } from '@/lib/health/shared/objects';
 import { conditionOf } from '@/lib/k8s/conditions';
 import { refOf } from '@/lib/k8s/refs';
 import { checkResult, type RollbackCheck } from './rollback-context';

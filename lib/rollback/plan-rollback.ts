@@ -5,7 +5,7 @@
 import type { ClusterHealthDto } from '@/lib/api/dto';
 import type { RollbackCandidateDto, RollbackPlanDto } from '@/lib/api/rollback-dto';
 import type { Snapshot } from '@/lib/health/types';
-import { clusterVersionOf } from '@/lib/health/objects';
+import { clusterVersionOf } from '@/lib/health/shared/objects';
 import { checkCapabilities } from './check-capabilities';
 import { checkCatalog } from './check-catalog';
 import { checkCvoRules } from './check-cvo-rules';

@@ -6,7 +6,7 @@ import type { ClusterHealthDto } from '@/lib/api/dto';
 import type { RollbackCheckDto, RollbackCheckId, RollbackCheckStatus } from '@/lib/api/rollback-dto';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep, Snapshot } from '@/lib/health/types';
-import { asString, dig } from '@/lib/health/objects';
+import { asString, dig } from '@/lib/health/shared/objects';
 import { conditionOf } from '@/lib/k8s/conditions';
 import { releaseForVersion } from '@/lib/release/capabilities';
 import { compareVersions, parseVersion } from '@/lib/k8s/version';

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { ConditionTransition } from '@/lib/health/types';
-import { asArray, asObject, asString } from '@/lib/health/objects';
+import { asArray, asObject, asString } from '@/lib/health/shared/objects';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
 import { refOf } from '@/lib/k8s/refs';
 

@@ -12,7 +12,7 @@ import { DEFAULT_HEALTH_CONFIG, type Snapshot } from '@/lib/health/types';
 import { makeSnapshot } from '@/lib/health/testing/builders';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { directionOf, resolveTarget, type RollbackContext } from '@/lib/rollback/rollback-context';
-import { clusterVersionOf } from '@/lib/health/objects';
+import { clusterVersionOf } from '@/lib/health/shared/objects';
 import { createSimulatedCluster, DEFAULT_START_TIME, runScenario } from '@/server/simulator/core';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import type { ScenarioName } from '@/server/simulator/types';
