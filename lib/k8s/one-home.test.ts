@@ -15,6 +15,8 @@ const HOMES: Record<string, string> = {
   conditionOf: 'lib/k8s/conditions.ts',
   findCondition: 'lib/k8s/conditions.ts',
   refOf: 'lib/k8s/refs.ts',
+  matchesSelector: 'lib/k8s/selectors.ts',
+  selectorMatches: 'lib/k8s/selectors.ts',
   historyOf: 'lib/k8s/cluster-version.ts',
   versionOfReleaseImage: 'lib/k8s/cluster-version.ts',
   SEVERITY_ORDER: 'lib/health/severity.ts',

@@ -80,34 +80,3 @@ export function timeOf(value: unknown): number | undefined {
   const t = Date.parse(value);
   return Number.isNaN(t) ? undefined : t;
 }
-
-/** A label selector (`matchLabels` + `matchExpressions`) as in Deployments and PodDisruptionBudgets. */
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: { key: string; operator: string; values?: string[] }[];
-}
-
-/**
- * Whether `labels` satisfy `selector` with Kubernetes semantics. An empty selector matches everything (as in a
- * PodDisruptionBudget, where `{}` selects every pod of the namespace); a missing selector matches nothing.
- */
-export function selectorMatches(selector: LabelSelector | undefined, labels: Record<string, string> = {}): boolean {
-  if (!selector) return false;
-  for (const [k, v] of Object.entries(selector.matchLabels ?? {})) if (labels[k] !== v) return false;
-  for (const e of selector.matchExpressions ?? []) {
-    const has = Object.prototype.hasOwnProperty.call(labels, e.key);
-    const values = e.values ?? [];
-    const ok =
-      e.operator === 'In'
-        ? has && values.includes(labels[e.key])
-        : e.operator === 'NotIn'
-          ? !has || !values.includes(labels[e.key])
-          : e.operator === 'Exists'
-            ? has
-            : e.operator === 'DoesNotExist'
-              ? !has
-              : false;
-    if (!ok) return false;
-  }
-  return true;
-}

@@ -3,16 +3,8 @@
  * controller resolves them, what a PodDisruptionBudget allows, pod readiness and Lease holders.
  */
 import type { KubeObject } from '@/lib/k8s/types';
-import {
-  asArray,
-  asNumber,
-  asObject,
-  asString,
-  dig,
-  selectorMatches,
-  timeOf,
-  type LabelSelector,
-} from '@/lib/health/shared/objects';
+import { asArray, asNumber, asObject, asString, dig, timeOf } from '@/lib/health/shared/objects';
+import { matchesSelector, type LabelSelector } from '@/lib/k8s/selectors';
 import { conditionOf } from '@/lib/k8s/conditions';
 
 /** `spec.replicas` of a Deployment; the API defaults a missing value to 1. */
@@ -70,7 +62,7 @@ export function pdbsFor(deployment: KubeObject, pdbs: readonly KubeObject[]): Ku
   return pdbs.filter(
     (p) =>
       p.metadata.namespace === deployment.metadata.namespace &&
-      selectorMatches(asObject(dig(p, 'spec', 'selector')) as LabelSelector | undefined, labels),
+      matchesSelector(asObject(dig(p, 'spec', 'selector')) as LabelSelector | undefined, labels),
   );
 }
 
@@ -99,7 +91,7 @@ export function podsOf(deployment: KubeObject, pods: readonly KubeObject[]): Kub
     (p) =>
       p.metadata.namespace === deployment.metadata.namespace &&
       !p.metadata.deletionTimestamp &&
-      selectorMatches(selector, p.metadata.labels ?? {}),
+      matchesSelector(selector, p.metadata.labels ?? {}),
   );
 }
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
 import { computeUpdateProgress, type UpdateProgressInput } from '@/lib/health/update-progress/update-progress';
 import type { Alert } from '@/lib/health/update-progress/types';
-import { formatShortDuration, matchesSelector, roundPercent } from '@/lib/health/update-progress/util';
+import { formatShortDuration, roundPercent } from '@/lib/health/update-progress/util';
 
 const T0 = Date.parse('2025-01-01T10:00:00Z');
 const iso = (ms: number) => new Date(ms).toISOString().replace('.000Z', 'Z');
@@ -292,18 +292,5 @@ describe('helpers', () => {
 
   it('rounds percentages like Go %.0f', () => {
     expect([96.97, 12.5, 13.5, 42.857].map(roundPercent)).toEqual([97, 12, 14, 43]);
-  });
-
-  it('matches label selectors', () => {
-    const selector = {
-      matchExpressions: [
-        { key: 'a', operator: 'In', values: ['x'] },
-        { key: 'b', operator: 'DoesNotExist' },
-      ],
-    };
-    expect(matchesSelector(selector, { a: 'x' })).toBe(true);
-    expect(matchesSelector(selector, { a: 'x', b: '' })).toBe(false);
-    expect(matchesSelector({}, {})).toBe(true);
-    expect(matchesSelector(undefined, {})).toBe(false);
   });
 });

@@ -19,13 +19,12 @@ import { assessNodes, assessPool, type AssessedNode, type AssessedPool } from '@
 import {
   SECOND_MS,
   formatTime,
-  matchesSelector,
   parseTime,
   roundDuration,
   roundPercent,
   specOf,
-  type LabelSelector,
 } from '@/lib/health/update-progress/util';
+import { matchesSelector, type LabelSelector } from '@/lib/k8s/selectors';
 
 /** What {@link computeUpdateProgress} reads: the objects `oc adm upgrade status` reads, plus current alerts. */
 export interface UpdateProgressInput {

@@ -76,55 +76,6 @@ export function formatShortDuration(seconds: number): string {
   return full;
 }
 
-interface SelectorRequirement {
-  key?: unknown;
-  operator?: unknown;
-  values?: unknown;
-}
-
-/** A Kubernetes LabelSelector as JSON. */
-export interface LabelSelector {
-  matchLabels?: Record<string, string>;
-  matchExpressions?: SelectorRequirement[];
-}
-
-/**
- * Whether `labels` match `selector`, with `metav1.LabelSelectorAsSelector` semantics: a missing selector matches
- * nothing, an empty one matches everything.
- */
-export function matchesSelector(
-  selector: LabelSelector | undefined | null,
-  labels: Record<string, string> | undefined,
-): boolean {
-  if (!selector) return false;
-  const set = labels ?? {};
-  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
-    if (set[key] !== value) return false;
-  }
-  for (const requirement of selector.matchExpressions ?? []) {
-    const key = typeof requirement.key === 'string' ? requirement.key : '';
-    const values = Array.isArray(requirement.values) ? (requirement.values as string[]) : [];
-    const present = Object.prototype.hasOwnProperty.call(set, key);
-    switch (requirement.operator) {
-      case 'In':
-        if (!present || !values.includes(set[key])) return false;
-        break;
-      case 'NotIn':
-        if (present && values.includes(set[key])) return false;
-        break;
-      case 'Exists':
-        if (!present) return false;
-        break;
-      case 'DoesNotExist':
-        if (present) return false;
-        break;
-      default:
-        return false;
-    }
-  }
-  return true;
-}
-
 /** An annotation value, or `undefined`. */
 export function annotation(object: KubeObject, key: string): string | undefined {
   return object.metadata.annotations?.[key];

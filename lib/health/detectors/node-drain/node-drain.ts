@@ -6,18 +6,8 @@
  */
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Detector, DetectorContext, DetectorOutput, Evidence, Finding, Snapshot } from '@/lib/health/types';
-import {
-  asArray,
-  asNumber,
-  asObject,
-  asString,
-  dig,
-  findingId,
-  objectsOf,
-  selectorMatches,
-  timeOf,
-  type LabelSelector,
-} from '@/lib/health/shared/objects';
+import { asArray, asNumber, asObject, asString, dig, findingId, objectsOf, timeOf } from '@/lib/health/shared/objects';
+import { matchesSelector, type LabelSelector } from '@/lib/k8s/selectors';
 import { refOf } from '@/lib/k8s/refs';
 import { DESIRED_DRAIN, LAST_APPLIED_DRAIN, MCD_REASON, MCD_STATE } from '@/lib/health/update-progress/nodes';
 
@@ -64,7 +54,7 @@ function blockingBudgets(pod: KubeObject, pdbs: readonly KubeObject[]): KubeObje
     (pdb) =>
       pdb.metadata.namespace === pod.metadata.namespace &&
       asNumber(dig(pdb, 'status', 'disruptionsAllowed')) === 0 &&
-      selectorMatches(dig(pdb, 'spec', 'selector') as LabelSelector | undefined, pod.metadata.labels ?? {}),
+      matchesSelector(dig(pdb, 'spec', 'selector') as LabelSelector | undefined, pod.metadata.labels ?? {}),
   );
 }
 
