@@ -1,17 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { FindingDto } from '@/lib/api/dto';
+import type { Severity } from '@/lib/health/types';
 import { compareSeverity, SEVERITY_ORDER, severityRank, worstByDetector, worstSeverity } from './severity';
 
-const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto => ({
-  id,
-  detector,
-  severity,
-  subject: { kind: 'Deployment', name: 'x' },
-  title,
-  summary: '',
-  evidence: [],
-  remediation: [],
-});
+const f = (severity: Severity, detector = 'catalog-replicas') => ({ severity, detector });
 
 describe('severity order', () => {
   it('ranks critical worst and ok best, and compares by rank', () => {
@@ -28,8 +19,8 @@ describe('worstSeverity', () => {
   });
   it('finds the worst severity overall and per detector', () => {
     expect(worstSeverity([])).toBe('ok');
-    expect(worstSeverity([f('a', 'info'), f('b', 'warning')])).toBe('warning');
-    expect(worstByDetector([f('a', 'info'), f('b', 'warning'), f('c', 'critical', 'x')])).toEqual({
+    expect(worstSeverity([f('info'), f('warning')])).toBe('warning');
+    expect(worstByDetector([f('info'), f('warning'), f('critical', 'x')])).toEqual({
       'catalog-replicas': 'warning',
       x: 'critical',
     });
