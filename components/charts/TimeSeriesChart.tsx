@@ -1,6 +1,6 @@
 'use client';
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from 'recharts';
-import { withUnit, type ChartSpec } from '@/lib/charts/detectors';
+import { withUnit, type ChartSpec } from '@/lib/charts/chart-spec';
 import { timeAxisLabel } from '@/lib/charts/time-axis';
 import type { ChartRow } from '@/lib/charts/to-detector-series';
 import { formatClock, formatDateTime, formatNumber } from '@/lib/view/format-time';

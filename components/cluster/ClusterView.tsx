@@ -7,7 +7,7 @@ import { detectorSpec } from '@/lib/charts/detectors';
 import { toHistoryTimeline } from '@/lib/charts/to-history-timeline';
 import { ClusterLoadError } from './ClusterLoadError';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
-import { sortFindings } from '@/lib/view/severity';
+import { sortFindings } from '@/lib/health/finding-order';
 import { updateStateOfHealth } from '@/lib/cluster/update-state';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { useNow } from '@/components/live/use-now';

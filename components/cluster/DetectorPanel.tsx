@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import type { SeverityDto } from '@/lib/api/dto';
-import { withUnit, type DetectorSpec } from '@/lib/charts/detectors';
+import { withUnit, type DetectorSpec } from '@/lib/charts/chart-spec';
 import type { DetectorSeries } from '@/lib/charts/to-detector-series';
 import { TimeSeriesChart } from '@/components/charts/TimeSeriesChart';
 import { SeverityBadge } from '@/components/health/SeverityBadge';

@@ -1,11 +1,12 @@
 'use client';
 import { useMemo } from 'react';
 import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
-import { DETECTOR_SPECS, type ChartSpec } from '@/lib/charts/detectors';
+import type { ChartSpec } from '@/lib/charts/chart-spec';
+import { DETECTOR_SPECS } from '@/lib/charts/detectors';
 import { rangeStart, type TimeRange } from '@/lib/charts/time-range';
 import { busiestLanes, toConditionTimeline } from '@/lib/charts/to-condition-timeline';
 import { toDetectorSeries, toSeriesFor } from '@/lib/charts/to-detector-series';
-import { worstByDetector } from '@/lib/view/severity';
+import { worstByDetector } from '@/lib/health/severity';
 import { ConditionTimeline } from '@/components/charts/ConditionTimeline';
 import { TimeSeriesChart } from '@/components/charts/TimeSeriesChart';
 import { DetectorPanel } from './DetectorPanel';

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import { failureModeOf } from '@/lib/charts/detectors';
+import { SEVERITY_ORDER } from '@/lib/health/severity';
 import { pickSparkline } from '@/lib/charts/pick-sparkline';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import type { FleetEntry } from '@/lib/view/fleet-groups';
@@ -11,12 +12,11 @@ import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import styles from './fleet.module.css';
 
-const SEVERITIES: SeverityDto[] = ['critical', 'warning', 'info', 'ok'];
 const COUNTED = ['critical', 'warning', 'info'] as const;
 
 /** "3 hosted: 1 critical, 2 ok" for a management row. */
 function hostedCounts(total: number, bySeverity: Record<SeverityDto, number>): string {
-  const parts = SEVERITIES.filter((severity) => bySeverity[severity] > 0).map(
+  const parts = SEVERITY_ORDER.filter((severity) => bySeverity[severity] > 0).map(
     (severity) => `${bySeverity[severity]} ${severity}`,
   );
   return `${total} hosted${parts.length ? `: ${parts.join(', ')}` : ''}`;

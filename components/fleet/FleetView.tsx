@@ -1,8 +1,9 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import type { ClusterRoleDto, SeverityDto } from '@/lib/api/dto';
+import type { ClusterRoleDto } from '@/lib/api/dto';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
+import { SEVERITY_ORDER } from '@/lib/health/severity';
 import {
   DEFAULT_FLEET_VIEW,
   fleetFacets,
@@ -47,7 +48,7 @@ function Select<T extends string>({
   );
 }
 
-const SEVERITY_OPTIONS = (['critical', 'warning', 'info', 'ok'] as SeverityDto[]).map((value) => ({
+const SEVERITY_OPTIONS = SEVERITY_ORDER.map((value) => ({
   value,
   label: value,
 }));

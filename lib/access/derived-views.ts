@@ -5,10 +5,10 @@
  * same rule as a detector's samples — so no view leaks objects the viewer cannot read.
  */
 import type { ClusterHealthDto } from '@/lib/api/dto';
-import { catalogReplicas } from '@/lib/health/catalog-replicas';
-import { installSettling } from '@/lib/health/install-settling';
+import { catalogReplicas } from '@/lib/health/detectors/catalog-replicas/catalog-replicas';
+import { installSettling } from '@/lib/health/detectors/install-settling/install-settling';
 import type { ResourceNeed } from '@/lib/health/types';
-import { updateProgress } from '@/lib/health/update-progress';
+import { updateProgress } from '@/lib/health/detectors/update-progress/update-progress';
 import { CLUSTER_METRICS_ACCESS, accessForDeclaredNeed, uniqueChecks, type AccessCheck } from './access-check';
 
 /** The derived views of a cluster, by their field in the health (`rollbackPlan`: the rollback-plan route). */

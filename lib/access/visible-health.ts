@@ -8,7 +8,7 @@
  * Pure: the server collects the answers (SubjectAccessReview) and calls these.
  */
 import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
-import { summaryOf } from '@/lib/cluster/join-hosted';
+import { summaryOf } from '@/lib/cluster/cluster-summary';
 import type { Detector } from '@/lib/health/types';
 import {
   CLUSTER_METRICS_ACCESS,

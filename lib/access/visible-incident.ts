@@ -3,7 +3,7 @@
  * live data, so a shared link never shows a reader more than their RBAC on that cluster allows.
  */
 import type { IncidentDto } from '@/lib/api/incident-dto';
-import type { ObjectRefDto } from '@/lib/api/dto';
+import { refOfJson } from '@/lib/k8s/refs';
 import { defaultIncidentTitle, type DefaultIncidentTitle } from '@/lib/incidents/incident-title';
 import { accessForRef, uniqueChecks, type AccessAnswers, type AccessCheck } from './access-check';
 import {
@@ -15,16 +15,6 @@ import {
   type DetectorNeeds,
 } from './visible-health';
 
-function refOf(object: Record<string, unknown>): ObjectRefDto | undefined {
-  const metadata = object.metadata as { name?: unknown; namespace?: unknown } | undefined;
-  if (typeof object.kind !== 'string' || typeof metadata?.name !== 'string') return undefined;
-  return {
-    kind: object.kind,
-    name: metadata.name,
-    ...(typeof metadata.namespace === 'string' ? { namespace: metadata.namespace } : {}),
-  };
-}
-
 function titleFrom(fallback: DefaultIncidentTitle): Pick<IncidentDto, 'title' | 'titleFindingId'> {
   return { title: fallback.title, titleFindingId: fallback.findingId };
 }
@@ -35,7 +25,7 @@ export function incidentAccess(incident: IncidentDto, detectors: readonly Detect
     ...healthAccess(incident.health, detectors),
     ...seriesAccess(incident.series, detectors),
     ...incident.objects
-      .map(refOf)
+      .map(refOfJson)
       .flatMap((ref) => (ref ? [accessForRef(ref)] : []))
       .filter((check): check is AccessCheck => !!check),
   ]);
@@ -62,7 +52,7 @@ export function visibleIncident(
     health,
     series: visibleSeries(incident.series, detectors, allowed),
     objects: incident.objects.filter((object) => {
-      const ref = refOf(object);
+      const ref = refOfJson(object);
       const check = ref && accessForRef(ref);
       return !!check && allowed(check);
     }),

@@ -3,10 +3,11 @@
  * the browser parses them with the same schemas, and incidents store them as-is. Only plain JSON.
  */
 import { z } from 'zod';
+import { SEVERITY_ORDER } from '@/lib/health/severity';
 import { updateRecommendationsSchema } from './recommend-dto';
 
 /** Severity, worst first. */
-export const severitySchema = z.enum(['critical', 'warning', 'info', 'ok']);
+export const severitySchema = z.enum(SEVERITY_ORDER);
 
 /** Reference to an object. */
 export const objectRefSchema = z.object({

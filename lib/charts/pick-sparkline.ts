@@ -1,5 +1,6 @@
 import type { ClusterSeriesDto, ClusterSummaryDto } from '@/lib/api/dto';
-import { DETECTOR_SPECS, detectorSpec, unitWord, type ChartSpec, type DetectorSpec } from './detectors';
+import { unitWord, type ChartSpec, type DetectorSpec } from './chart-spec';
+import { DETECTOR_SPECS, detectorSpec } from './detectors';
 import { rangeStart, type TimeRange } from './time-range';
 import { toSparkline } from './to-detector-series';
 

@@ -1,5 +1,5 @@
 import type { ClusterInfoDto } from '@/lib/api/dto';
-import { compareVersions } from './compare-versions';
+import { isOlderVersion, minorOf } from '@/lib/k8s/version';
 
 /** One ClusterVersion history entry placed on a timeline, oldest first. */
 export interface HistoryTimelineEntry {
@@ -34,7 +34,7 @@ export function toHistoryTimeline(history: readonly HistoryEntry[]): HistoryTime
     .map(({ h }) => h);
   return chronological.map((h, i) => {
     const prev = chronological[i - 1];
-    const rollback = prev !== undefined && compareVersions(h.version, prev.version) < 0;
+    const rollback = prev !== undefined && isOlderVersion(h.version, prev.version);
     return {
       version: h.version,
       state: h.state,
@@ -42,12 +42,8 @@ export function toHistoryTimeline(history: readonly HistoryEntry[]): HistoryTime
       startedTime: h.startedTime,
       completionTime: h.completionTime,
       rollback,
-      crossMinor: rollback && minor(h.version) !== minor(prev.version),
+      crossMinor: rollback && minorOf(h.version) !== minorOf(prev.version),
       current: i === chronological.length - 1,
     };
   });
-}
-
-function minor(v: string): string {
-  return v.split('.').slice(0, 2).join('.');
 }

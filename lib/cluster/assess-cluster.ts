@@ -6,13 +6,13 @@ import type { ClusterHealthDto, ClusterRoleDto, SourceStateDto } from '@/lib/api
 import type { Detector, DetectorContext, DetectorId, Snapshot } from '@/lib/health/types';
 import { DETECTORS } from '@/lib/health/registry';
 import { evaluate } from '@/lib/health/evaluate';
-import { snapshotUpdateProgress } from '@/lib/health/update-progress';
-import { computeHostedUpdateProgress } from '@/lib/health/hosted-update-progress';
+import { snapshotUpdateProgress } from '@/lib/health/update-progress/update-progress';
+import { computeHostedUpdateProgress } from '@/lib/health/update-progress/hosted-update-progress';
 import { computeRecommendations } from '@/lib/recommend/recommend';
 import { withPredictions } from '@/lib/recommend/predict-targets';
 import type { AlertEvidence } from '@/lib/recommend/alert-prechecks';
-import { operatorVersion } from '@/lib/health/update-progress-control-plane';
-import { asString, dig } from '@/lib/health/objects';
+import { operatorVersion } from '@/lib/health/update-progress/control-plane';
+import { asString, dig } from '@/lib/health/shared/objects';
 import type { KubeObject } from '@/lib/k8s/types';
 import { clusterInfo } from './cluster-info';
 import { updateStateOf, withStaleSummary, type DataOrigin } from './update-state';
@@ -66,7 +66,7 @@ export interface Assessment {
 /** Assesses a cluster snapshot. Pure: the same input gives the same output. */
 export function assessCluster(input: AssessmentInput): Assessment {
   const { snapshot, context } = input;
-  const { findings, samples } = evaluate(snapshot, context, input.detectors ?? DETECTORS);
+  const { findings, samples, derived } = evaluate(snapshot, context, input.detectors ?? DETECTORS);
   const clusterVersion = snapshot.objects.clusterversions?.find((object) => object.metadata.name === 'version');
   const hostedClusters = snapshot.objects.hostedclusters ?? [];
   const hostedCluster = !clusterVersion && hostedClusters.length === 1 ? hostedClusters[0] : undefined;
@@ -113,7 +113,10 @@ export function assessCluster(input: AssessmentInput): Assessment {
     (infrastructure?.status as { controlPlaneTopology?: string } | undefined)?.controlPlaneTopology === 'External';
   const role: ClusterRoleDto =
     input.role ?? ((input.hostedClusterCount ?? 0) > 0 ? 'management' : external ? 'hosted' : 'standalone');
-  const updateProgress = clusterVersion ? snapshotUpdateProgress(snapshot, context.now) : null;
+  // The update-progress detector's own progress, unless the caller ran without it.
+  const updateProgress = clusterVersion
+    ? (derived?.updateProgress ?? snapshotUpdateProgress(snapshot, context.now))
+    : null;
   const info = clusterInfo(input.id, input.name, clusterVersion);
   const updateState = updateStateOf({
     progress: updateProgress,

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
-import { clusterInfo, worstSeverity } from './cluster-info';
+import { clusterInfo } from './cluster-info';
 
 const cv = load(readFileSync('server/fixtures/oc-upgrade/status/4.14.1-degraded-cv.yaml', 'utf8')) as KubeObject;
 
@@ -27,13 +27,5 @@ describe('clusterInfo', () => {
       channel: null,
       history: [],
     });
-  });
-});
-
-describe('worstSeverity', () => {
-  it('orders critical > warning > info > ok', () => {
-    expect(worstSeverity([])).toBe('ok');
-    expect(worstSeverity([{ severity: 'info' }, { severity: 'warning' }])).toBe('warning');
-    expect(worstSeverity([{ severity: 'ok' }, { severity: 'critical' }, { severity: 'info' }])).toBe('critical');
   });
 });

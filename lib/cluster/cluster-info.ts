@@ -2,20 +2,12 @@
  * Cluster identity and version facts derived from the ClusterVersion object, as the API serves them.
  */
 import type { KubeObject } from '@/lib/k8s/types';
-import type { ClusterInfoDto, FindingDto, SeverityDto } from '@/lib/api/dto';
-import { SEVERITY_ORDER } from '@/lib/health/types';
-
-interface HistoryEntry {
-  version?: string;
-  state?: string;
-  startedTime?: string | null;
-  completionTime?: string | null;
-  image?: string;
-}
+import { historyOf } from '@/lib/k8s/cluster-version';
+import type { ClusterInfoDto } from '@/lib/api/dto';
 
 interface ClusterVersionShape {
   spec?: { channel?: string; desiredUpdate?: { version?: string } };
-  status?: { desired?: { version?: string }; history?: HistoryEntry[] };
+  status?: { desired?: { version?: string } };
 }
 
 /**
@@ -24,7 +16,7 @@ interface ClusterVersionShape {
  */
 export function clusterInfo(id: string, name: string, clusterVersion: KubeObject | undefined): ClusterInfoDto {
   const cv = (clusterVersion ?? {}) as ClusterVersionShape;
-  const history = (cv.status?.history ?? []).map((entry) => ({
+  const history = historyOf(clusterVersion).map((entry) => ({
     version: entry.version ?? '',
     state: entry.state ?? 'Unknown',
     startedTime: entry.startedTime ?? null,
@@ -41,11 +33,4 @@ export function clusterInfo(id: string, name: string, clusterVersion: KubeObject
     channel: cv.spec?.channel ?? null,
     history,
   };
-}
-
-/** The worst severity among findings; `ok` when there are none. */
-export function worstSeverity(findings: Pick<FindingDto, 'severity'>[]): SeverityDto {
-  let worst = SEVERITY_ORDER.length - 1;
-  for (const finding of findings) worst = Math.min(worst, SEVERITY_ORDER.indexOf(finding.severity));
-  return SEVERITY_ORDER[worst];
 }

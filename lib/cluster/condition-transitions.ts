@@ -2,20 +2,10 @@
  * Derives condition transitions from two versions of an object. Conditions only keep their latest message, so
  * recording every change as it is observed is what lets detectors recover a root cause later overwritten.
  */
-import type { Condition, KubeObject, ObjectRef } from '@/lib/k8s/types';
+import type { KubeObject } from '@/lib/k8s/types';
+import { conditionsOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
 import type { ConditionTransition } from '@/lib/health/types';
-
-function conditionsOf(object: KubeObject | undefined): Condition[] {
-  const conditions = (object?.status as { conditions?: unknown } | undefined)?.conditions;
-  return Array.isArray(conditions) ? (conditions as Condition[]) : [];
-}
-
-/** A reference to `object` suitable for findings and transitions. */
-export function refOf(object: KubeObject): ObjectRef {
-  const ref: ObjectRef = { apiVersion: object.apiVersion, kind: object.kind, name: object.metadata.name };
-  if (object.metadata.namespace) ref.namespace = object.metadata.namespace;
-  return ref;
-}
 
 /**
  * Transitions between `previous` and `next` (either may be absent): one entry per condition whose status, reason or

@@ -6,8 +6,10 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ClusterInfoDto, HostedDetailsDto } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
-import { asArray, asNumber, asObject, asString, conditionOf, conditionsOf, dig, objectsOf } from '@/lib/health/objects';
-import { nodePoolTarget, versionOfReleaseImage } from '@/lib/health/hosted-update-progress';
+import { asArray, asNumber, asObject, asString, dig, objectsOf } from '@/lib/health/shared/objects';
+import { conditionOf, conditionsOf } from '@/lib/k8s/conditions';
+import { nodePoolTarget } from '@/lib/health/update-progress/hosted-update-progress';
+import { historyOf, versionOfReleaseImage } from '@/lib/k8s/cluster-version';
 
 function podStatus(pod: KubeObject): { ready: string; status: string; restarts: number } {
   const statuses = asArray(dig(pod, 'status', 'containerStatuses')).map((s) => asObject(s) ?? {});
@@ -88,14 +90,13 @@ export function hostedDetails(snapshot: Snapshot): HostedDetailsDto | undefined 
  * (versions from the release image when an early install has none yet), desired from `status.version.desired`.
  */
 export function hostedClusterInfo(id: string, name: string, hc: KubeObject | undefined): ClusterInfoDto {
-  const history = asArray(dig(hc, 'status', 'version', 'history')).map((h) => {
-    const entry = asObject(h) ?? {};
-    const image = asString(entry.image) ?? '';
+  const history = historyOf(hc).map((entry) => {
+    const image = entry.image ?? '';
     return {
-      version: asString(entry.version) || versionOfReleaseImage(image) || '',
-      state: asString(entry.state) ?? 'Unknown',
-      startedTime: asString(entry.startedTime) || null,
-      completionTime: asString(entry.completionTime) || null,
+      version: entry.version || versionOfReleaseImage(image) || '',
+      state: entry.state ?? 'Unknown',
+      startedTime: entry.startedTime || null,
+      completionTime: entry.completionTime || null,
       image,
     };
   });

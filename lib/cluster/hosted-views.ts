@@ -7,7 +7,7 @@
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type { Snapshot } from '@/lib/health/types';
-import { asString, dig } from '@/lib/health/objects';
+import { asString, dig } from '@/lib/health/shared/objects';
 
 /** Resources that describe hosted clusters, never the management cluster itself. */
 const HOSTED_ONLY: readonly ResourceName[] = [

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
 import type { KubeObject } from '@/lib/k8s/types';
-import { computeUpdateProgress, snapshotUpdateProgress } from '@/lib/health/update-progress';
+import { computeUpdateProgress, snapshotUpdateProgress } from '@/lib/health/update-progress/update-progress';
 import { assess, scenarioSnapshot } from '@/server/testing/rollback-fixtures';
 import { analyzeOffline } from '@/server/offline/analyze-offline';
 import {
@@ -16,7 +16,7 @@ import { ROLLBACK_AFTER_WINDOW, ROLLBACK_BEFORE_WINDOW } from '@/server/simulato
 import { visibleHealth, visibleSummary } from '@/lib/access/visible-health';
 import { clusterInfo } from './cluster-info';
 import { splitSnapshot } from './hosted-views';
-import { summaryOf } from './join-hosted';
+import { summaryOf } from './cluster-summary';
 import { updateStateOf, updateStateOfHealth } from './update-state';
 
 const MINUTE = 60_000;
@@ -113,8 +113,8 @@ describe('update state of the embedded scenarios', () => {
     expect(health.findings.find((f) => f.id === 'update-progress/summary')?.title).toBe(
       'Update to 4.16.9: control plane Completed, workers updating (worker 1/3)',
     );
-    // One computation: the served progress is the one the update-progress detector judged.
-    expect(health.updateProgress).toBe(snapshotUpdateProgress(snapshot, now));
+    // The served progress is the one the update-progress detector judged (the very object: see its test).
+    expect(health.updateProgress).toStrictEqual(snapshotUpdateProgress(snapshot, now));
     expect(health.updateRecommendations?.predictions?.find((p) => p.check === 'update-in-progress')?.status).toBe(
       'block',
     );

@@ -4,8 +4,8 @@
  * The header, the fleet row, Before-you-update, the rollback guide and incidents all read this, so they agree.
  */
 import type { ClusterHealthDto, FindingDto, UpdatePhaseDto, UpdateProgressDto, UpdateStateDto } from '@/lib/api/dto';
-import { compareVersions } from '@/lib/charts/compare-versions';
-import { poolNodeCounts } from '@/lib/health/update-progress-util';
+import { isOlderVersion } from '@/lib/k8s/version';
+import { poolNodeCounts } from '@/lib/health/update-progress/util';
 
 type HistoryEntry = ClusterHealthDto['cluster']['history'][number];
 
@@ -66,10 +66,6 @@ function unknownReason(cause: UnknownCause): string {
 function previousCompleted(history: readonly HistoryEntry[], target: string | null): string | null {
   const rest = history[0] && history[0].version === target ? history.slice(1) : history;
   return rest.find((entry) => entry.state === 'Completed' && entry.version)?.version ?? null;
-}
-
-function isOlder(a: string | null, b: string | null): boolean {
-  return !!a && !!b && compareVersions(a, b) < 0;
 }
 
 function poolsOf(progress: UpdateProgressDto): UpdateStateDto['pools'] {
@@ -190,7 +186,7 @@ export function updateStateOf(input: UpdateStateInput): UpdateStateDto {
   const cpDone = cp.assessment === 'Completed';
   const workersUpdating = pools.some((pool) => pool.total > 0 && pool.updated + pool.unknown < pool.total);
   const moving = !cpDone || workersUpdating;
-  const rollingBack = (moving || !!frozen) && isOlder(targetVersion, fromVersion);
+  const rollingBack = (moving || !!frozen) && isOlderVersion(targetVersion, fromVersion);
   const installed = history.length === 1 && history[0].state === 'Completed';
   const phase: UpdatePhaseDto = frozen
     ? 'status-frozen'

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { compareFindings, speaksForCluster, type OrderedFinding } from '@/lib/health/finding-order';
+import type { FindingDto } from '@/lib/api/dto';
+import { compareFindings, sortFindings, speaksForCluster, type OrderedFinding } from '@/lib/health/finding-order';
 
 const f = (id: string, severity: OrderedFinding['severity'], extra: Partial<OrderedFinding> = {}): OrderedFinding => ({
   id,
@@ -37,5 +38,38 @@ describe('speaksForCluster', () => {
     expect(speaksForCluster({ severity: 'ok' })).toBe(false);
     expect(speaksForCluster({ severity: 'info' })).toBe(true);
     expect(speaksForCluster({ severity: 'critical', basis: 'predicted' })).toBe(true);
+  });
+});
+
+describe('sortFindings', () => {
+  const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto => ({
+    id,
+    detector,
+    severity,
+    subject: { kind: 'Deployment', name: 'x' },
+    title,
+    summary: '',
+    evidence: [],
+    remediation: [],
+  });
+  it('sorts findings worst first, stably', () => {
+    expect(
+      sortFindings([
+        f('a', 'info'),
+        f('b', 'critical'),
+        f('c', 'warning'),
+        f('d', 'critical', 'featuregate-coverage'),
+      ]).map((x) => x.id),
+    ).toEqual(['b', 'd', 'c', 'a']);
+  });
+  it('keeps the order when only titles change, and puts predictions after observed findings', () => {
+    const list = [
+      f('a', 'warning', 'x', 'p99 0.9 s'),
+      f('b', 'warning', 'x', 'p99 0.6 s'),
+      { ...f('c', 'warning'), basis: 'predicted' as const },
+    ];
+    const renamed = list.map((x) => ({ ...x, title: `${x.title} (97%)` })).reverse();
+    expect(sortFindings(list).map((x) => x.id)).toEqual(['a', 'b', 'c']);
+    expect(sortFindings(renamed).map((x) => x.id)).toEqual(['a', 'b', 'c']);
   });
 });

@@ -3,8 +3,8 @@
  * wiggle, so the order uses only what is stable: severity, observed before predicted, onset, id.
  */
 import type { Finding } from '@/lib/health/types';
-import { SEVERITY_ORDER } from '@/lib/health/types';
-import { timeOf } from '@/lib/health/objects';
+import { compareSeverity } from '@/lib/health/severity';
+import { timeOf } from '@/lib/health/shared/objects';
 
 /** What {@link compareFindings} reads, so served DTOs sort the same way as detector output. */
 export type OrderedFinding = Pick<Finding, 'id' | 'severity' | 'since' | 'basis'>;
@@ -17,11 +17,19 @@ export function compareFindings(a: OrderedFinding, b: OrderedFinding): number {
   const onset = (f: OrderedFinding): number => timeOf(f.since) ?? Number.POSITIVE_INFINITY;
   const predicted = (f: OrderedFinding): number => Number(f.basis === 'predicted');
   return (
-    SEVERITY_ORDER.indexOf(a.severity) - SEVERITY_ORDER.indexOf(b.severity) ||
+    compareSeverity(a.severity, b.severity) ||
     predicted(a) - predicted(b) ||
     (onset(a) === onset(b) ? 0 : onset(a) < onset(b) ? -1 : 1) ||
     (a.id < b.id ? -1 : a.id > b.id ? 1 : 0)
   );
+}
+
+/**
+ * Findings in the one order ({@link compareFindings}), as a new array: never by title, whose numbers move between
+ * evaluations, so live updates do not reorder the list.
+ */
+export function sortFindings<T extends OrderedFinding>(findings: readonly T[]): T[] {
+  return [...findings].sort(compareFindings);
 }
 
 /**

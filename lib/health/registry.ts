@@ -3,14 +3,14 @@
  * polls this file derives, so a detector cannot read what nobody watches.
  */
 import type { Detector, LogNeed, ResourceNeed } from '@/lib/health/types';
-import { featureGateCoverage } from '@/lib/health/featuregate-coverage';
-import { statusWriteRejection } from '@/lib/health/status-write-rejection';
-import { catalogReplicas } from '@/lib/health/catalog-replicas';
-import { podSetupLatency } from '@/lib/health/pod-setup-latency';
-import { installSettling } from '@/lib/health/install-settling';
-import { updateProgress } from '@/lib/health/update-progress';
-import { hostedControlPlane } from '@/lib/health/hosted-control-plane';
-import { nodeDrain } from '@/lib/health/node-drain';
+import { featureGateCoverage } from '@/lib/health/detectors/featuregate-coverage/featuregate-coverage';
+import { statusWriteRejection } from '@/lib/health/detectors/status-write-rejection/status-write-rejection';
+import { catalogReplicas } from '@/lib/health/detectors/catalog-replicas/catalog-replicas';
+import { podSetupLatency } from '@/lib/health/detectors/pod-setup-latency/pod-setup-latency';
+import { installSettling } from '@/lib/health/detectors/install-settling/install-settling';
+import { updateProgress } from '@/lib/health/detectors/update-progress/update-progress';
+import { hostedControlPlane } from '@/lib/health/detectors/hosted-control-plane/hosted-control-plane';
+import { nodeDrain } from '@/lib/health/detectors/node-drain/node-drain';
 
 /** Every detector, in the order the dashboard shows their panels. */
 export const DETECTORS: readonly Detector[] = [

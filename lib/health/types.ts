@@ -4,13 +4,10 @@
  */
 import type { Condition, KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert, UpdateProgress } from '@/lib/health/update-progress/types';
 
 /** Severity of a finding, worst first. `ok` states a check that passed and is worth showing. */
 export type Severity = 'critical' | 'warning' | 'info' | 'ok';
-
-/** Severities ordered from worst to best; use for sorting and for "worst of". */
-export const SEVERITY_ORDER: readonly Severity[] = ['critical', 'warning', 'info', 'ok'];
 
 /** Stable ids of the detectors. */
 export type DetectorId =
@@ -176,10 +173,19 @@ export interface DetectorContext {
   config: HealthConfig;
 }
 
+/**
+ * Views a detector computed on its way to its findings, returned so that nothing computes them again: the served
+ * update progress is the `update-progress` detector's.
+ */
+export interface DerivedViews {
+  updateProgress?: UpdateProgress;
+}
+
 /** What one detector evaluation returns: findings, plus named numeric samples the engine charts over time. */
 export interface DetectorOutput {
   findings: Finding[];
   samples?: Record<string, number | null>;
+  derived?: DerivedViews;
 }
 
 /** A resource (optionally narrowed to a namespace, or to one object by name) a detector needs watched. */

@@ -4,7 +4,7 @@
  * cluster ID, the infrastructure name, and the cluster and base domains behind the API server URL. Pure.
  */
 import type { Snapshot } from '@/lib/health/types';
-import { asArray, asString, dig, findObject, objectsOf } from '@/lib/health/objects';
+import { asArray, asString, dig, findObject, objectsOf } from '@/lib/health/shared/objects';
 import type { ClusterIdentifiers } from './obfuscate';
 
 function hostOf(url: string | undefined): string | undefined {

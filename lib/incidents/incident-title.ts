@@ -1,5 +1,5 @@
 import type { FindingDto } from '@/lib/api/dto';
-import { sortFindings } from '@/lib/view/severity';
+import { sortFindings } from '@/lib/health/finding-order';
 
 /** An incident's title when its creator gave none, and the finding it was taken from (null: none). */
 export interface DefaultIncidentTitle {

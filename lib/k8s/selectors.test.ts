@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from './types';
-import { SelectorError, compileFieldSelector, compileLabelSelector } from './selectors';
+import { SelectorError, compileFieldSelector, compileLabelSelector, matchesSelector } from './selectors';
 
 const pod = (name: string, labels: Record<string, string>, nodeName = 'worker-0'): KubeObject => ({
   apiVersion: 'v1',
@@ -36,5 +36,20 @@ describe('field selectors', () => {
     expect(match(pod('a', {}, 'worker-1'))).toBe(true);
     expect(match(pod('a', {}, 'worker-0'))).toBe(false);
     expect(() => compileFieldSelector('pods', 'status.hostIP=1')).toThrow(/not a known field selector/);
+  });
+});
+
+describe('matchesSelector', () => {
+  it('matches label selectors', () => {
+    const selector = {
+      matchExpressions: [
+        { key: 'a', operator: 'In', values: ['x'] },
+        { key: 'b', operator: 'DoesNotExist' },
+      ],
+    };
+    expect(matchesSelector(selector, { a: 'x' })).toBe(true);
+    expect(matchesSelector(selector, { a: 'x', b: '' })).toBe(false);
+    expect(matchesSelector({}, {})).toBe(true);
+    expect(matchesSelector(undefined, {})).toBe(false);
   });
 });

@@ -113,3 +113,53 @@ export function compileFieldSelector(resource: ResourceName, selector: string | 
   });
   return (object) => requirements.every(({ getter, negate, value }) => (getter(object) === value) !== negate);
 }
+
+/** One `matchExpressions` entry, as untyped JSON. */
+export interface SelectorRequirement {
+  key?: unknown;
+  operator?: unknown;
+  values?: unknown;
+}
+
+/** A structured label selector (`matchLabels` + `matchExpressions`) as in Deployments, PDBs and pools, as JSON. */
+export interface LabelSelector {
+  matchLabels?: Record<string, string>;
+  matchExpressions?: SelectorRequirement[];
+}
+
+/**
+ * Whether `labels` match `selector`, with `metav1.LabelSelectorAsSelector` semantics: a missing selector matches
+ * nothing, an empty one matches everything.
+ */
+export function matchesSelector(
+  selector: LabelSelector | undefined | null,
+  labels: Record<string, string> | undefined,
+): boolean {
+  if (!selector) return false;
+  const set = labels ?? {};
+  for (const [key, value] of Object.entries(selector.matchLabels ?? {})) {
+    if (set[key] !== value) return false;
+  }
+  for (const requirement of selector.matchExpressions ?? []) {
+    const key = typeof requirement.key === 'string' ? requirement.key : '';
+    const values = Array.isArray(requirement.values) ? (requirement.values as string[]) : [];
+    const present = Object.prototype.hasOwnProperty.call(set, key);
+    switch (requirement.operator) {
+      case 'In':
+        if (!present || !values.includes(set[key])) return false;
+        break;
+      case 'NotIn':
+        if (present && values.includes(set[key])) return false;
+        break;
+      case 'Exists':
+        if (!present) return false;
+        break;
+      case 'DoesNotExist':
+        if (present) return false;
+        break;
+      default:
+        return false;
+    }
+  }
+  return true;
+}

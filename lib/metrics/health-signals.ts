@@ -10,7 +10,7 @@
 import type { ClusterHealthDto, FindingDto, SeverityDto, UpdatePhaseDto, UpdateStateDto } from '@/lib/api/dto';
 import { failureModeOf } from '@/lib/charts/detectors';
 import { updateStateOfHealth } from '@/lib/cluster/update-state';
-import { minorOf } from '@/lib/version';
+import { minorOf } from '@/lib/k8s/version';
 
 /** The severities a finding series is exported for: `ok` states a check that passed, not something active. */
 export type ActiveSeverity = Exclude<SeverityDto, 'ok'>;

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert } from '@/lib/health/update-progress/types';
 import { alertPrechecks } from './alert-prechecks';
 
 const EXAMPLES = join(process.cwd(), 'server/fixtures/oc-upgrade/recommend/examples');

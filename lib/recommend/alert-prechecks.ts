@@ -4,7 +4,7 @@
  * category with nothing firing a True `recommended/<Category>` condition with reason `AsExpected`.
  */
 import type { PrecheckDto } from '@/lib/api/recommend-dto';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert } from '@/lib/health/update-progress/types';
 
 /** What is known about the cluster's alerts. */
 export type AlertEvidence =

@@ -3,8 +3,9 @@
  * {@link UpdateRecommendationsDto}: stdout, stderr warnings and the final error (oc prints it as `error: ...`
  * and exits non-zero), byte for byte as openshift/oc pkg/cli/admin/upgrade/recommend/recommend.go writes them.
  */
-import type { RecommendConditionDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
-import { parseVersion } from '@/lib/version';
+import type { UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
+import { parseVersion } from '@/lib/k8s/version';
+import { conditionOf } from '@/lib/k8s/conditions';
 import { TabWriter } from '@/lib/text/tab-writer';
 
 /** Flags of the command. `version` and `showOutdatedReleases` exclude each other, as in oc. */
@@ -27,10 +28,6 @@ export class RecommendUsageError extends Error {
 
 const indent = (text: string) => text.replaceAll('\n', '\n  ');
 
-function conditionOf(recommendations: UpdateRecommendationsDto, type: string): RecommendConditionDto | undefined {
-  return recommendations.clusterConditions.find((c) => c.type === type);
-}
-
 /** The (major, minor) buckets, newest first, each newest first (targets come sorted). */
 function buckets(updates: readonly UpdateTargetDto[]): { major: number; minor: number; updates: UpdateTargetDto[] }[] {
   const out: { major: number; minor: number; updates: UpdateTargetDto[] }[] = [];
@@ -51,7 +48,7 @@ function header(
   err: (s: string) => void,
   issues: Set<string>,
 ): void {
-  const failing = conditionOf(recommendations, 'Failing');
+  const failing = conditionOf(recommendations.clusterConditions, 'Failing');
   if (failing) {
     if (failing.status !== 'False') {
       out(
@@ -63,7 +60,7 @@ function header(
     err('warning: No current Failing info, see `oc describe clusterversion` for more details.\n');
     issues.add('Failing');
   }
-  const progressing = conditionOf(recommendations, 'Progressing');
+  const progressing = conditionOf(recommendations.clusterConditions, 'Progressing');
   if (progressing?.status === 'True' && progressing.message) {
     out(
       `info: An update is in progress.  You may wish to let this update complete before requesting a new update.\n  ${indent(progressing.message)}\n\n`,
@@ -94,7 +91,7 @@ function header(
     for (const c of unhappy)
       out(`${c.name}=${c.status}:\n\n  Reason: ${c.reason}\n  Message: ${indent(c.message)}\n\n`);
   }
-  const retrieved = conditionOf(recommendations, 'RetrievedUpdates');
+  const retrieved = conditionOf(recommendations.clusterConditions, 'RetrievedUpdates');
   if (retrieved && retrieved.status !== 'True') {
     err(
       `warning: Cannot refresh available updates:\n  Reason: ${retrieved.reason}\n  Message: ${indent(retrieved.message)}\n\n`,

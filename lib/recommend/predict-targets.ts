@@ -7,10 +7,19 @@
 import type { TargetPredictionDto, UpdateRecommendationsDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
 import type { UpdateStateDto } from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
-import { asArray, asNumber, asObject, asString, dig, findObject, objectsOf, stringsAt } from '@/lib/health/objects';
-import { pdbFinding } from '@/lib/health/catalog-checks';
-import { predictRejection } from '@/lib/health/capability-rejection';
-import { pdbsFor } from '@/lib/health/workload-math';
+import {
+  asArray,
+  asNumber,
+  asObject,
+  asString,
+  dig,
+  findObject,
+  objectsOf,
+  stringsAt,
+} from '@/lib/health/shared/objects';
+import { pdbFinding } from '@/lib/health/shared/catalog-checks';
+import { predictRejection } from '@/lib/health/shared/capability-rejection';
+import { pdbsFor } from '@/lib/health/shared/workload-math';
 import { CATALOG_DEPLOYMENTS } from '@/lib/rollback/check-catalog';
 
 function prediction(

@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import yaml from 'js-yaml';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert } from '@/lib/health/update-progress/types';
 import type { AlertEvidence } from './alert-prechecks';
 import { computeRecommendations } from './recommend';
 import { formatRecommend, type RecommendOptions } from './format-recommend';

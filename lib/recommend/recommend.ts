@@ -3,26 +3,19 @@
  * prechecks and the ClusterVersion conditions oc reads. Pure: ClusterVersion and alert evidence in, JSON out.
  */
 import type { RecommendConditionDto, UpdateRecommendationsDto } from '@/lib/api/recommend-dto';
-import { asArray, asObject, asString, dig, stringsAt } from '@/lib/health/objects';
+import { asString, dig, stringsAt } from '@/lib/health/shared/objects';
 import { alertPrechecks, type AlertEvidence } from './alert-prechecks';
 import { updateTargets } from './update-targets';
+import { conditionOf } from '@/lib/k8s/conditions';
 
 /** The ClusterVersion conditions oc reads, in the order it reads them. */
 const CLUSTER_CONDITIONS = ['Failing', 'Progressing', 'RetrievedUpdates', 'Upgradeable'] as const;
 
 function clusterConditions(clusterVersion: unknown): RecommendConditionDto[] {
-  const all = asArray(dig(clusterVersion, 'status', 'conditions')).map(asObject);
   return CLUSTER_CONDITIONS.flatMap((type) => {
-    const condition = all.find((c) => c?.type === type);
+    const condition = conditionOf(clusterVersion, type);
     if (!condition) return [];
-    return [
-      {
-        type,
-        status: asString(condition.status) ?? '',
-        reason: asString(condition.reason) ?? '',
-        message: asString(condition.message) ?? '',
-      },
-    ];
+    return [{ type, status: condition.status, reason: condition.reason ?? '', message: condition.message ?? '' }];
   });
 }
 

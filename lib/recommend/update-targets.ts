@@ -4,8 +4,8 @@
  * conditional (matched by image), with `Upgradeable=False` injected as a risk of every minor or major update.
  */
 import type { UpdateRiskDto, UpdateTargetDto } from '@/lib/api/recommend-dto';
-import { asArray, asObject, asString, dig } from '@/lib/health/objects';
-import { compareVersions, parseVersion } from '@/lib/version';
+import { asArray, asObject, asString, dig } from '@/lib/health/shared/objects';
+import { compareVersions, parseVersion } from '@/lib/k8s/version';
 
 interface Condition {
   status: string;

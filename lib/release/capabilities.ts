@@ -4,7 +4,7 @@
  */
 import { CAPABILITY_ENUMS, RELEASE_KEYS, type ReleaseKey } from '@/lib/release/capability-enums.generated';
 import type { ReleaseCapabilityEnums } from '@/lib/release/capability-types';
-import { parseVersion } from '@/lib/version';
+import { parseVersion } from '@/lib/k8s/version';
 
 /**
  * The release whose CRD applies to a version. `newerThanKnown` is true when the version's minor is newer than every

@@ -5,6 +5,7 @@
  */
 import type { ReleaseCapabilityEnums } from '@/lib/release/capability-types';
 import { capabilityEnumsFromCrd, crdFeatureSets } from '@/lib/release/crd-capability-enums';
+import { compareVersions } from '@/lib/k8s/version';
 
 /** One input of the generator: a release's CRD (parsed) and where it came from upstream. */
 export interface ReleaseCrdSource {
@@ -22,9 +23,7 @@ export function compareReleaseKeys(a: string, b: string): number {
   if (a === b) return 0;
   if (a === 'master') return 1;
   if (b === 'master') return -1;
-  const [am, an] = a.split('.').map(Number);
-  const [bm, bn] = b.split('.').map(Number);
-  return am - bm || an - bn;
+  return compareVersions(`${a}.0`, `${b}.0`);
 }
 
 /** Extracts the generated entry for one release. Throws when the CRD has no served v1 schema. */

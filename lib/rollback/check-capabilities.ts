@@ -3,8 +3,9 @@
  * release. Capabilities cannot be disabled once enabled, so any value the target CRD lacks freezes ClusterVersion
  * status for good after the rollback.
  */
-import { predictRejection } from '@/lib/health/capability-rejection';
-import { refOf, stringsAt } from '@/lib/health/objects';
+import { predictRejection } from '@/lib/health/shared/capability-rejection';
+import { stringsAt } from '@/lib/health/shared/objects';
+import { refOf } from '@/lib/k8s/refs';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 const PATH = 'status.capabilities.enabledCapabilities';

@@ -6,10 +6,11 @@
  */
 import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep } from '@/lib/health/types';
-import { asNumber, dig, objectsOf, refOf } from '@/lib/health/objects';
-import { pdbFinding } from '@/lib/health/catalog-checks';
-import { desiredReplicas, fenceposts, pdbsFor, podsOf } from '@/lib/health/workload-math';
-import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/olmv1-presence';
+import { asNumber, dig, objectsOf } from '@/lib/health/shared/objects';
+import { refOf } from '@/lib/k8s/refs';
+import { pdbFinding } from '@/lib/health/shared/catalog-checks';
+import { desiredReplicas, fenceposts, pdbsFor, podsOf } from '@/lib/health/shared/workload-math';
+import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/shared/olmv1-presence';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 /** The OLMv1 Deployments (OpenShift and upstream namespaces). */

@@ -4,8 +4,9 @@
  * refuses while ClusterVersion is Progressing=True.
  */
 import type { Evidence } from '@/lib/health/types';
-import { conditionOf, refOf } from '@/lib/health/objects';
-import { compareVersions, minorOf } from '@/lib/version';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
+import { compareVersions, minorOf } from '@/lib/k8s/version';
 import { checkResult, desiredOf, isProgressing, previousEntry, type RollbackCheck } from './rollback-context';
 
 const ROLLBACK_DOC =

@@ -2,7 +2,8 @@
  * Pre-flight check 3 (failure mode A): FeatureGate `status.featureGates[].version` must keep the target version, or
  * every component at the target crash-loops with `missing desired version` (library-go feature-gate reader).
  */
-import { asArray, asObject, asString, dig, findObject, refOf } from '@/lib/health/objects';
+import { asArray, asObject, asString, dig, findObject } from '@/lib/health/shared/objects';
+import { refOf } from '@/lib/k8s/refs';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 /** Check `featuregate`. Missing target that the history knows → block; never-installed target → warn. */

@@ -3,7 +3,9 @@
  * the failing install would keep retrying through it with only its latest, transient message to show.
  */
 import type { Evidence } from '@/lib/health/types';
-import { conditionOf, objectsOf, refOf } from '@/lib/health/objects';
+import { objectsOf } from '@/lib/health/shared/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 /** Check `installs`. A critical never-settling finding → block; a warning or a Retrying ClusterExtension → warn. */

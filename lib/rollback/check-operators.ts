@@ -3,7 +3,9 @@
  * operator cannot tell its own damage from what was already broken.
  */
 import type { Evidence } from '@/lib/health/types';
-import { conditionOf, objectsOf, refOf } from '@/lib/health/objects';
+import { objectsOf } from '@/lib/health/shared/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
+import { refOf } from '@/lib/k8s/refs';
 import { checkResult, type RollbackCheck } from './rollback-context';
 
 /** The status-write-rejection findings saying the CVO cannot write ClusterVersion status now (or at its next write). */

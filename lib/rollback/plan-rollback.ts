@@ -5,6 +5,7 @@
 import type { ClusterHealthDto } from '@/lib/api/dto';
 import type { RollbackCandidateDto, RollbackPlanDto } from '@/lib/api/rollback-dto';
 import type { Snapshot } from '@/lib/health/types';
+import { clusterVersionOf } from '@/lib/health/shared/objects';
 import { checkCapabilities } from './check-capabilities';
 import { checkCatalog } from './check-catalog';
 import { checkCvoRules } from './check-cvo-rules';
@@ -14,10 +15,9 @@ import { checkOperators } from './check-operators';
 import { checkPodLatency } from './check-pod-latency';
 import { rollbackCommands } from './rollback-commands';
 import {
-  clusterVersionOf,
   desiredOf,
   directionOf,
-  historyOf,
+  rollbackHistory,
   isProgressing,
   previousEntry,
   resolveTarget,
@@ -51,7 +51,7 @@ export function rollbackCandidates(snapshot: Snapshot): RollbackCandidateDto[] {
   const previous = previousEntry(cv);
   const desired = desiredOf(cv);
   const seen = new Set<string>();
-  return historyOf(cv)
+  return rollbackHistory(cv)
     .filter((h) => {
       if (seen.has(h.version) || h.version === desired.version || !h.image) return false;
       seen.add(h.version);
@@ -88,7 +88,7 @@ export function planRollback(
   const checks = ROLLBACK_CHECKS.map((check) => check(context));
   const { commands, notes } = rollbackCommands(clusterVersion, target, acceptCrossMinorRisk);
   const desired = desiredOf(clusterVersion);
-  const history = historyOf(clusterVersion);
+  const history = rollbackHistory(clusterVersion);
   return {
     clusterId: health.cluster.id,
     computedAt: options.now,

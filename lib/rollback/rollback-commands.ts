@@ -3,7 +3,7 @@
  * each with the reason, and `--force` only for a cross-minor rollback the user explicitly accepted.
  */
 import type { KubeObject } from '@/lib/k8s/types';
-import { compareVersions, minorOf } from '@/lib/version';
+import { compareVersions, minorOf } from '@/lib/k8s/version';
 import { desiredOf, isFailing, isProgressing, previousEntry, type RollbackTarget } from './rollback-context';
 
 /** Commands to copy, in order, and why each flag is there (or why there is no command). */

@@ -6,9 +6,11 @@ import type { ClusterHealthDto } from '@/lib/api/dto';
 import type { RollbackCheckDto, RollbackCheckId, RollbackCheckStatus } from '@/lib/api/rollback-dto';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { Evidence, RemediationStep, Snapshot } from '@/lib/health/types';
-import { asArray, asObject, asString, conditionOf, dig, findObject, objectsOf } from '@/lib/health/objects';
+import { asString, dig } from '@/lib/health/shared/objects';
+import { conditionOf } from '@/lib/k8s/conditions';
 import { releaseForVersion } from '@/lib/release/capabilities';
-import { compareVersions, parseVersion } from '@/lib/version';
+import { compareVersions, parseVersion } from '@/lib/k8s/version';
+import { historyOf } from '@/lib/k8s/cluster-version';
 
 /** One ClusterVersion `status.history[]` entry, newest first in the list. */
 export interface HistoryItem {
@@ -72,27 +74,21 @@ export function checkResult(
   return { id, status, title, detail, evidence, remediation };
 }
 
-/** The ClusterVersion `version` of a snapshot. */
-export function clusterVersionOf(snapshot: Snapshot): KubeObject | undefined {
-  return findObject(snapshot, 'clusterversions', 'version') ?? objectsOf(snapshot, 'clusterversions')[0];
-}
-
-/** `status.history` of a ClusterVersion, newest first, malformed entries dropped. */
-export function historyOf(clusterVersion: KubeObject | undefined): HistoryItem[] {
-  return asArray(dig(clusterVersion, 'status', 'history')).flatMap((raw) => {
-    const h = asObject(raw);
-    const version = asString(h?.version);
-    if (!h || !version) return [];
-    return [
-      {
-        version,
-        image: asString(h.image) ?? '',
-        state: asString(h.state) ?? '',
-        startedTime: asString(h.startedTime) ?? null,
-        completionTime: asString(h.completionTime) ?? null,
-      },
-    ];
-  });
+/** The ClusterVersion's release history as the rollback guide lists it: newest first, entries without a version dropped. */
+export function rollbackHistory(clusterVersion: KubeObject | undefined): HistoryItem[] {
+  return historyOf(clusterVersion).flatMap((h) =>
+    h.version
+      ? [
+          {
+            version: h.version,
+            image: h.image ?? '',
+            state: h.state ?? '',
+            startedTime: h.startedTime ?? null,
+            completionTime: h.completionTime ?? null,
+          },
+        ]
+      : [],
+  );
 }
 
 /** `status.desired` version and image. */
@@ -109,7 +105,7 @@ export function desiredOf(clusterVersion: KubeObject | undefined): { version: st
  */
 export function previousEntry(clusterVersion: KubeObject | undefined): HistoryItem | undefined {
   const desired = desiredOf(clusterVersion);
-  return historyOf(clusterVersion).find((h) => h.version !== desired.version || h.image !== desired.image);
+  return rollbackHistory(clusterVersion).find((h) => h.version !== desired.version || h.image !== desired.image);
 }
 
 /** Whether ClusterVersion says Progressing=True (an update or rollback is being applied). */
@@ -129,7 +125,7 @@ export function isFailing(clusterVersion: KubeObject | undefined): boolean {
 export function resolveTarget(clusterVersion: KubeObject | undefined, version: string): RollbackTarget | undefined {
   const parsed = parseVersion(version);
   if (!parsed) return undefined;
-  const entry = historyOf(clusterVersion).find((h) => h.version === parsed.raw && h.image);
+  const entry = rollbackHistory(clusterVersion).find((h) => h.version === parsed.raw && h.image);
   const match = releaseForVersion(parsed.raw);
   return {
     version: parsed.raw,

@@ -1,6 +1,6 @@
 import type { ClusterRoleDto, ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
-import { compareVersions } from '@/lib/charts/compare-versions';
-import { severityRank } from './severity';
+import { compareVersions } from '@/lib/k8s/version';
+import { SEVERITY_ORDER, severityRank } from '@/lib/health/severity';
 
 /** Sortable columns of the fleet table. */
 export const FLEET_SORT_KEYS = ['name', 'version', 'desired', 'update', 'severity'] as const;
@@ -48,7 +48,6 @@ export const FLEET_FILTER_PARAMS = {
   version: 'ver',
 } as const;
 
-const SEVERITY_VALUES: readonly string[] = ['critical', 'warning', 'info', 'ok'];
 const ROLE_VALUES: readonly string[] = ['standalone', 'management', 'hosted'];
 
 /** Reads the fleet view from URL search params; unknown values fall back to the defaults. */
@@ -63,7 +62,7 @@ export function parseFleetView(params: URLSearchParams): FleetView {
       ? (sort as FleetSortKey)
       : DEFAULT_FLEET_VIEW.sort,
     dir: dir === 'asc' || dir === 'desc' ? dir : DEFAULT_FLEET_VIEW.dir,
-    severity: pick<SeverityDto>(params.get(FLEET_FILTER_PARAMS.severity), SEVERITY_VALUES),
+    severity: pick<SeverityDto>(params.get(FLEET_FILTER_PARAMS.severity), SEVERITY_ORDER),
     update: pick<'updating' | 'idle'>(params.get(FLEET_FILTER_PARAMS.update), ['updating', 'idle']),
     role: pick<ClusterRoleDto>(params.get(FLEET_FILTER_PARAMS.role), ROLE_VALUES),
     managedBy: params.get(FLEET_FILTER_PARAMS.managedBy) ?? '',

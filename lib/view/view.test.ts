@@ -9,7 +9,7 @@ import {
   selectFleetRows,
   updateStateLabel,
 } from './fleet-rows';
-import { sortFindings, worstByDetector, worstSeverity } from './severity';
+import { sortFindings } from '@/lib/health/finding-order';
 
 const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-replicas', title = id): FindingDto => ({
   id,
@@ -21,6 +21,7 @@ const f = (id: string, severity: FindingDto['severity'], detector = 'catalog-rep
   evidence: [],
   remediation: [],
 });
+
 const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto => ({
   id,
   name: id,
@@ -32,37 +33,6 @@ const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto
   sources: [],
   role: 'standalone',
   ...over,
-});
-
-describe('severity helpers', () => {
-  it('sorts findings worst first, stably', () => {
-    expect(
-      sortFindings([
-        f('a', 'info'),
-        f('b', 'critical'),
-        f('c', 'warning'),
-        f('d', 'critical', 'featuregate-coverage'),
-      ]).map((x) => x.id),
-    ).toEqual(['b', 'd', 'c', 'a']);
-  });
-  it('keeps the order when only titles change, and puts predictions after observed findings', () => {
-    const list = [
-      f('a', 'warning', 'x', 'p99 0.9 s'),
-      f('b', 'warning', 'x', 'p99 0.6 s'),
-      { ...f('c', 'warning'), basis: 'predicted' as const },
-    ];
-    const renamed = list.map((x) => ({ ...x, title: `${x.title} (97%)` })).reverse();
-    expect(sortFindings(list).map((x) => x.id)).toEqual(['a', 'b', 'c']);
-    expect(sortFindings(renamed).map((x) => x.id)).toEqual(['a', 'b', 'c']);
-  });
-  it('finds the worst severity overall and per detector', () => {
-    expect(worstSeverity([])).toBe('ok');
-    expect(worstSeverity([f('a', 'info'), f('b', 'warning')])).toBe('warning');
-    expect(worstByDetector([f('a', 'info'), f('b', 'warning'), f('c', 'critical', 'x')])).toEqual({
-      'catalog-replicas': 'warning',
-      x: 'critical',
-    });
-  });
 });
 
 describe('fleet rows', () => {

@@ -20,7 +20,7 @@ import {
   visibleHealth,
   visibleSeries,
 } from '@/lib/access/visible-health';
-import { summaryOf } from '@/lib/cluster/join-hosted';
+import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { timelineAccess, timelineEntryDto, visibleTimeline } from '@/lib/access/visible-timeline';
 import type { TimelineEntryDto } from '@/lib/api/history-dto';
 import type { StoredTimelineEntry } from '@/lib/history/timeline';

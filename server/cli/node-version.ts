@@ -11,14 +11,14 @@ export class EnginesRangeError extends Error {
 
 type Version = [major: number, minor: number, patch: number];
 
-function parseVersion(text: string): Version | undefined {
+function parseNodeVersion(text: string): Version | undefined {
   const match = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(text.trim());
   return match ? [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)] : undefined;
 }
 
 /** The minimum of an `engines.node` range; only the `>=X[.Y[.Z]]` form is accepted. */
 export function parseMinimumNode(range: string): Version {
-  const minimum = range.trim().startsWith('>=') ? parseVersion(range.trim().slice(2)) : undefined;
+  const minimum = range.trim().startsWith('>=') ? parseNodeVersion(range.trim().slice(2)) : undefined;
   if (!minimum) throw new EnginesRangeError(`engines.node must be of the form ">=X[.Y[.Z]]", got "${range}"`);
   return minimum;
 }
@@ -26,7 +26,7 @@ export function parseMinimumNode(range: string): Version {
 /** One line saying why `version` does not satisfy `range`, or undefined when it does. */
 export function unsupportedNodeMessage(version: string, range: string): string | undefined {
   const minimum = parseMinimumNode(range);
-  const current = parseVersion(version);
+  const current = parseNodeVersion(version);
   if (!current) throw new EnginesRangeError(`cannot read the Node.js version "${version}"`);
   for (let i = 0; i < 3; i += 1) {
     if (current[i] > minimum[i]) return undefined;

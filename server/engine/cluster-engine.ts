@@ -18,7 +18,7 @@ import type {
   Snapshot,
 } from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert } from '@/lib/health/update-progress/types';
 import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
 import { clusterInfo } from '@/lib/cluster/cluster-info';
 import { assessCluster, type Assessment } from '@/lib/cluster/assess-cluster';

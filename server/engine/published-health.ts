@@ -8,7 +8,7 @@ import type {
   TransitionDto,
 } from '@/lib/api/dto';
 import type { Assessment } from '@/lib/cluster/assess-cluster';
-import { summaryOf } from '@/lib/cluster/join-hosted';
+import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 
 /**

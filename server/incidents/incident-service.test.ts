@@ -6,7 +6,7 @@ import { incidentSchema } from '@/lib/api/incident-dto';
 import { type FindingDto } from '@/lib/api/dto';
 import type { KubeObject } from '@/lib/k8s/types';
 import { ROLLBACK_AFTER_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
-import { dig } from '@/lib/health/objects';
+import { dig } from '@/lib/health/shared/objects';
 import { createIncident } from './incident-service';
 import { isIncidentId } from './incident-id';
 import { SqliteIncidentRepository } from './sqlite-incident-repository';

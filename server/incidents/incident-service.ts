@@ -4,7 +4,7 @@ import type { CreatedIncidentDto, IncidentDto } from '@/lib/api/incident-dto';
 import type { KubeObject, ObjectRef } from '@/lib/k8s/types';
 import type { Snapshot } from '@/lib/health/types';
 import { resourceForKind } from '@/lib/k8s/resources';
-import { asString, dig, findObject } from '@/lib/health/objects';
+import { asString, dig, findObject } from '@/lib/health/shared/objects';
 import { REDACTION_RULES, Redactor } from '@/lib/incidents/redact';
 import { defaultIncidentTitle } from '@/lib/incidents/incident-title';
 import { downsampleSamples, MAX_POINTS } from '@/lib/charts/downsample';

@@ -4,7 +4,7 @@ import type { IncidentRepository } from './incident-repository';
 import { createIncident } from './incident-service';
 import { scenarioSource } from '@/server/testing/incident-source';
 import { ROLLBACK_AFTER_WINDOW } from '@/server/simulator/scenarios/cross-minor-rollback';
-import { sortFindings } from '@/lib/view/severity';
+import { sortFindings } from '@/lib/health/finding-order';
 import type { AccessAnswers } from '@/lib/access/access-check';
 import { visibleIncident } from '@/lib/access/visible-incident';
 

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert } from '@/lib/health/update-progress/types';
 import { labelKey } from '@/lib/metrics/exposition';
 import { parseQueryResponse, type PromSeries } from '@/lib/metrics/prometheus-api';
 import type { ClusterConnection } from '@/server/kube/connection';

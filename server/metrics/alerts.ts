@@ -1,6 +1,6 @@
 import 'server-only';
-import type { Alert } from '@/lib/health/update-progress-types';
-import { asArray, asObject, asString } from '@/lib/health/objects';
+import type { Alert } from '@/lib/health/update-progress/types';
+import { asArray, asObject, asString } from '@/lib/health/shared/objects';
 
 function stringMap(value: unknown): Record<string, string> {
   const out: Record<string, string> = {};

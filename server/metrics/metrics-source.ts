@@ -1,7 +1,7 @@
 import 'server-only';
 import type { LatencyPointDto, PodSetupLatencyDto } from '@/lib/api/latency-dto';
 import type { LatencySeries } from '@/lib/health/types';
-import type { Alert } from '@/lib/health/update-progress-types';
+import type { Alert } from '@/lib/health/update-progress/types';
 import { POD_CREATION_LATENCY_BUCKETS } from '@/lib/metrics/ovnkube-buckets';
 
 /** The histogram behind failure mode D. */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { DEFAULT_HEALTH_CONFIG, type Snapshot } from '@/lib/health/types';
-import { podSetupLatency } from '@/lib/health/pod-setup-latency';
+import { podSetupLatency } from '@/lib/health/detectors/pod-setup-latency/pod-setup-latency';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { runScenario } from '@/server/simulator/core';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';

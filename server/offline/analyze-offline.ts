@@ -5,8 +5,7 @@ import { DEFAULT_HEALTH_CONFIG, type HealthConfig } from '@/lib/health/types';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { hostedClusterId, splitSnapshot } from '@/lib/cluster/hosted-views';
 import { DETECTORS, requiredLogs } from '@/lib/health/registry';
-import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
-import { asObject, asString } from '@/lib/health/objects';
+import { asObject, asString } from '@/lib/health/shared/objects';
 import type { AlertEvidence } from '@/lib/recommend/alert-prechecks';
 import type { OfflineSnapshot } from './collector';
 import { readOffline, readOfflineStream, type ReadOfflineOptions } from './read-offline';
@@ -79,7 +78,10 @@ function assess(offline: OfflineSnapshot, defaultNameOf: string, options: Analyz
   const context = { now: offline.now, config: options.config ?? DEFAULT_HEALTH_CONFIG };
   const id = options.id ?? slug(name);
   const sources = sourcesOf(offline);
-  const split = splitSnapshot(offline.snapshot);
+  // Alerts read from the inputs feed the update progress, as `oc adm upgrade status` uses them.
+  const split = splitSnapshot(
+    offline.alerts.length > 0 ? { ...offline.snapshot, alerts: offline.alerts } : offline.snapshot,
+  );
   const { health } = assessCluster({
     id,
     name,
@@ -103,10 +105,6 @@ function assess(offline: OfflineSnapshot, defaultNameOf: string, options: Analyz
         origin: 'must-gather',
       }).health,
   );
-  if (health.updateProgress && offline.alerts.length > 0) {
-    const input = { ...updateProgressInputFromSnapshot(offline.snapshot), alerts: offline.alerts };
-    health.updateProgress = computeUpdateProgress(input, offline.now);
-  }
   return { health, hosted, offline };
 }
 

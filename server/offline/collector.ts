@@ -3,8 +3,8 @@ import { RESOURCES, resourceForKind, type ResourceName } from '@/lib/k8s/resourc
 import { DETECTORS, requiredResources } from '@/lib/health/registry';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { ConditionTransition, LogExcerpt, LogNeed, Snapshot } from '@/lib/health/types';
-import type { Alert } from '@/lib/health/update-progress-types';
-import { asArray, asObject, asString } from '@/lib/health/objects';
+import type { Alert } from '@/lib/health/update-progress/types';
+import { asArray, asObject, asString } from '@/lib/health/shared/objects';
 import { projectObject } from '@/server/watch/projections';
 import { compileLabelSelector } from '@/lib/k8s/selectors';
 import { parseAlerts } from '@/server/metrics/alerts';

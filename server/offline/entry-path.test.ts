@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress';
+import { computeUpdateProgress, updateProgressInputFromSnapshot } from '@/lib/health/update-progress/update-progress';
 import { analyzeOffline } from './analyze-offline';
 import { classifyEntry } from './entry-path';
 import { readOffline } from './read-offline';

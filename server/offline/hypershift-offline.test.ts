@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
-import { hostedControlPlane } from '@/lib/health/hosted-control-plane';
+import { hostedControlPlane } from '@/lib/health/detectors/hosted-control-plane/hosted-control-plane';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import { createSimulatedCluster, runScenario } from '@/server/simulator/core';
 import { writeMustGather } from '@/server/simulator/must-gather-writer';

@@ -1,8 +1,9 @@
 import 'server-only';
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { ConditionTransition } from '@/lib/health/types';
-import { asArray, asObject, asString } from '@/lib/health/objects';
-import { conditionTransitions, refOf } from '@/lib/cluster/condition-transitions';
+import { asArray, asObject, asString } from '@/lib/health/shared/objects';
+import { conditionTransitions } from '@/lib/cluster/condition-transitions';
+import { refOf } from '@/lib/k8s/refs';
 
 /** Kinds whose condition history detectors read (as the live engine records it), plus the ClusterVersion. */
 const TRANSITION_KINDS = new Set([

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { load } from 'js-yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { KubeList, KubeObject } from '@/lib/k8s/types';
-import { computeUpdateProgress } from '@/lib/health/update-progress';
+import { computeUpdateProgress } from '@/lib/health/update-progress/update-progress';
 import { createReadStream } from 'node:fs';
 import { analyzeOffline, analyzeOfflineStream } from './analyze-offline';
 import { readOffline } from './read-offline';

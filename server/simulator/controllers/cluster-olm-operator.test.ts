@@ -8,7 +8,7 @@ import {
   OPERATOR_CONTROLLER_DEPLOYMENT as CONTROLLER,
   OPERATOR_CONTROLLER_NAMESPACE as CONTROLLER_NAMESPACE,
 } from '../objects/olm';
-import { TECH_PREVIEW_FEATURE_SET } from '@/lib/health/olmv1-presence';
+import { TECH_PREVIEW_FEATURE_SET } from '@/lib/health/shared/olmv1-presence';
 import { HOUR, MINUTE, SECOND } from '../objects/time';
 import { CATALOGD_SCALED_AT_MS } from '../scenarios/catalogd-rollout';
 import { SCENARIOS } from '../scenarios/registry';

@@ -2,7 +2,7 @@ import type { Condition, KubeObject } from '@/lib/k8s/types';
 import { load } from 'js-yaml';
 import type { ScenarioContext } from '../types';
 import { randomSuffix } from '../random';
-import { findCondition, setCondition } from '../objects/conditions';
+import { setCondition } from '../objects/conditions';
 import {
   FEATURE_GATE_CONFIGMAP,
   FEATURE_GATE_KEY,
@@ -386,9 +386,4 @@ export class HostedControlPlaneController {
   crashLooping(name: string): boolean {
     return this.consumers.get(name)?.crashing ?? false;
   }
-}
-
-/** A condition of an object's status by type. */
-export function conditionOf(object: KubeObject | undefined, type: string): Condition | undefined {
-  return findCondition((object?.status as { conditions?: Condition[] } | undefined)?.conditions, type);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { conditionsOf } from '@/lib/k8s/conditions';
 import { createSimulatedCluster, runScenario } from '../core';
 import { MINUTE, SECOND } from '../objects/time';
 import {
@@ -9,20 +10,12 @@ import {
 import { CVO_RESYNC_MS } from './cluster-version-operator';
 import { POOL_UPDATING_MESSAGE } from './machine-config';
 
-interface Cond {
-  type: string;
-  status: string;
-  reason?: string;
-  message?: string;
-}
-
 describe('machine-config operator Upgradeable', () => {
   it('is False (PoolUpdating) while a pool updates, reaches the ClusterVersion, and returns to True when done', () => {
     const cluster = createSimulatedCluster({ seed: 2 });
     const startMs = cluster.clock.now();
     runScenario(cluster, updateInProgressScenario);
     const to = (ms: number) => cluster.clock.advance(startMs + ms - cluster.clock.now());
-    const conditionsOf = (object: { status?: unknown }) => (object.status as { conditions: Cond[] }).conditions;
     const upgradeable = (resource: 'clusteroperators' | 'clusterversions', name: string) =>
       conditionsOf(cluster.client.get(resource, name)!).find((c) => c.type === 'Upgradeable');
 

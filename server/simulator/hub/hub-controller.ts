@@ -2,7 +2,7 @@ import { resourceForKind } from '@/lib/k8s/resources';
 import type { Condition, KubeObject } from '@/lib/k8s/types';
 import type { SimulatedCluster } from '../core';
 import { installAcmCrds } from '../crds';
-import { findCondition } from '../objects/conditions';
+import { conditionOf } from '@/lib/k8s/conditions';
 import { createWithStatus } from '../objects/write';
 import type { StoreEvent } from '../store';
 import type { SimClient } from '../types';
@@ -176,7 +176,7 @@ export class HubController {
     if (!member || !live) return;
     const now = this.hub.clock.now();
     const facts = this.facts(member);
-    const existing = findCondition((live.status as { conditions?: [] } | undefined)?.conditions, CONDITION_AVAILABLE);
+    const existing = conditionOf(live, CONDITION_AVAILABLE);
     this.client.updateStatus('managedclusters', {
       ...live,
       status: managedClusterStatus(facts, existing ?? availableCondition('True', now), now),
@@ -206,7 +206,7 @@ export class HubController {
     const live = this.client.get('managedclusters', name);
     const profile = this.client.get('clusterprofiles', name, this.options.profileNamespace);
     if (!live || !profile) return;
-    const available = findCondition((live.status as { conditions?: [] } | undefined)?.conditions, CONDITION_AVAILABLE);
+    const available = conditionOf(live, CONDITION_AVAILABLE);
     const kubernetes = (live.status as { version?: { kubernetes?: string } } | undefined)?.version?.kubernetes ?? '';
     const status = clusterProfileStatus(name, this.options.proxy, available, kubernetes, this.hub.clock.now());
     const previous = (profile.status ?? {}) as {

@@ -1,4 +1,5 @@
-import type { KubeObject } from '@/lib/k8s/types';
+import type { Condition } from '@/lib/k8s/types';
+import { conditionsOf, transitionTimeMs } from '@/lib/k8s/conditions';
 import type { SimClient } from '../types';
 
 /** One alert instance an expression yields: its labels and, when the objects record it, since when it holds. */
@@ -22,22 +23,6 @@ const MINUTE = 60_000;
 const CVO_NAMESPACE = 'openshift-cluster-version';
 const RUNBOOKS = 'https://github.com/openshift/runbooks/blob/master/alerts';
 
-interface Condition {
-  type: string;
-  status: string;
-  reason?: string;
-  lastTransitionTime?: string;
-}
-
-function conditions(object: KubeObject): Condition[] {
-  return (object.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-}
-
-function since(condition: Condition | undefined): number | undefined {
-  const t = condition?.lastTransitionTime ? Date.parse(condition.lastTransitionTime) : NaN;
-  return Number.isFinite(t) ? t : undefined;
-}
-
 function moreInfo(name: string): string {
   return name === 'version' ? 'oc adm upgrade' : `oc get -o yaml clusteroperator ${name}`;
 }
@@ -58,12 +43,12 @@ const clusterOperatorDown: AlertRule = {
   }),
   evaluate: (client) =>
     client.list('clusteroperators').flatMap((co) => {
-      const available = conditions(co).find((c) => c.type === 'Available');
+      const available = conditionsOf(co).find((c) => c.type === 'Available');
       if (available?.status === 'True') return [];
       return [
         {
           labels: { name: co.metadata.name, namespace: CVO_NAMESPACE, reason: available?.reason ?? '' },
-          since: since(available),
+          since: transitionTimeMs(available),
         },
       ];
     }),
@@ -85,19 +70,19 @@ const clusterOperatorDegraded: AlertRule = {
   evaluate: (client) => {
     const out: RuleInstance[] = [];
     for (const co of client.list('clusteroperators')) {
-      const degraded = conditions(co).find((c) => c.type === 'Degraded' && c.status === 'True');
+      const degraded = conditionsOf(co).find((c) => c.type === 'Degraded' && c.status === 'True');
       if (degraded)
         out.push({
           labels: { name: co.metadata.name, namespace: CVO_NAMESPACE, reason: degraded.reason ?? '' },
-          since: since(degraded),
+          since: transitionTimeMs(degraded),
         });
     }
     const cv = client.get('clusterversions', 'version');
-    const failing = cv && conditions(cv).find((c) => c.type === 'Failing' && c.status === 'True');
+    const failing = cv && conditionsOf(cv).find((c) => c.type === 'Failing' && c.status === 'True');
     if (failing)
       out.push({
         labels: { name: 'version', namespace: CVO_NAMESPACE, reason: failing.reason ?? '' },
-        since: since(failing),
+        since: transitionTimeMs(failing),
       });
     return out;
   },
@@ -118,7 +103,7 @@ function pdbInstances(client: SimClient, test: (status: PdbStatus) => boolean): 
     return [
       {
         labels: { namespace: pdb.metadata.namespace ?? '', poddisruptionbudget: pdb.metadata.name },
-        since: since(blocked),
+        since: transitionTimeMs(blocked),
       },
     ];
   });

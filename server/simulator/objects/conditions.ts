@@ -18,8 +18,3 @@ export function setCondition(conditions: Condition[] | undefined, next: Conditio
   else list.push(merged);
   return list;
 }
-
-/** Finds a condition by type. */
-export function findCondition(conditions: Condition[] | undefined, type: string): Condition | undefined {
-  return conditions?.find((condition) => condition.type === type);
-}

@@ -1,4 +1,4 @@
-import { releaseRunsOlmv1 } from '@/lib/health/olmv1-presence';
+import { releaseRunsOlmv1 } from '@/lib/health/shared/olmv1-presence';
 import type { KubeObject } from '@/lib/k8s/types';
 import { componentImage } from './releases';
 import { isoMicro } from './time';

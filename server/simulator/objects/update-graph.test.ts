@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
-import { compareVersions } from '@/lib/version';
+import { compareVersions } from '@/lib/k8s/version';
 import { describe, expect, it } from 'vitest';
 import { GRAPH_OUTPUT_PATH, generateUpdateGraph } from '@/server/cli/generate-update-graph';
 import { createSimulatedCluster, runScenario } from '../core';

@@ -1,4 +1,4 @@
-import { compareVersions } from '@/lib/version';
+import { compareVersions } from '@/lib/k8s/version';
 import { errataUrl, minorOf, releaseImage } from './releases';
 import { BLOCKED_EDGES, CHANNELS, RISKS } from './update-graph.generated';
 import type { GraphRisk } from './update-graph-types';
