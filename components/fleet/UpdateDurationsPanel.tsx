@@ -39,7 +39,7 @@ export function UpdateDurationsPanel() {
           <thead>
             <tr>
               <th scope="col">From → to</th>
-              <th scope="col">Clusters</th>
+              <th scope="col">Number of clusters</th>
               <th scope="col">Completed</th>
               <th scope="col">Ongoing</th>
               <th scope="col">p50</th>

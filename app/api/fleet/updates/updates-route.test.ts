@@ -61,8 +61,11 @@ beforeAll(async () => {
     const synced = engines.every(
       (engine) => engine.historyReady() && engine.health().sources.every((s) => s.status !== 'pending'),
     );
-    const uip = fleet.get('update-in-progress')?.health().updateState;
-    if (synced && uip?.targetVersion === UIP_TO_VERSION) break;
+    const uip = fleet.get('update-in-progress');
+    const started = Date.parse(uip?.health().cluster.history[0]?.startedTime ?? '');
+    // …and has run for a while of cluster time, so its duration is not zero on a busy machine.
+    const running = uip?.health().updateState?.targetVersion === UIP_TO_VERSION && uip.now() - started >= 30_000;
+    if (synced && running) break;
     if (Date.now() > deadline) throw new Error('the embedded fleet did not sync');
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
