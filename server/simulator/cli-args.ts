@@ -14,7 +14,8 @@ export class UsageError extends Error {
 }
 
 const USAGE =
-  'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE] [--no-http2] [--no-watch-list]\n' +
+  'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE]\n' +
+  '       [--no-http2] [--no-watch-list]\n' +
   '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
 
 /** Parsed command line of `npm run sim`. */
