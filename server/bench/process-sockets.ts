@@ -20,8 +20,8 @@ function processTree(pid: number): number[] {
 }
 
 /**
- * The established TCP connections process `pid` and its descendants hold to any of `remotePorts` (Linux: its socket descriptors
- * matched by inode to its network namespace's /proc tables); NaN where /proc cannot be read.
+ * The established TCP connections process `pid` and its descendants hold to any of `remotePorts` (Linux: their
+ * socket descriptors matched by inode to the network namespace's /proc tables); NaN where /proc cannot be read.
  */
 export function establishedConnections(pid: number, remotePorts: ReadonlySet<number>): number {
   try {

@@ -47,6 +47,8 @@ describe('sim CLI', () => {
     expect(parseSimArgs(['--fleet', '3']).speed).toBe(10);
     expect(parseSimArgs(['--fleet', '500']).speed).toBe(1);
     expect(parseSimArgs(['--fleet', '500', '--speed', '5']).speed).toBe(5);
+    expect(parseSimArgs(['--all'])).toMatchObject({ http2: true, watchList: true });
+    expect(parseSimArgs(['--all', '--no-http2', '--no-watch-list'])).toMatchObject({ http2: false, watchList: false });
     expect(() => parseSimArgs(['--fleet', '3', '--scenario', 'steady', '--dump-must-gather', '/tmp/x'])).toThrow(
       /not --fleet/,
     );

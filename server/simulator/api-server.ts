@@ -56,7 +56,7 @@ export interface ServeClusterOptions {
   http2?: boolean;
   /** Concurrent streams per HTTP/2 connection (default OpenShift's 2,000). */
   maxConcurrentStreams?: number;
-  /** Answer WATCH with `sendInitialEvents=true` (WatchList, KEP-3157; default true); `false` rejects it as older servers. */
+  /** Answer WATCH with `sendInitialEvents=true` (WatchList, KEP-3157; default true); `false` refuses it (422). */
   watchList?: boolean;
 }
 

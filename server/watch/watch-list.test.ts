@@ -34,7 +34,7 @@ async function rawWatch(query: Record<string, string>, count: number): Promise<{
 }
 
 describe('the embedded API server serves WatchList with kube-apiserver semantics', () => {
-  it('sends the state as ADDED events, then a bookmark annotated initial-events-end at its resourceVersion', async () => {
+  it('sends the state as ADDED events, then a bookmark marking their end at its resourceVersion', async () => {
     sim = await startSim({ pods: 3 });
     const rv = String(sim.cluster.store.currentRv());
     const lines = await rawWatch(
@@ -109,7 +109,7 @@ describe('the reflector syncs through WatchList where the server supports it', (
 });
 
 describe('a server without WatchList', () => {
-  it('gets paged LIST + WATCH after one refused attempt, remembered for every later reflector of the server', async () => {
+  it('gets LIST + WATCH after one refused attempt, remembered for every later reflector of the server', async () => {
     sim = await startSim({ pods: 3, server: { watchList: false } });
     const first = observe(sim.transport, WATCH_LIST);
     observed = [first];

@@ -27,9 +27,12 @@ export function endsInitialEvents(object: KubeObject): boolean {
 }
 
 /**
- * A server without WatchList refuses `sendInitialEvents`/`resourceVersionMatch` on a watch with 422 Invalid (older
- * ones with 400): that answer means "list and watch instead". Authorization, rate limits and expiry are not it.
+ * A server without WatchList refuses `sendInitialEvents`/`resourceVersionMatch` on a watch with 422 Invalid
+ * (ListOptions); a 400 counts when it names those parameters (a bad selector is not a refusal). That answer means
+ * "list and watch instead". Authorization, rate limits and expiry are not it.
  */
 export function refusesWatchList(error: unknown): boolean {
-  return error instanceof KubeApiError && (error.code === 400 || error.code === 422);
+  if (!(error instanceof KubeApiError)) return false;
+  if (error.code === 422) return true;
+  return error.code === 400 && /sendInitialEvents|resourceVersionMatch|WatchList/.test(error.message);
 }

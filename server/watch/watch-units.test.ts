@@ -4,6 +4,7 @@ import { Backoff, type ReflectorClock } from './backoff';
 import { apiErrorFromResponse, apiErrorFromStatus, parseRetryAfter } from './kube-errors';
 import { ObjectCache } from './object-cache';
 import { decodeWatchLine } from './watch-decoder';
+import { refusesWatchList } from './watch-list';
 
 function fakeClock(random = 0): ReflectorClock & { t: number } {
   return {
@@ -112,5 +113,18 @@ describe('ObjectCache', () => {
     expect(cache.list().map((o) => o.metadata.name)).toEqual(['b']);
     cache.replace([obj('c', '1')]);
     expect(cache.list().map((o) => o.metadata.name)).toEqual(['c']);
+  });
+});
+
+describe('WatchList refusals', () => {
+  const status = (code: number, reason: string, message: string) =>
+    apiErrorFromResponse(code, '', JSON.stringify({ kind: 'Status', code, reason, message }));
+
+  it('a 422, or a 400 naming the WatchList parameters, means list and watch instead; other errors do not', () => {
+    expect(refusesWatchList(status(422, 'Invalid', 'ListOptions.meta.k8s.io "" is invalid'))).toBe(true);
+    expect(refusesWatchList(status(400, 'BadRequest', 'resourceVersionMatch is forbidden for watch'))).toBe(true);
+    expect(refusesWatchList(status(400, 'BadRequest', 'unable to parse requirement: bad=selector'))).toBe(false);
+    for (const code of [401, 403, 404, 410, 429, 500]) expect(refusesWatchList(status(code, '', 'no'))).toBe(false);
+    expect(refusesWatchList(new Error('socket hang up'))).toBe(false);
   });
 });
