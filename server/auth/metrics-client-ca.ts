@@ -37,9 +37,14 @@ export function clientCaFromCluster(kubeconfigPath: string, context: string): Cl
   const transport = KubeTransport.fromFile(kubeconfigPath, { context, headerTimeoutMs: 10_000, idleTimeoutMs: 10_000 });
   const where = `${CLIENT_CA_CONFIGMAP_PATH} (${CLIENT_CA_KEY}) on ${context}`;
   return async () => {
-    let configMap: { data?: Record<string, string> };
+    type ConfigMap = { data?: Record<string, string> };
+    let configMap: ConfigMap;
     try {
-      configMap = await transport.getJson<{ data?: Record<string, string> }>(CLIENT_CA_CONFIGMAP_PATH);
+      configMap = await transport.getJson<ConfigMap>(CLIENT_CA_CONFIGMAP_PATH).catch((error: unknown) => {
+        // A rotated service-account token: read the kubeconfig's credentials again and ask once more.
+        if ((error as { name?: string; code?: number }).code !== 401 || !transport.reloadCredentials()) throw error;
+        return transport.getJson<ConfigMap>(CLIENT_CA_CONFIGMAP_PATH);
+      });
     } catch (error) {
       throw new ClientCaError(`cannot read ${where}: ${(error as Error).message}`, { cause: error });
     }

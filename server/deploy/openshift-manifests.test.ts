@@ -129,7 +129,7 @@ describe('deploy/openshift', () => {
     expect(pod.containers.map((c) => c.name)).toEqual(['dashboard']);
   });
 
-  it('logs users in through an OAuthClient whose secret the admin makes, with no token Secret of the dashboard', () => {
+  it('logs users in through an OAuthClient whose secret the admin makes, with no token Secret of any account', () => {
     expect(env.UPDATE_HEALTH_AUTH).toBe('openshift');
     expect(env.UPDATE_HEALTH_OAUTH_CLIENT_ID).toBe('update-health');
     const annotations = Object.keys(one('ServiceAccount', pod.serviceAccountName).metadata.annotations ?? {});
