@@ -4,7 +4,13 @@ import https from 'node:https';
 import { readFileSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeCredentialsError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
+import {
+  KubeApiError,
+  KubeCredentialsError,
+  KubeTransportError,
+  apiErrorFromResponse,
+  toTransportError,
+} from './kube-errors';
 import { TlsAgentCache } from './tls-agent-cache';
 
 /** Query parameters; `undefined` values are left out. */
@@ -22,6 +28,23 @@ export interface KubeTransportOptions {
   userAgent?: string;
   /** Sees the headers of every response (e.g. `Date`, to learn the cluster's clock). */
   onResponseHeaders?: (headers: http.IncomingHttpHeaders) => void;
+  /**
+   * The bearer token for each request, in place of the kubeconfig user's (an exec plugin, a watched token Secret).
+   * After a 401 it is asked once more with `rejected: true` and the request is retried with the fresh token, so a
+   * rotated token costs neither a relist nor an "unauthorized" status.
+   */
+  credentials?: CredentialSource;
+}
+
+/** Supplies a bearer token per request; `rejected` means the server just refused the last one. */
+export type CredentialSource = (request: { rejected: boolean }) => Promise<{ token: string }>;
+
+/** TLS and address of an API server whose credentials come from a {@link CredentialSource}. */
+export interface ServerEndpoint {
+  server: string;
+  /** base64 PEM bundle (kubeconfig `certificate-authority-data`); system roots when absent. */
+  caData?: string;
+  insecureSkipTLSVerify?: boolean;
 }
 
 /** Per-request controls. */
@@ -59,12 +82,13 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 export class KubeTransport {
   private config: KubeConfig;
   private readonly source: ConfigSource;
-  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders'>>;
+  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders' | 'credentials'>>;
   private readonly onResponseHeaders: KubeTransportOptions['onResponseHeaders'];
+  private readonly credentials: CredentialSource | undefined;
   private readonly agents = new TlsAgentCache();
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
-    this.config = config;
+    this.config = options.credentials ? withoutUserAuth(config) : config;
     this.source = source;
     this.options = {
       headerTimeoutMs: options.headerTimeoutMs ?? 30_000,
@@ -73,6 +97,28 @@ export class KubeTransport {
       userAgent: options.userAgent ?? 'update-health/0.1',
     };
     this.onResponseHeaders = options.onResponseHeaders;
+    this.credentials = options.credentials;
+  }
+
+  /** An API server reached with `options.credentials` (a hub's cluster-proxy URL and a managed-serviceaccount token). */
+  static forEndpoint(endpoint: ServerEndpoint, options: KubeTransportOptions = {}): KubeTransport {
+    const cluster = {
+      name: 'cluster',
+      server: endpoint.server,
+      caData: endpoint.caData,
+      skipTLSVerify: endpoint.insecureSkipTLSVerify ?? false,
+    };
+    return new KubeTransport(
+      loadConfig((kc) =>
+        kc.loadFromOptions({
+          clusters: [cluster],
+          users: [{ name: 'user' }],
+          contexts: [{ name: 'cluster', cluster: 'cluster', user: 'user' }],
+          currentContext: 'cluster',
+        }),
+      ),
+      options,
+    );
   }
 
   /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
@@ -109,7 +155,8 @@ export class KubeTransport {
     if (this.source.kind !== 'file') return false;
     const { path, context } = this.source;
     try {
-      this.config = loadConfig((kc) => loadFileOnce(kc, path), context);
+      const config = loadConfig((kc) => loadFileOnce(kc, path), context);
+      this.config = this.credentials ? withoutUserAuth(config) : config;
       return true;
     } catch {
       return false;
@@ -203,7 +250,11 @@ export class KubeTransport {
     this.agents.close();
   }
 
-  private async prepare(path: string, query: Query): Promise<{ url: URL; options: https.RequestOptions }> {
+  private async prepare(
+    path: string,
+    query: Query,
+    rejected = false,
+  ): Promise<{ url: URL; options: https.RequestOptions }> {
     const cluster = this.config.getCurrentCluster();
     if (!cluster) throw new KubeCredentialsError('kubeconfig has no current cluster');
     const options: https.RequestOptions = { headers: {} };
@@ -213,6 +264,15 @@ export class KubeTransport {
       throw new KubeCredentialsError(`kubeconfig credentials unavailable: ${(error as Error).message}`, {
         cause: error,
       });
+    }
+    if (this.credentials) {
+      let token: string;
+      try {
+        ({ token } = await this.credentials({ rejected }));
+      } catch (error) {
+        throw new KubeCredentialsError(`credentials unavailable: ${(error as Error).message}`, { cause: error });
+      }
+      options.headers = { ...options.headers, Authorization: `Bearer ${token}` };
     }
     const url = new URL(cluster.server);
     url.pathname = url.pathname.replace(/\/+$/, '') + path;
@@ -243,9 +303,27 @@ export class KubeTransport {
     onOpen?: () => void,
     payload?: string,
   ): Promise<void> {
+    try {
+      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, false);
+    } catch (error) {
+      // A 401 ends before any body chunk or onOpen, so the retry cannot deliver anything twice.
+      if (!this.credentials || !(error instanceof KubeApiError) || error.code !== 401) throw error;
+      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, true);
+    }
+  }
+
+  private async exchangeOnce(
+    path: string,
+    query: Query,
+    controls: RequestControls,
+    onChunk: (chunk: Buffer, fail: (error: Error) => void) => boolean,
+    onOpen: (() => void) | undefined,
+    payload: string | undefined,
+    rejected: boolean,
+  ): Promise<void> {
     const signal = controls.signal;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-    const { url, options } = await this.prepare(path, query);
+    const { url, options } = await this.prepare(path, query, rejected);
     if (payload !== undefined) {
       options.method = 'POST';
       options.headers = {
@@ -371,6 +449,24 @@ function onlyCurrentContext(kc: KubeConfig): KubeConfig {
       }),
     ) as Parameters<KubeConfig['loadFromOptions']>[0],
   );
+  return slim;
+}
+
+/** The config with its user's token, exec plugin and auth provider removed (credentials come from elsewhere). */
+function withoutUserAuth(kc: KubeConfig): KubeConfig {
+  const user = kc.getCurrentUser();
+  if (!user) return kc;
+  const { exec: _exec, authProvider: _provider, token: _token, ...rest } = user;
+  void _exec;
+  void _provider;
+  void _token;
+  const slim = new KubeConfig();
+  slim.loadFromOptions({
+    clusters: kc.clusters,
+    users: [rest],
+    contexts: kc.contexts,
+    currentContext: kc.getCurrentContext(),
+  });
   return slim;
 }
 
