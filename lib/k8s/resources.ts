@@ -126,6 +126,64 @@ export const RESOURCES = {
     namespaced: true,
     shortNames: ['cpc', 'cpcs'],
   },
+  secrets: { group: '', version: 'v1', kind: 'Secret', namespaced: true, shortNames: [] },
+  // An ACM / Open Cluster Management hub: cluster inventory, cluster sets, add-ons and managed service accounts.
+  managedclusters: {
+    group: 'cluster.open-cluster-management.io',
+    version: 'v1',
+    kind: 'ManagedCluster',
+    namespaced: false,
+    shortNames: ['mcl', 'mcls'],
+  },
+  managedclustersets: {
+    group: 'cluster.open-cluster-management.io',
+    version: 'v1beta2',
+    kind: 'ManagedClusterSet',
+    namespaced: false,
+    shortNames: ['mclset', 'mclsets'],
+  },
+  managedclustersetbindings: {
+    group: 'cluster.open-cluster-management.io',
+    version: 'v1beta2',
+    kind: 'ManagedClusterSetBinding',
+    namespaced: true,
+    shortNames: ['mclsetbinding', 'mclsetbindings'],
+  },
+  clusterprofiles: {
+    group: 'multicluster.x-k8s.io',
+    version: 'v1alpha1',
+    kind: 'ClusterProfile',
+    namespaced: true,
+    shortNames: [],
+  },
+  managedserviceaccounts: {
+    group: 'authentication.open-cluster-management.io',
+    version: 'v1beta1',
+    kind: 'ManagedServiceAccount',
+    namespaced: true,
+    shortNames: [],
+  },
+  managedclusteraddons: {
+    group: 'addon.open-cluster-management.io',
+    version: 'v1alpha1',
+    kind: 'ManagedClusterAddOn',
+    namespaced: true,
+    shortNames: ['mca', 'mcas'],
+  },
+  managedproxyconfigurations: {
+    group: 'proxy.open-cluster-management.io',
+    version: 'v1alpha1',
+    kind: 'ManagedProxyConfiguration',
+    namespaced: false,
+    shortNames: [],
+  },
+  managedclusterinfos: {
+    group: 'internal.open-cluster-management.io',
+    version: 'v1beta1',
+    kind: 'ManagedClusterInfo',
+    namespaced: true,
+    shortNames: [],
+  },
 } as const satisfies Record<string, ResourceInfo>;
 
 /** Static facts about one resource type. `group` is '' for the core group. */

@@ -70,8 +70,14 @@ export class AuthService {
 
   private oauth(): OAuthLogin {
     if (this.login) return this.login;
+    const kubeconfig = serverEnv().UPDATE_HEALTH_KUBECONFIG;
+    if (!kubeconfig)
+      throw new LoginError(
+        'login needs the auth cluster in a kubeconfig (--kubeconfig, --auth-cluster)',
+        'unavailable',
+      );
     const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(serverEnv().UPDATE_HEALTH_KUBECONFIG);
+    kubeConfig.loadFromFile(kubeconfig);
     const context = kubeConfig.getContextObject(this.authCluster());
     const cluster = context ? kubeConfig.getCluster(context.cluster) : null;
     if (!cluster) {

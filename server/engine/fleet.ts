@@ -1,12 +1,23 @@
 import 'server-only';
 import { KubeConfig } from '@kubernetes/client-node';
-import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  FleetMembershipDto,
+  StreamMessage,
+} from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
 import { joinHealth, summaryOf } from '@/lib/cluster/join-hosted';
 import { serverEnv } from '@/server/env';
 import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
-import { createKubeConnection } from '@/server/kube/kube-connection';
+import { createEndpointConnection, createKubeConnection } from '@/server/kube/kube-connection';
+import type { ConnectableMember, FleetSource, MemberSpec, WaitingMember } from '@/server/fleet-sources/fleet-source';
+import { mergeMembers } from '@/server/fleet-sources/merge-members';
+import { kubeconfigSource } from '@/server/fleet-sources/kubeconfig-source';
+import { hubSource } from '@/server/fleet-sources/hub-source';
+import { hubSourceOptions } from '@/server/fleet-sources/hub-config';
 import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from './sse';
 import { serviceMetrics, type FleetStats } from '@/server/observability/service-metrics';
@@ -42,15 +53,105 @@ function joinedMember(own: ClusterEngine, hosted: HostedClusterView): FleetMembe
   };
 }
 
+/** Builds the engine of a member a source found. */
+export type EngineBuilder = (member: ConnectableMember, pollScale: number) => ClusterEngine;
+
+/** How often membership is recomputed without a source change (cluster IDs learnt from ClusterVersions join rows). */
+const RECONCILE_MS = 5_000;
+
 /**
- * Every cluster the server watches, one engine per kubeconfig context, plus every HostedCluster found on a
- * management cluster (id `<management-id>.<namespace>.<name>`), joined with its own context by cluster id.
+ * Every cluster the server watches: one engine per member its sources found (kubeconfig contexts, a hub's managed
+ * clusters), kept in step with the sources' live sets, plus every HostedCluster found on a management cluster
+ * (id `<management-id>.<namespace>.<name>`), joined with its own engine by cluster id.
  */
 export class Fleet {
   private readonly engines = new Map<string, ClusterEngine>();
+  /** Engines built from a source's member, with the fingerprint of the connection they were built with. */
+  private readonly built = new Map<string, string>();
+  private readonly sources: FleetSource[] = [];
+  private readonly sets = new Map<FleetSource, readonly MemberSpec[]>();
+  private waiting: WaitingMember[] = [];
+  private readonly membershipListeners = new Set<(added: readonly ClusterEngine[]) => void>();
+  private reconcileTimer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
-  constructor(engines: readonly ClusterEngine[]) {
+  constructor(
+    engines: readonly ClusterEngine[] = [],
+    private readonly build: EngineBuilder = buildEngine,
+  ) {
     for (const engine of engines) this.engines.set(engine.id, engine);
+  }
+
+  /** Starts the sources; from now on the fleet follows their sets (members added, removed, rebuilt when edited). */
+  follow(sources: readonly FleetSource[]): void {
+    for (const source of sources) {
+      this.sources.push(source);
+      this.sets.set(source, []);
+      source.start((members) => {
+        this.sets.set(source, members);
+        this.reconcile();
+      });
+    }
+    this.reconcileTimer ??= setInterval(() => this.reconcile(), RECONCILE_MS);
+    this.reconcileTimer.unref?.();
+  }
+
+  /** Brings the engines in line with the sources' sets. */
+  reconcile(): void {
+    if (this.stopped) return;
+    const learned = new Map<string, string>();
+    for (const engine of this.engines.values()) {
+      const clusterID = engine.clusterID();
+      if (clusterID) learned.set(engine.id, clusterID);
+    }
+    const plan = mergeMembers([...this.sets.values()], learned);
+    const wanted = new Map(plan.connect.map((member) => [member.id, member]));
+    let changed = false;
+    for (const [id, fingerprint] of this.built) {
+      if (wanted.get(id)?.fingerprint === fingerprint) continue;
+      this.engines.get(id)?.stop();
+      stopMetricsSources([id]);
+      this.engines.delete(id);
+      this.built.delete(id);
+      changed = true;
+    }
+    const added: ClusterEngine[] = [];
+    const pollScale = fleetPollScale(plan.connect.length);
+    for (const member of plan.connect) {
+      const discovery = {
+        discoveredBy: member.discoveredBy,
+        ...(member.reachability ? { reachability: member.reachability } : {}),
+      };
+      const existing = this.engines.get(member.id);
+      if (existing) {
+        existing.setDiscovery(discovery);
+        continue;
+      }
+      const engine = this.build(member, pollScale);
+      engine.setDiscovery(discovery);
+      this.engines.set(member.id, engine);
+      this.built.set(member.id, member.fingerprint);
+      engine.start();
+      added.push(engine);
+    }
+    this.waiting = plan.waiting;
+    if (!changed && added.length === 0) return;
+    this.joinCache = undefined;
+    for (const listener of this.membershipListeners) listener(added);
+  }
+
+  /** How many clusters the sources found, how many are connected, and each that waits with its reason. */
+  membership(): FleetMembershipDto {
+    const members = this.members();
+    const connected = members.filter((member) =>
+      member.summary().sources.some((source) => source.status === 'synced'),
+    ).length;
+    return {
+      discovered: members.length + this.waiting.length,
+      connected,
+      waiting: this.waiting.map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
+      sources: this.sources.map((source) => source.status()),
+    };
   }
 
   ids(): string[] {
@@ -150,7 +251,7 @@ export class Fleet {
         })),
       subscribe: (listener) => {
         // One subscription per engine: hosted views publish through the engine of their management cluster.
-        const unsubscribers = [...this.engines.values()].map((engine) =>
+        const subscribeTo = (engine: ClusterEngine) =>
           engine.subscribe((message) => {
             const joins = this.joins();
             // A hosted view joined with its own context speaks through the joined member.
@@ -165,9 +266,15 @@ export class Fleet {
             } else if (!own) {
               listener(message);
             }
-          }),
-        );
-        return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+          });
+        const unsubscribers = [...this.engines.values()].map(subscribeTo);
+        // Engines a source adds later speak on streams opened before them (a removed engine falls silent).
+        const onMembership = (added: readonly ClusterEngine[]) => unsubscribers.push(...added.map(subscribeTo));
+        this.membershipListeners.add(onMembership);
+        return () => {
+          this.membershipListeners.delete(onMembership);
+          unsubscribers.forEach((unsubscribe) => unsubscribe());
+        };
       },
     };
   }
@@ -192,9 +299,31 @@ export class Fleet {
   }
 
   stop(): void {
+    this.stopped = true;
+    clearInterval(this.reconcileTimer);
+    for (const source of this.sources) source.stop();
     stopMetricsSources(this.ids());
     for (const engine of this.engines.values()) engine.stop();
   }
+}
+
+/** The engine of a member: its connection (a kubeconfig context, or an endpoint with rotating credentials). */
+export function buildEngine(member: ConnectableMember, pollScale: number): ClusterEngine {
+  const { connection: how } = member;
+  const connection =
+    how.kind === 'kubeconfig'
+      ? createKubeConnection(how.path, how.context, {}, how.credentials)
+      : createEndpointConnection(how.endpoint, how.credentials);
+  const metrics = startMetricsSource(member.id, connection, pollScale);
+  return new ClusterEngine({
+    id: member.id,
+    name: member.name,
+    connection,
+    latency: () => metrics.latency(),
+    alerts: () => metrics.alerts(),
+    pollScale,
+    discoveredBy: member.discoveredBy,
+  });
 }
 
 /** Thrown when the configured kubeconfig cannot be used. */
@@ -205,8 +334,19 @@ export class FleetConfigError extends Error {
   }
 }
 
-/** Builds and starts the fleet from a kubeconfig file: one cluster per context (or the listed contexts). */
+/**
+ * Builds and starts the fleet from a kubeconfig file, one cluster per context (or the listed contexts), and keeps
+ * following the file: contexts added, removed or edited later take effect without a restart.
+ */
 export function startFleetFromKubeconfig(path: string, contexts?: readonly string[]): Fleet {
+  checkKubeconfig(path, contexts);
+  const fleet = new Fleet();
+  fleet.follow([kubeconfigSource(path, { contexts })]);
+  return fleet;
+}
+
+/** Fails fast on a kubeconfig that cannot start a fleet (later edits that break it keep the last good set). */
+function checkKubeconfig(path: string, contexts?: readonly string[]): void {
   const kubeConfig = new KubeConfig();
   try {
     kubeConfig.loadFromFile(path);
@@ -218,21 +358,6 @@ export function startFleetFromKubeconfig(path: string, contexts?: readonly strin
   const unknown = chosen.filter((name) => !available.includes(name));
   if (unknown.length > 0) throw new FleetConfigError(`kubeconfig ${path} has no context named ${unknown.join(', ')}`);
   if (chosen.length === 0) throw new FleetConfigError(`kubeconfig ${path} has no contexts`);
-  const pollScale = fleetPollScale(chosen.length);
-  const engines = chosen.map((name) => {
-    const connection = createKubeConnection(path, name);
-    const metrics = startMetricsSource(name, connection, pollScale);
-    return new ClusterEngine({
-      id: name,
-      name,
-      connection,
-      latency: () => metrics.latency(),
-      alerts: () => metrics.alerts(),
-      pollScale,
-    });
-  });
-  for (const engine of engines) engine.start();
-  return new Fleet(engines);
 }
 
 /**
@@ -251,10 +376,17 @@ const holder = globalThis as unknown as { __updateHealthFleet?: Fleet };
 export function getFleet(): Fleet {
   if (!holder.__updateHealthFleet) {
     const env = serverEnv();
-    const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
-      .map((name) => name.trim())
-      .filter(Boolean);
-    const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
+    const sources: FleetSource[] = [];
+    if (env.UPDATE_HEALTH_KUBECONFIG) {
+      const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      checkKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
+      sources.push(kubeconfigSource(env.UPDATE_HEALTH_KUBECONFIG, { contexts }));
+    }
+    if (env.UPDATE_HEALTH_HUB_KUBECONFIG) sources.push(hubSource(hubSourceOptions(env)));
+    const fleet = new Fleet();
+    fleet.follow(sources);
     holder.__updateHealthFleet = fleet;
     onShutdown(() => fleet.stop());
     serviceMetrics().observeFleet(() => fleet.stats());

@@ -1,5 +1,5 @@
 import 'server-only';
-import { watch, type FSWatcher } from 'node:fs';
+import { readFileSync, watch, type FSWatcher } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { basename, dirname } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
@@ -98,6 +98,9 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
       fail(`cannot read ${path}: ${(error as Error).message}`);
       return;
     }
+    take(text);
+  };
+  const take = (text: string) => {
     if (stopped || text === lastText) return;
     let members: MemberSpec[];
     try {
@@ -120,7 +123,12 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
   return {
     start(onChange) {
       report = onChange;
-      reading = reading.then(read);
+      // The first read is synchronous: the fleet has its members before it answers anything.
+      try {
+        take(readFileSync(path, 'utf8'));
+      } catch (error) {
+        fail(`cannot read ${path}: ${(error as Error).message}`);
+      }
       try {
         watcher = watch(dirname(path), (_event, file) => {
           if (!file || file === basename(path)) schedule(options.debounceMs ?? 250);
