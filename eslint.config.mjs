@@ -28,10 +28,10 @@ export default defineConfig([
   },
   {
     // Rooms below the engine: the connection (server/kube), the watch layer and the metric sources never reach up.
-    files: ['server/kube/**/*.ts', 'server/watch/**/*.ts', 'server/metrics/**/*.ts'],
+    files: ['server/kube/**/*.ts', 'server/watch/**/*.ts', 'server/metrics/**/*.ts', 'server/fleet-sources/**/*.ts'],
     rules: restrict(
       ['@/components/*', '@/app/*', '@/server/engine/*', '@/server/engine'],
-      'server/kube, server/watch and server/metrics sit below server/engine: they must not import it.',
+      'server/kube, server/watch, server/metrics and server/fleet-sources sit below server/engine: they must not import it.',
     ),
   },
   globalIgnores([

@@ -14,6 +14,7 @@ import {
 import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { AppHeader } from '@/components/shell/AppHeader';
+import { FleetMembership } from './FleetMembership';
 import { FleetTable } from './FleetTable';
 import { useFleetUrlState } from './use-fleet-url-state';
 import styles from './fleet.module.css';
@@ -61,7 +62,8 @@ const ROLE_OPTIONS = (['standalone', 'management', 'hosted'] as ClusterRoleDto[]
 
 /** The fleet page: every cluster with version, update state, worst finding, sources and a trend sparkline. */
 export function FleetView() {
-  const list = useQuery(clusterQueries.list());
+  // Polled as well as streamed: clusters a source removed leave the list (the stream only updates rows).
+  const list = useQuery({ ...clusterQueries.list(), refetchInterval: 15_000 });
   const [view, setView] = useFleetUrlState();
   const clusters = useMemo(() => list.data?.clusters ?? [], [list.data]);
   // Rows only, for every cluster: a fleet of 500 streams summaries, not whole health documents.
@@ -144,6 +146,7 @@ export function FleetView() {
             {list.isSuccess ? `${rows.length} of ${clusters.length} clusters` : ''}
           </span>
         </div>
+        {list.data?.membership ? <FleetMembership membership={list.data.membership} /> : null}
         {list.isPending ? <p role="status">Loading clusters…</p> : null}
         {list.isError ? (
           <div role="alert">

@@ -348,6 +348,8 @@ export const fleetMembershipSchema = z.object({
   discovered: z.number(),
   connected: z.number(),
   waiting: z.array(waitingClusterSchema),
+  /** Waiting clusters not listed by name (a logged-in viewer: who may see them cannot be asked yet). */
+  waitingHidden: z.number().optional(),
   sources: z.array(fleetSourceStatusSchema),
 });
 

@@ -1,5 +1,12 @@
 import 'server-only';
-import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  ClusterListDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  FleetMembershipDto,
+  StreamMessage,
+} from '@/lib/api/dto';
 import type { IncidentDto } from '@/lib/api/incident-dto';
 import {
   CLUSTER_METRICS_ACCESS,
@@ -75,6 +82,31 @@ export async function summariesFor(viewer: Viewer, members: readonly FleetMember
     }),
   );
   return rows.filter((row): row is ClusterSummaryDto => !!row);
+}
+
+/**
+ * `GET /api/clusters` for this viewer: the rows they may see, and the fleet's membership counted over those rows.
+ * Clusters found but not watched cannot be asked who may see them, so only the local operator sees them named;
+ * anyone else gets their number, without names. Source errors (a hub unreachable) are everyone's to see.
+ */
+export async function clusterListFor(
+  viewer: Viewer,
+  fleet: { members(): FleetMember[]; membership(): FleetMembershipDto },
+): Promise<ClusterListDto> {
+  const clusters = await summariesFor(viewer, fleet.members());
+  const membership = fleet.membership();
+  if (viewer.kind === 'local') return { clusters, membership };
+  const connected = clusters.filter((row) => row.sources.some((source) => source.status === 'synced')).length;
+  return {
+    clusters,
+    membership: {
+      discovered: clusters.length + membership.waiting.length,
+      connected,
+      waiting: [],
+      waitingHidden: membership.waiting.length,
+      sources: membership.sources,
+    },
+  };
 }
 
 /** Chart series for this viewer (call only for a member `healthFor` showed). */

@@ -1,4 +1,4 @@
-import { summariesFor } from '@/server/auth/visibility';
+import { clusterListFor } from '@/server/auth/visibility';
 import { unauthenticated, viewerOf } from '@/server/auth/viewer';
 import { getFleet } from '@/server/engine/fleet';
 import { jsonOk } from '@/server/http/responses';
@@ -10,7 +10,7 @@ export const dynamic = 'force-dynamic';
 async function handleGet(request: Request) {
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
-  return jsonOk<ClusterListDto>({ clusters: await summariesFor(viewer, getFleet().members()) });
+  return jsonOk<ClusterListDto>(await clusterListFor(viewer, getFleet()));
 }
 
 export const GET = timedRoute('/api/clusters', handleGet);
