@@ -14,13 +14,14 @@ import { tlsEnv } from '@/server/env';
 import { EMBEDDED_OAUTH_CLIENT_ID } from '@/server/simulator/api-server';
 import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
 import { defaultFleetSpeed, startFleet } from '@/server/simulator/fleet';
+import { HUB_CONTEXT, fleetMembers, startHub } from '@/server/simulator/hub/serve-hub';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { parseHubArgument } from '@/server/fleet-sources/hub-config';
 import { needsBuild } from './build-state';
 import { startTlsFront, type TlsFront } from './tls-front';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
-                     [--hub FILE[:CONTEXT]] [--hub-namespace NS] [--hub-proxy-url URL]
+                     [--hub [FILE[:CONTEXT]]] [--hub-namespace NS] [--hub-proxy-url URL]
                      [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]
                      [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]
                      [--max-heap-mb N] [--tls-cert FILE --tls-key FILE] [--xss-probe]`;
@@ -30,9 +31,17 @@ function fail(message: string): never {
   process.exit(2);
 }
 
+/** `--hub` alone (the embedded hub) becomes `--hub=`; `--hub FILE[:CONTEXT]` names a real hub. */
+function embeddedHubFlag(argv: string[]): string[] {
+  return argv.map((arg, index) =>
+    arg === '--hub' && (index + 1 === argv.length || argv[index + 1].startsWith('-')) ? '--hub=' : arg,
+  );
+}
+
 function parse() {
   try {
     return parseArgs({
+      args: embeddedHubFlag(process.argv.slice(2)),
       options: {
         port: { type: 'string' },
         host: { type: 'string' },
@@ -134,7 +143,9 @@ async function main(): Promise<void> {
 
   let stopFleet = async (): Promise<void> => {};
   const kubeconfig = args.kubeconfig ?? process.env.UPDATE_HEALTH_KUBECONFIG;
-  const hub = args.hub ?? process.env.UPDATE_HEALTH_HUB_KUBECONFIG;
+  const embeddedHub = args.hub === '';
+  // --hub FILE[:CONTEXT] (or UPDATE_HEALTH_HUB_KUBECONFIG): a real hub, alone or beside a kubeconfig.
+  const hub = args.hub || (args.hub === undefined ? process.env.UPDATE_HEALTH_HUB_KUBECONFIG : undefined);
   if (hub) {
     const { kubeconfig: hubFile, context: hubContext } = parseHubArgument(hub);
     const hubPath = resolve(hubFile);
@@ -172,6 +183,13 @@ async function main(): Promise<void> {
     const fleet = await startFleet({ scenarios: names, size, speed, xssProbe: args['xss-probe'] });
     const dir = join(dataDir, `embedded-${port}`);
     mkdirSync(dir, { recursive: true });
+    // --hub alone: the dashboard finds the embedded clusters through an embedded ACM hub, from its context only.
+    const hub = embeddedHub
+      ? await startHub(fleetMembers(fleet), { realTime: true }).catch(async (error: unknown) => {
+          await fleet.close();
+          throw error;
+        })
+      : undefined;
     if (auth === 'openshift') {
       // The embedded clusters' OAuth client is their reader service account; its token is the client secret.
       const secretPath = join(dir, 'oauth-client-secret');
@@ -183,9 +201,23 @@ async function main(): Promise<void> {
     const readerPath = join(dir, 'kubeconfig.yaml');
     writeFileSync(readerPath, fleet.kubeconfig('reader'), { mode: 0o600 });
     writeFileSync(join(dir, 'admin-kubeconfig.yaml'), fleet.kubeconfig('admin'), { mode: 0o600 });
-    env.UPDATE_HEALTH_KUBECONFIG = readerPath;
     env.UPDATE_HEALTH_EMBEDDED = '1';
-    stopFleet = () => fleet.close();
+    if (hub) {
+      const hubPath = join(dir, 'hub-kubeconfig.yaml');
+      writeFileSync(hubPath, hub.kubeconfig('reader'), { mode: 0o600 });
+      writeFileSync(join(dir, 'hub-admin-kubeconfig.yaml'), hub.kubeconfig('admin'), { mode: 0o600 });
+      env.UPDATE_HEALTH_HUB_KUBECONFIG = `${hubPath}:${HUB_CONTEXT}`;
+      env.UPDATE_HEALTH_HUB_NAMESPACE = hub.namespace;
+      console.log(
+        `Update Health: embedded ACM hub ${hub.server.url}, cluster-proxy ${hub.proxy.url}; kubeconfig ${hubPath}`,
+      );
+    } else {
+      env.UPDATE_HEALTH_KUBECONFIG = readerPath;
+    }
+    stopFleet = async () => {
+      await hub?.close();
+      await fleet.close();
+    };
     const what = size === undefined ? names.join(', ') : `${size} clusters cycling through ${names.join(', ')}`;
     console.log(`Update Health: embedded fleet (${what}) at speed ${speed}x; kubeconfig ${readerPath}`);
   }

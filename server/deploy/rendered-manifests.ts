@@ -53,6 +53,19 @@ export function renderOpenShiftManifests(): Manifest[] {
   return loadAll(execFileSync('kubectl', ['kustomize', 'deploy/openshift'], { encoding: 'utf8' })) as Manifest[];
 }
 
+/** The dashboard's service account in rendered manifests: the one its Deployment runs as. */
+export function dashboardAccount(rendered: readonly Manifest[]): { namespace: string; name: string } {
+  const deployment = rendered.find((m) => m.kind === 'Deployment' && m.metadata.name === 'update-health') as
+    (Manifest & { spec: { template: { spec: { serviceAccountName: string } } } }) | undefined;
+  if (!deployment?.metadata.namespace) throw new Error('no update-health Deployment in the rendered manifests');
+  return { namespace: deployment.metadata.namespace, name: deployment.spec.template.spec.serviceAccountName };
+}
+
+/** `kubectl kustomize deploy/acm`, parsed: deploy/openshift plus the hub's objects. */
+export function renderAcmManifests(): Manifest[] {
+  return loadAll(execFileSync('kubectl', ['kustomize', 'deploy/acm'], { encoding: 'utf8' })) as Manifest[];
+}
+
 /** Everything the rendered bindings grant service account namespace/name, one entry per group and resource. */
 export function accountGrants(rendered: readonly Manifest[], namespace: string, name: string): Grant[] {
   const grants: Grant[] = [];

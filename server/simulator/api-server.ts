@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:https';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Socket } from 'node:net';
 import {
   authenticateToken,
   bearerToken,
@@ -30,6 +29,7 @@ import { handleResourceRequest } from './resource-handlers';
 import { resolveRoute } from './routes';
 import { RESOURCES, type ResourceInfo } from '@/lib/k8s/resources';
 import { handleSimControl } from './sim-control';
+import { listenHttps } from './https-server';
 import { servingCertificate } from './tls';
 import { ApiStatusError, type FaultRule } from './types';
 import type { FaultVerb } from './faults';
@@ -47,6 +47,8 @@ export interface ServeClusterOptions {
   driver?: ClockDriver;
   /** The HTPasswd identity provider of the OAuth server (default: the process's, see access/htpasswd). */
   users?: () => Htpasswd;
+  /** Extra `/__sim/<action>` controls (the hub's); answers and returns true for its own actions, else false. */
+  control?: (action: string, req: IncomingMessage, res: ServerResponse, query: URLSearchParams) => Promise<boolean>;
 }
 
 /** A running simulated API server. */
@@ -221,7 +223,7 @@ export async function serveCluster(
   const users = options.users ?? processHtpasswd;
   let clients = new Map<string, OAuthClient>();
   installAccessControl(cluster.as('openshift-apiserver'));
-  const authenticate = (token: string) => authenticateToken(tokens, oauth, token);
+  const authenticate = (token: string) => authenticateToken(tokens, oauth, token, cluster.serviceAccountTokens);
   const reviewContext = {
     store: cluster.store,
     authenticate,
@@ -249,6 +251,7 @@ export async function serveCluster(
           nonResource: { verb: (req.method ?? 'GET').toLowerCase(), path: url.pathname },
         };
         if (!authorize(cluster.store, user, attrs).allowed) return sendStatus(res, forbidden(user, attrs));
+        if (options.control && (await options.control(route.action, req, res, query))) return;
         return handleSimControl(route.action, req, res, { cluster, stats, driver: options.driver, query });
       }
       case 'core-versions':
@@ -310,40 +313,29 @@ export async function serveCluster(
     });
   };
 
-  const server: Server = createServer({ cert: certificate.cert, key: certificate.key }, (req, res) => {
-    // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
-    res.sendDate = false;
-    res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
-    const url = new URL(req.url ?? '/', 'https://sim.local');
-    const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
-    res.on('close', done);
-    handle(req, res, url).catch((error: unknown) => {
-      if (res.headersSent) {
-        res.destroy();
-        return;
-      }
-      if (error instanceof ApiStatusError) return sendStatus(res, error.status);
-      const message = error instanceof Error ? error.message : String(error);
-      sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
-    });
-  });
-  server.keepAliveTimeout = 30_000;
-  const sockets = new Set<Socket>();
-  server.on('connection', (socket: Socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  server.on('tlsClientError', () => undefined);
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
-  address = `${host}:${port}`;
-  const url = `https://${address}`;
+  const listening = await listenHttps(
+    certificate,
+    (req, res) => {
+      // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
+      res.sendDate = false;
+      res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
+      const url = new URL(req.url ?? '/', 'https://sim.local');
+      const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
+      res.on('close', done);
+      handle(req, res, url).catch((error: unknown) => {
+        if (res.headersSent) {
+          res.destroy();
+          return;
+        }
+        if (error instanceof ApiStatusError) return sendStatus(res, error.status);
+        const message = error instanceof Error ? error.message : String(error);
+        sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
+      });
+    },
+    { port: options.port, host },
+  );
+  address = listening.address;
+  const url = listening.url;
   clients = oauthClients(url, tokens);
   return {
     url,
@@ -353,10 +345,6 @@ export async function serveCluster(
     oauth,
     kubeconfig: (identity, contextName = 'sim') =>
       buildKubeconfig([{ name: contextName, server: url, caData: certificate.caData, token: tokens[identity] }]),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close: () => listening.close(),
   };
 }

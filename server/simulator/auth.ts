@@ -8,6 +8,7 @@ import type { Status } from '@/lib/k8s/types';
 import { failure } from './errors';
 import { SERVICE_NAMESPACE } from './access/access-seed';
 import type { OAuthTokenStore } from './access/oauth-tokens';
+import type { ServiceAccountTokens } from './access/service-account-tokens';
 import type { AccessAttributes, UserInfo } from './access/rbac';
 
 /** The static identities a simulated API server knows. */
@@ -44,10 +45,20 @@ export function bearerToken(header: string | undefined): string | undefined {
   return /^Bearer\s+(\S+)\s*$/i.exec(header ?? '')?.[1];
 }
 
-/** The user a token stands for: a static identity or a live OAuth access token; undefined → 401. */
-export function authenticateToken(tokens: Tokens, oauth: OAuthTokenStore, token: string): UserInfo | undefined {
+/**
+ * The user a token stands for: a static identity, a bound service-account token the cluster issued, or a live
+ * OAuth access token; undefined → 401.
+ */
+export function authenticateToken(
+  tokens: Tokens,
+  oauth: OAuthTokenStore,
+  token: string,
+  serviceAccountTokens?: ServiceAccountTokens,
+): UserInfo | undefined {
   const identity = (Object.keys(tokens) as Identity[]).find((candidate) => tokens[candidate] === token);
   if (identity) return IDENTITY_USERS[identity];
+  const serviceAccount = serviceAccountTokens?.lookup(token);
+  if (serviceAccount) return serviceAccount;
   const grant = oauth.lookup(token);
   return grant
     ? { name: grant.user, groups: ['system:authenticated:oauth', 'system:authenticated'], scopes: grant.scopes }

@@ -15,7 +15,13 @@ export class UsageError extends Error {
 
 const USAGE =
   'usage: npm run sim -- (--scenario NAME | --all) [--fleet N] [--port N] [--speed X] [--seed N] [--kubeconfig PATH] [--admin-kubeconfig PATH] [--htpasswd FILE]\n' +
-  '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]';
+  '                      [--hub [--token-ttl SECONDS] [--member-contexts]]\n' +
+  '       npm run sim -- --scenario NAME --dump-must-gather DIR [--at DURATION] [--seed N]\n' +
+  '  --hub              also run an ACM / OCM hub registering every cluster (ManagedCluster, ClusterProfile,\n' +
+  '                     managed-serviceaccount token Secrets, cluster-proxy); the kubeconfig gets one context "hub"\n' +
+  '  --token-ttl S      seconds between managed-serviceaccount token rotations (default 300; the old token works\n' +
+  '                     for a tenth of that, 1-30 s, then answers 401)\n' +
+  '  --member-contexts  with --hub, also write a context per cluster (default: the hub context only)';
 
 /** Parsed command line of `npm run sim`. */
 export interface SimArgs {
@@ -33,6 +39,12 @@ export interface SimArgs {
   dumpMustGather?: string;
   /** Virtual ms from the scenario start at which to dump (default: its `failureAtMs` + 1 minute). */
   atMs?: number;
+  /** Run the embedded ACM hub in front of the clusters. */
+  hub: boolean;
+  /** Seconds between managed-serviceaccount token rotations (with `hub`). */
+  tokenTtlSeconds?: number;
+  /** With `hub`, also write each cluster's own context into the kubeconfigs. */
+  memberContexts: boolean;
 }
 
 const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
@@ -83,6 +95,9 @@ export function parseSimArgs(argv: string[]): SimArgs {
         htpasswd: { type: 'string' },
         'dump-must-gather': { type: 'string' },
         at: { type: 'string' },
+        hub: { type: 'boolean' },
+        'token-ttl': { type: 'string' },
+        'member-contexts': { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -108,6 +123,9 @@ export function parseSimArgs(argv: string[]): SimArgs {
   if (dump !== undefined && names.length !== 1) throw new UsageError('--dump-must-gather takes exactly one --scenario');
   if (dump !== undefined && (values.port || values.speed))
     throw new UsageError('--dump-must-gather serves nothing: drop --port and --speed');
+  if (!values.hub && (values['token-ttl'] !== undefined || values['member-contexts']))
+    throw new UsageError(`--token-ttl and --member-contexts only apply with --hub\n${USAGE}`);
+  if (dump !== undefined && values.hub) throw new UsageError('--dump-must-gather serves nothing: drop --hub');
   const port = positiveNumber('port', values.port, true);
   if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got "${values.port}"`);
   const seed = values.seed === undefined ? 1 : Number(values.seed);
@@ -123,5 +141,8 @@ export function parseSimArgs(argv: string[]): SimArgs {
     htpasswd: values.htpasswd ? resolve(values.htpasswd) : undefined,
     dumpMustGather: dump === undefined ? undefined : dumpTarget(dump),
     atMs: values.at === undefined ? undefined : parseDuration(values.at),
+    hub: values.hub ?? false,
+    tokenTtlSeconds: positiveNumber('token-ttl', values['token-ttl'], true),
+    memberContexts: values['member-contexts'] ?? false,
   };
 }

@@ -1,5 +1,7 @@
-import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
+import { execFile, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseSimArgs, UsageError } from './cli-args';
 import { SCENARIOS } from './scenarios/registry';
@@ -17,6 +19,12 @@ function runCli(args: string[], untilReady = false): Promise<{ code: number | nu
     });
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+function kubectl(args: string[]): Promise<{ stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile('kubectl', args, { timeout: 20_000 }, (_error, stdout, stderr) => resolve({ stdout, stderr }));
   });
 }
 
@@ -42,7 +50,38 @@ describe('sim CLI', () => {
     expect(() => parseSimArgs(['--fleet', '3', '--scenario', 'steady', '--dump-must-gather', '/tmp/x'])).toThrow(
       /not --fleet/,
     );
+    expect(parseSimArgs(['--fleet', '3', '--hub', '--token-ttl', '60'])).toMatchObject({
+      hub: true,
+      tokenTtlSeconds: 60,
+      memberContexts: false,
+    });
+    expect(() => parseSimArgs(['--fleet', '3', '--token-ttl', '60'])).toThrow(/only apply with --hub/);
+    expect(() => parseSimArgs(['--fleet', '3', '--hub', '--token-ttl', '0'])).toThrow(/--token-ttl must be a positive/);
   }, 30_000);
+
+  it('serves the fleet behind an embedded hub whose kubeconfig holds only the hub context', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sim-cli-hub-'));
+    const kubeconfig = join(dir, 'kubeconfig.yaml');
+    const child = spawn(
+      'node_modules/.bin/tsx',
+      ['--conditions=react-server', 'server/simulator/cli.ts', '--hub', '--fleet', '2', '--kubeconfig', kubeconfig],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    try {
+      let stdout = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      for (let i = 0; i < 600 && !stdout.includes('ready'); i++) await new Promise((r) => setTimeout(r, 100));
+      expect(stdout).toMatch(/hub=https:\/\/127\.0\.0\.1:\d+ cluster-proxy=https:\/\/127\.0\.0\.1:\d+/);
+      const contexts = await kubectl(['--kubeconfig', kubeconfig, 'config', 'get-contexts', '-o', 'name']);
+      expect(contexts.stdout.trim()).toBe('hub');
+      const clusters = await kubectl(['--kubeconfig', kubeconfig, 'get', 'managedclusters', '-o', 'name']);
+      expect(clusters.stdout.trim().split('\n')).toHaveLength(2);
+      expect(clusters.stdout).toMatch(/^managedcluster\.cluster\.open-cluster-management\.io\/\S+-0$/m);
+    } finally {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('starts a scenario, prints one ready line and stops on SIGTERM', async () => {
     const result = await runCli(

@@ -4,6 +4,8 @@ import { resolveScenarios, startFleet } from './fleet';
 import { dumpScenario } from './must-gather-writer';
 import { writeKubeconfig } from './kubeconfig';
 import { parseSimArgs, type SimArgs } from './cli-args';
+import type { Identity } from './auth';
+import { fleetMembers, startHub, type EmbeddedHub } from './hub/serve-hub';
 
 async function main(): Promise<void> {
   let args: SimArgs;
@@ -36,18 +38,34 @@ async function main(): Promise<void> {
     seed: args.seed,
     basePort: args.port,
   });
-  writeKubeconfig(args.kubeconfig, fleet.kubeconfig('reader'));
-  if (args.adminKubeconfig) writeKubeconfig(args.adminKubeconfig, fleet.kubeconfig('admin'));
+  let hub: EmbeddedHub | undefined;
+  try {
+    hub = args.hub
+      ? await startHub(fleetMembers(fleet), { tokenTtlSeconds: args.tokenTtlSeconds, realTime: true })
+      : undefined;
+  } catch (error) {
+    await fleet.close();
+    throw error;
+  }
+  const kubeconfig = (identity: Identity) =>
+    hub
+      ? hub.kubeconfig(identity, args.memberContexts ? fleet.kubeconfigEntries(identity) : [])
+      : fleet.kubeconfig(identity);
+  writeKubeconfig(args.kubeconfig, kubeconfig('reader'));
+  if (args.adminKubeconfig) writeKubeconfig(args.adminKubeconfig, kubeconfig('admin'));
   const urls =
     fleet.clusters.length > 20
       ? `${fleet.clusters.length} clusters (${fleet.clusters[0].id}=${fleet.clusters[0].url} ... ${fleet.clusters.at(-1)!.id}=${fleet.clusters.at(-1)!.url})`
       : fleet.clusters.map((running) => `${running.id}=${running.url}`).join(' ');
-  console.log(`simulator ready: ${urls} speed=${args.speed}x kubeconfig=${args.kubeconfig} ${users}`);
+  const hubText = hub
+    ? ` hub=${hub.server.url} cluster-proxy=${hub.proxy.url} profiles-namespace=${hub.namespace}`
+    : '';
+  console.log(`simulator ready: ${urls}${hubText} speed=${args.speed}x kubeconfig=${args.kubeconfig} ${users}`);
   let stopping = false;
   const stop = () => {
     if (stopping) return;
     stopping = true;
-    fleet.close().then(
+    Promise.all([hub?.close(), fleet.close()]).then(
       () => process.exit(0),
       () => process.exit(1),
     );

@@ -1,3 +1,4 @@
+import { ServiceAccountTokens } from './access/service-account-tokens';
 import { ManualClock } from './clock';
 import { FaultInjector } from './faults';
 import { MemoryPodLogs } from './pod-logs';
@@ -34,6 +35,8 @@ export interface SimulatedCluster {
   random(): number;
   context: ScenarioContext;
   faults: FaultInjector;
+  /** Bound service-account tokens issued by this cluster (managed-serviceaccount tokens). */
+  serviceAccountTokens: ServiceAccountTokens;
 }
 
 /** Creates an empty simulated cluster (no CRDs, no objects). */
@@ -56,7 +59,19 @@ export function createSimulatedCluster(options: SimulatedClusterOptions = {}): S
   const proxy = new ProxyRegistry();
   const client = as('simulator');
   const context: ScenarioContext = { client, as, clock, random, logs, proxy };
-  return { clock, client, as, logs, proxy, store, api, random, context, faults: new FaultInjector() };
+  return {
+    clock,
+    client,
+    as,
+    logs,
+    proxy,
+    store,
+    api,
+    random,
+    context,
+    faults: new FaultInjector(),
+    serviceAccountTokens: new ServiceAccountTokens(),
+  };
 }
 
 /** Starts a scenario on a cluster: it creates its objects and registers its controllers on the clock. */

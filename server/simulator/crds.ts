@@ -6,7 +6,13 @@ import type { SimClient } from './types';
 
 /** Kinds whose real CRDs ship in server/fixtures. */
 export type CrdKind =
-  'ClusterVersion' | 'FeatureGate' | 'ClusterOperator' | 'ClusterExtension' | 'ClusterCatalog' | HyperShiftCrdKind;
+  | 'ClusterVersion'
+  | 'FeatureGate'
+  | 'ClusterOperator'
+  | 'ClusterExtension'
+  | 'ClusterCatalog'
+  | HyperShiftCrdKind
+  | AcmCrdKind;
 
 /** HyperShift kinds a management cluster serves (real CRDs from openshift/hypershift). */
 export type HyperShiftCrdKind = 'HostedCluster' | 'NodePool' | 'HostedControlPlane' | 'ControlPlaneComponent';
@@ -16,6 +22,28 @@ const HYPERSHIFT_CRD_FILES: Record<HyperShiftCrdKind, string> = {
   NodePool: 'nodepools-Default.crd.yaml',
   HostedControlPlane: 'hostedcontrolplanes-Hypershift-Default.crd.yaml',
   ControlPlaneComponent: 'controlplanecomponents.crd.yaml',
+};
+
+/** Kinds an ACM / Open Cluster Management hub serves (real CRDs from open-cluster-management-io and SIG-Multicluster). */
+export type AcmCrdKind =
+  | 'ManagedCluster'
+  | 'ManagedClusterSet'
+  | 'ManagedClusterSetBinding'
+  | 'ClusterProfile'
+  | 'ManagedServiceAccount'
+  | 'ManagedClusterAddOn'
+  | 'ManagedProxyConfiguration'
+  | 'ManagedClusterInfo';
+
+const ACM_CRD_FILES: Record<AcmCrdKind, string> = {
+  ManagedCluster: 'managedclusters.crd.yaml',
+  ManagedClusterSet: 'managedclustersets.crd.yaml',
+  ManagedClusterSetBinding: 'managedclustersetbindings.crd.yaml',
+  ClusterProfile: 'clusterprofiles.crd.yaml',
+  ManagedServiceAccount: 'managedserviceaccounts.crd.yaml',
+  ManagedClusterAddOn: 'managedclusteraddons.crd.yaml',
+  ManagedProxyConfiguration: 'managedproxyconfigurations.crd.yaml',
+  ManagedClusterInfo: 'managedclusterinfos.crd.yaml',
 };
 
 /** ClusterVersion CRD releases available in the fixtures. */
@@ -68,7 +96,8 @@ function fixturePath(kind: CrdKind, release: string | undefined): string {
     case 'ClusterCatalog':
       return `${FIXTURES}olmv1/crds/upstream-main/olm.operatorframework.io_clustercatalogs.standard.yaml`;
     default:
-      return `${FIXTURES}hypershift/crds/${HYPERSHIFT_CRD_FILES[kind]}`;
+      if (kind in ACM_CRD_FILES) return `${FIXTURES}acm/crds/${ACM_CRD_FILES[kind as AcmCrdKind]}`;
+      return `${FIXTURES}hypershift/crds/${HYPERSHIFT_CRD_FILES[kind as HyperShiftCrdKind]}`;
   }
 }
 
@@ -124,4 +153,9 @@ export function installBaseCrds(client: SimClient, options: { clusterVersionRele
 /** Installs the HyperShift CRDs a management cluster serves: HostedCluster, NodePool, HostedControlPlane, ControlPlaneComponent. */
 export function installHyperShiftCrds(client: SimClient): void {
   for (const kind of Object.keys(HYPERSHIFT_CRD_FILES) as HyperShiftCrdKind[]) installCrd(client, loadCrd(kind));
+}
+
+/** Installs the CRDs of an ACM / OCM hub: cluster inventory, cluster sets, ClusterProfile, add-ons, managed service accounts. */
+export function installAcmCrds(client: SimClient): void {
+  for (const kind of Object.keys(ACM_CRD_FILES) as AcmCrdKind[]) installCrd(client, loadCrd(kind));
 }

@@ -59,12 +59,13 @@ export function coreVersions(serverAddress: string): unknown {
 
 /** `/apis` (APIGroupList). */
 export function groupList(): unknown {
-  const groups = groupVersions()
-    .filter(({ group }) => group !== '')
-    .map(({ group, version }) => {
-      const gv = { groupVersion: `${group}/${version}`, version };
-      return { name: group, versions: [gv], preferredVersion: gv };
-    });
+  // One entry per group even when its resources span versions (cluster.open-cluster-management.io v1 and v1beta2).
+  const byGroup = new Map<string, { groupVersion: string; version: string }[]>();
+  for (const { group, version } of groupVersions()) {
+    if (group === '') continue;
+    byGroup.set(group, [...(byGroup.get(group) ?? []), { groupVersion: `${group}/${version}`, version }]);
+  }
+  const groups = [...byGroup].map(([name, versions]) => ({ name, versions, preferredVersion: versions[0] }));
   return { kind: 'APIGroupList', apiVersion: 'v1', groups };
 }
 

@@ -2,7 +2,7 @@ import { serveCluster, type ServedCluster } from './api-server';
 import type { Identity } from './auth';
 import { startClockDriver, type ClockDriver } from './clock';
 import { createSimulatedCluster, runScenario, type SimulatedCluster } from './core';
-import { buildKubeconfig } from './kubeconfig';
+import { buildKubeconfig, type KubeconfigEntry } from './kubeconfig';
 import { SCENARIOS, scenarioNamed } from './scenarios/registry';
 import type { Scenario, ScenarioName } from './types';
 
@@ -53,6 +53,8 @@ export interface Fleet {
   clusters: FleetCluster[];
   /** One kubeconfig with a context per cluster (context and cluster names = scenario names). */
   kubeconfig(identity: Identity): string;
+  /** The kubeconfig entries of `kubeconfig`, to merge into another kubeconfig (the hub's). */
+  kubeconfigEntries(identity: Identity): KubeconfigEntry[];
   close(): Promise<void>;
 }
 
@@ -103,17 +105,17 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     await close();
     throw error;
   }
+  const kubeconfigEntries = (identity: Identity): KubeconfigEntry[] =>
+    clusters.map((running) => ({
+      name: running.id,
+      server: running.url,
+      caData: running.server.caData,
+      token: running.server.tokens[identity],
+    }));
   return {
     clusters,
-    kubeconfig: (identity) =>
-      buildKubeconfig(
-        clusters.map((running) => ({
-          name: running.id,
-          server: running.url,
-          caData: running.server.caData,
-          token: running.server.tokens[identity],
-        })),
-      ),
+    kubeconfig: (identity) => buildKubeconfig(kubeconfigEntries(identity)),
+    kubeconfigEntries,
     close,
   };
 }
