@@ -43,7 +43,7 @@ export function FleetMembership({ membership }: { membership: FleetMembershipDto
       ) : null}
       {membership.waitingHidden ? (
         <p className="muted">
-          {membership.waitingHidden} cluster(s) found but not connected yet are not listed: who may see them cannot be
+          {membership.waitingHidden} cluster(s) found but not reachable are not listed: who may see them cannot be
           checked until they connect.
         </p>
       ) : null}

@@ -86,24 +86,28 @@ export async function summariesFor(viewer: Viewer, members: readonly FleetMember
 
 /**
  * `GET /api/clusters` for this viewer: the rows they may see, and the fleet's membership counted over those rows.
- * Clusters found but not watched cannot be asked who may see them, so only the local operator sees them named;
- * anyone else gets their number, without names. Source errors (a hub unreachable) are everyone's to see.
+ * Clusters found but without a row (no access provider) cannot be asked who may see them, so only the local
+ * operator sees them named; anyone else gets their number. Source errors (a hub unreachable) are everyone's to see.
  */
 export async function clusterListFor(
   viewer: Viewer,
   fleet: { members(): FleetMember[]; membership(): FleetMembershipDto },
 ): Promise<ClusterListDto> {
-  const clusters = await summariesFor(viewer, fleet.members());
+  const members = fleet.members();
+  const clusters = await summariesFor(viewer, members);
   const membership = fleet.membership();
   if (viewer.kind === 'local') return { clusters, membership };
-  const connected = clusters.filter((row) => row.sources.some((source) => source.status === 'synced')).length;
+  const rowIds = new Set(members.map((member) => member.id));
+  const visible = new Set(clusters.map((row) => row.id));
+  // Rows the viewer sees are theirs to count and name; clusters without a row are counted only.
+  const waiting = membership.waiting.filter((entry) => visible.has(entry.id));
   return {
     clusters,
     membership: {
-      discovered: clusters.length + membership.waiting.length,
-      connected,
-      waiting: [],
-      waitingHidden: membership.waiting.length,
+      discovered: clusters.length + membership.waiting.filter((entry) => !rowIds.has(entry.id)).length,
+      connected: clusters.length - waiting.length,
+      waiting,
+      waitingHidden: membership.waiting.filter((entry) => !rowIds.has(entry.id)).length,
       sources: membership.sources,
     },
   };

@@ -140,16 +140,35 @@ export class Fleet {
     for (const listener of this.membershipListeners) listener(added);
   }
 
-  /** How many clusters the sources found, how many are connected, and each that waits with its reason. */
+  /**
+   * How many clusters the sources found, how many are connected (a source synced), and each that waits with its
+   * reason: found but not reachable at all (no access provider), or a row none of whose sources has synced yet.
+   */
   membership(): FleetMembershipDto {
     const members = this.members();
-    const connected = members.filter((member) =>
-      member.summary().sources.some((source) => source.status === 'synced'),
-    ).length;
+    const waitingRows = members.flatMap((member) => {
+      const row = member.summary();
+      if (row.sources.some((source) => source.status === 'synced')) return [];
+      const failing = row.sources.find((source) => source.error);
+      const reason = row.reachability
+        ? `hub reports unavailable${row.reachability.message ? `: ${row.reachability.message}` : ''}`
+        : failing
+          ? `${failing.status}: ${failing.error!.code ? `${failing.error!.code} ` : ''}${failing.error!.message}`
+          : 'connecting';
+      const since = row.reachability?.since ?? row.sources.map((source) => source.since).sort()[0];
+      return [{ id: row.id, name: row.name, discoveredBy: row.discoveredBy, reason, since }];
+    });
     return {
       discovered: members.length + this.waiting.length,
-      connected,
-      waiting: this.waiting.map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
+      connected: members.length - waitingRows.length,
+      waiting: [
+        ...this.waiting.map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
+        ...waitingRows.map((row) => ({
+          ...row,
+          discoveredBy: row.discoveredBy ?? { kind: 'kubeconfig' as const, name: '' },
+          since: row.since ?? new Date().toISOString(),
+        })),
+      ],
       sources: this.sources.map((source) => source.status()),
     };
   }

@@ -6,7 +6,7 @@ import {
   memberFromProfile,
   tokenOfSecret,
   type HubMemberContext,
-  type TokenEntry,
+  TokenSecrets,
 } from './hub-members';
 
 // Shapes follow kubernetes-sigs/cluster-inventory-api (ClusterProfile) and open-cluster-management-io/api
@@ -52,28 +52,38 @@ function secret(namespace: string, name: string, data?: Record<string, string>):
   return { apiVersion: 'v1', kind: 'Secret', metadata: { name, namespace }, ...(data ? { data } : {}) } as KubeObject;
 }
 
-function context(secrets: Record<string, TokenEntry> = {}): HubMemberContext {
+/** The syncer's Secrets in the profile namespace, as the hub source watches them. */
+function context(secrets: KubeObject[] = [], fetch?: () => Promise<KubeObject | undefined>): HubMemberContext {
+  const tokens = new TokenSecrets(fetch);
+  for (const item of secrets) tokens.observe(item);
   return {
     discoveredBy: { kind: 'hub', name: 'hub' },
     credentials: (cluster) => ({
       kind: 'secret',
       namespace: 'openshift-update-health',
       name: `${cluster}-update-health`,
-      token: async () => ({ token: 'unused' }),
+      token: (rejected) => tokens.token('openshift-update-health', `${cluster}-update-health`, rejected),
     }),
-    secrets: new Map(Object.entries(secrets)),
     now: NOW,
   };
 }
 
+const synced = (cluster: string, text: string) =>
+  secret('openshift-update-health', `${cluster}-update-health`, { token: Buffer.from(text).toString('base64') });
+const tokenOf = (member: MemberSpec, rejected = false) => {
+  if (!isConnectable(member)) throw new Error(`${member.id} is not connectable`);
+  const { connection } = member;
+  if (connection.kind !== 'endpoint') throw new Error('not an endpoint');
+  return connection.credentials({ rejected });
+};
+
 const waitingReason = (member: MemberSpec) => ('waiting' in member ? member.waiting.reason : undefined);
-const token = (text: string) => ({ token: Buffer.from(text).toString('base64') });
 
 describe('hub members from ClusterProfiles', () => {
   it('reaches a profile through its open-cluster-management access provider with the synced token Secret', () => {
     const member = memberFromProfile(
       profile('cluster1', { accessProviders: [provider('cluster1')], conditions: [healthy('True')] }),
-      context({ 'openshift-update-health/cluster1-update-health': { token: 'tok' } }),
+      context([synced('cluster1', 'tok')]),
     );
     expect(isConnectable(member)).toBe(true);
     if (!isConnectable(member)) return;
@@ -91,7 +101,7 @@ describe('hub members from ClusterProfiles', () => {
   it('takes the deprecated credentialProviders when accessProviders is absent', () => {
     const member = memberFromProfile(
       profile('old', { credentialProviders: [provider('old')] }),
-      context({ 'openshift-update-health/old-update-health': { token: 'tok' } }),
+      context([synced('old', 'tok')]),
     );
     expect(isConnectable(member)).toBe(true);
   });
@@ -102,15 +112,26 @@ describe('hub members from ClusterProfiles', () => {
     expect(member).toMatchObject({ waiting: { since: '2026-11-25T10:00:00Z' } });
   });
 
-  it('a missing token Secret and a malformed one each wait with the reason', () => {
+  it('a missing or malformed token Secret: the row stays, its requests fail with the reason', async () => {
     const missing = memberFromProfile(profile('c2', { accessProviders: [provider('c2')] }), context());
-    expect(waitingReason(missing)).toMatch(/token Secret openshift-update-health\/c2-update-health not found/);
-    const problem = tokenOfSecret(secret('openshift-update-health', 'c3-update-health', { 'ca.crt': 'x' }));
+    await expect(tokenOf(missing)).rejects.toThrow(/token Secret openshift-update-health\/c2-update-health not found/);
     const malformed = memberFromProfile(
       profile('c3', { accessProviders: [provider('c3')] }),
-      context({ 'openshift-update-health/c3-update-health': problem }),
+      context([secret('openshift-update-health', 'c3-update-health', { 'ca.crt': 'x' })]),
     );
-    expect(waitingReason(malformed)).toMatch(/c3-update-health has no "token" key/);
+    await expect(tokenOf(malformed)).rejects.toThrow(/c3-update-health has no "token" key/);
+  });
+
+  it('a token the cluster rejected is looked up again at once, not only when the watch delivers it', async () => {
+    let current = synced('c4', 'old');
+    const member = memberFromProfile(
+      profile('c4', { accessProviders: [provider('c4')] }),
+      context([current], async () => current),
+    );
+    expect(await tokenOf(member)).toEqual({ token: 'old' });
+    current = synced('c4', 'rotated');
+    expect(await tokenOf(member)).toEqual({ token: 'old' });
+    expect(await tokenOf(member, true)).toEqual({ token: 'rotated' });
   });
 
   it('ControlPlaneHealthy False or Unknown: the hub reports it unavailable since the transition', () => {
@@ -119,7 +140,7 @@ describe('hub members from ClusterProfiles', () => {
         accessProviders: [provider('down')],
         conditions: [healthy('Unknown', '2026-11-25T11:30:00Z')],
       }),
-      context({ 'openshift-update-health/down-update-health': { token: 'tok' } }),
+      context([synced('down', 'tok')]),
     );
     expect(member).toMatchObject({
       reachability: {
@@ -131,20 +152,11 @@ describe('hub members from ClusterProfiles', () => {
   });
 
   it('a rotated token does not change the fingerprint; a moved endpoint does', () => {
-    const a = memberFromProfile(
-      profile('c', { accessProviders: [provider('c')] }),
-      context({ 'openshift-update-health/c-update-health': { token: 'one' } }),
-    );
-    const b = memberFromProfile(
-      profile('c', { accessProviders: [provider('c')] }),
-      context({ 'openshift-update-health/c-update-health': { token: 'two' } }),
-    );
+    const a = memberFromProfile(profile('c', { accessProviders: [provider('c')] }), context([synced('c', 'one')]));
+    const b = memberFromProfile(profile('c', { accessProviders: [provider('c')] }), context([synced('c', 'two')]));
     const moved = provider('c');
     moved.cluster.server = 'https://proxy.example:443/c';
-    const c = memberFromProfile(
-      profile('c', { accessProviders: [moved] }),
-      context({ 'openshift-update-health/c-update-health': { token: 'two' } }),
-    );
+    const c = memberFromProfile(profile('c', { accessProviders: [moved] }), context([synced('c', 'two')]));
     expect(isConnectable(a) && isConnectable(b) && isConnectable(c)).toBe(true);
     if (!isConnectable(a) || !isConnectable(b) || !isConnectable(c)) return;
     expect(a.fingerprint).toBe(b.fingerprint);
@@ -154,7 +166,9 @@ describe('hub members from ClusterProfiles', () => {
 
 describe('token Secrets', () => {
   it('decodes the token and explains what is wrong with a bad one', () => {
-    expect(tokenOfSecret(secret('ns', 's', token('eyJhbGciOi.abc.def')))).toEqual({ token: 'eyJhbGciOi.abc.def' });
+    expect(tokenOfSecret(secret('ns', 's', { token: Buffer.from('eyJhbGciOi.abc.def').toString('base64') }))).toEqual({
+      token: 'eyJhbGciOi.abc.def',
+    });
     expect(tokenOfSecret(secret('ns', 's'))).toEqual({ problem: 'Secret ns/s has no "token" key' });
     expect(tokenOfSecret(secret('ns', 's', { token: '!!!' })).problem).toMatch(/not base64/);
     expect(tokenOfSecret(secret('ns', 's', { token: Buffer.from('two words').toString('base64') })).problem).toMatch(
@@ -183,8 +197,8 @@ describe('hub members from ManagedClusters (no ClusterProfile API)', () => {
         clusterClaims: [{ name: 'id.openshift.io', value: '7c3f-spoke' }],
       },
     }) as KubeObject;
-  const msaContext = (secrets: Record<string, TokenEntry>): HubMemberContext => ({
-    ...context(secrets),
+  const msaContext = (): HubMemberContext => ({
+    ...context(),
     credentials: (cluster) => ({
       kind: 'secret',
       namespace: cluster,
@@ -194,11 +208,7 @@ describe('hub members from ManagedClusters (no ClusterProfile API)', () => {
   });
 
   it('is reached at <proxy>/<cluster> with its managed-serviceaccount token and joins by its cluster ID claim', () => {
-    const member = memberFromManagedCluster(
-      managed('True'),
-      { url: 'https://proxy.example:9092/' },
-      msaContext({ 'spoke/update-health': { token: 'tok' } }),
-    );
+    const member = memberFromManagedCluster(managed('True'), { url: 'https://proxy.example:9092/' }, msaContext());
     expect(member).toMatchObject({
       clusterID: '7c3f-spoke',
       connection: { endpoint: { server: 'https://proxy.example:9092/spoke' } },
@@ -207,11 +217,7 @@ describe('hub members from ManagedClusters (no ClusterProfile API)', () => {
   });
 
   it('ManagedClusterConditionAvailable False: hub reports unavailable', () => {
-    const member = memberFromManagedCluster(
-      managed('False'),
-      { url: 'https://proxy.example:9092' },
-      msaContext({ 'spoke/update-health': { token: 'tok' } }),
-    );
+    const member = memberFromManagedCluster(managed('False'), { url: 'https://proxy.example:9092' }, msaContext());
     expect(member).toMatchObject({ reachability: { status: 'hub-unavailable', since: '2026-11-25T11:45:00Z' } });
   });
 });

@@ -62,6 +62,42 @@ export function tokenOfSecret(secret: KubeObject): TokenEntry {
   return { token };
 }
 
+/**
+ * The token Secrets a hub source watches, by `namespace/name`, answering each request with the current token or
+ * the reason there is none. A rejected token is looked up again at once through `fetch` (the watch may not have
+ * delivered the rotation yet).
+ */
+export class TokenSecrets {
+  private readonly entries = new Map<string, TokenEntry>();
+
+  constructor(private readonly fetch?: (namespace: string, name: string) => Promise<KubeObject | undefined>) {}
+
+  /** Takes a watched Secret (added or modified), or forgets a deleted one. */
+  observe(secret: KubeObject, deleted = false): void {
+    const key = `${secret.metadata.namespace}/${secret.metadata.name}`;
+    if (deleted) this.entries.delete(key);
+    else this.entries.set(key, tokenOfSecret(secret));
+  }
+
+  /** The token of `namespace/name`; rejects with the reason when the Secret is missing or malformed. */
+  async token(namespace: string, name: string, rejected: boolean): Promise<{ token: string }> {
+    const key = `${namespace}/${name}`;
+    if (rejected && this.fetch) {
+      try {
+        const fresh = await this.fetch(namespace, name);
+        if (fresh) this.observe(fresh);
+        else this.entries.delete(key);
+      } catch {
+        // the hub is unreachable now: keep what the watch last delivered
+      }
+    }
+    const entry = this.entries.get(key);
+    if (!entry) throw new Error(`token Secret ${key} not found (is the ManagedServiceAccount synced?)`);
+    if (!entry.token) throw new Error(entry.problem ?? `token Secret ${key} has no token`);
+    return { token: entry.token };
+  }
+}
+
 function conditionOf(object: KubeObject, type: string): Condition | undefined {
   const conditions = (object.status as { conditions?: Condition[] } | undefined)?.conditions;
   return conditions?.find((condition) => condition.type === type);
@@ -91,8 +127,6 @@ export function clusterIdClaim(managedCluster: KubeObject): string | undefined {
 export interface HubMemberContext {
   discoveredBy: DiscoveredByDto;
   credentials: (cluster: string) => HubCredentials;
-  /** Token entries of the credential Secrets, by `namespace/name`. */
-  secrets: ReadonlyMap<string, TokenEntry>;
   now: string;
 }
 
@@ -130,7 +164,6 @@ export function memberFromProfile(profile: KubeObject, context: HubMemberContext
     extension,
     hubReachability(profile, CONDITION_CONTROL_PLANE_HEALTHY, context.now),
     undefined,
-    since,
     context,
   );
 }
@@ -145,7 +178,6 @@ export function memberFromManagedCluster(
   context: HubMemberContext,
 ): MemberSpec {
   const name = managedCluster.metadata.name;
-  const since = managedCluster.metadata.creationTimestamp ?? context.now;
   const endpoint: ServerEndpoint = {
     server: `${proxy.url.replace(/\/+$/, '')}/${encodeURIComponent(name)}`,
     ...(proxy.caData ? { caData: proxy.caData } : {}),
@@ -156,7 +188,6 @@ export function memberFromManagedCluster(
     { clusterName: name },
     hubReachability(managedCluster, CONDITION_AVAILABLE, context.now),
     clusterIdClaim(managedCluster),
-    since,
     context,
   );
 }
@@ -167,28 +198,21 @@ function withCredentials(
   extension: unknown,
   reachability: ReachabilityDto | undefined,
   clusterID: string | undefined,
-  since: string,
   context: HubMemberContext,
 ): MemberSpec {
   const how = context.credentials(base.name);
   const extra = { ...(clusterID ? { clusterID } : {}) };
-  let credentials: CredentialSource;
-  if (how.kind === 'secret') {
-    const entry = context.secrets.get(`${how.namespace}/${how.name}`);
-    if (!entry) {
-      const reason = `token Secret ${how.namespace}/${how.name} not found (is the ManagedServiceAccount synced?)`;
-      return { ...base, ...extra, waiting: { reason, since } };
-    }
-    if (!entry.token) return { ...base, ...extra, waiting: { reason: entry.problem ?? 'no token', since } };
-    credentials = ({ rejected }) => how.token(rejected);
-  } else {
-    credentials = how.make({
-      server: endpoint.server,
-      ...(endpoint.caData ? { 'certificate-authority-data': endpoint.caData } : {}),
-      ...(endpoint.insecureSkipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
-      ...(extension !== undefined ? { config: extension } : {}),
-    });
-  }
+  // A missing or malformed token Secret still makes a row: its requests fail with the reason (shown on the row)
+  // until the Secret is there, and the same engine then goes on with it.
+  const credentials: CredentialSource =
+    how.kind === 'secret'
+      ? ({ rejected }) => how.token(rejected)
+      : how.make({
+          server: endpoint.server,
+          ...(endpoint.caData ? { 'certificate-authority-data': endpoint.caData } : {}),
+          ...(endpoint.insecureSkipTLSVerify ? { 'insecure-skip-tls-verify': true } : {}),
+          ...(extension !== undefined ? { config: extension } : {}),
+        });
   return {
     ...base,
     ...extra,

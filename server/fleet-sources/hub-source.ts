@@ -12,10 +12,9 @@ import {
   LABEL_SYNCED_FROM,
   memberFromManagedCluster,
   memberFromProfile,
-  tokenOfSecret,
+  TokenSecrets,
   type HubCredentials,
   type HubMemberContext,
-  type TokenEntry,
 } from './hub-members';
 
 /** The ManagedServiceAccount the dashboard reaches managed clusters with, unless told otherwise. */
@@ -76,7 +75,17 @@ export function hubSource(options: HubSourceOptions): FleetSource {
   let retry: NodeJS.Timeout | undefined;
   let recompute: NodeJS.Timeout | undefined;
   let report: (members: readonly MemberSpec[]) => void = () => undefined;
-  const secrets = new Map<string, TokenEntry>();
+  const secrets = new TokenSecrets(async (namespace, secretName) => {
+    if (!transport) return undefined;
+    try {
+      return await transport.getJson<KubeObject>(
+        `/api/v1/namespaces/${encodeURIComponent(namespace)}/secrets/${encodeURIComponent(secretName)}`,
+      );
+    } catch (error) {
+      if (error instanceof KubeApiError && error.code === 404) return undefined;
+      throw error;
+    }
+  });
 
   const fail = (message: string) => {
     if (problem?.message !== message) problem = { message, since: new Date(now()).toISOString() };
@@ -85,24 +94,6 @@ export function hubSource(options: HubSourceOptions): FleetSource {
     mode === 'profiles'
       ? { namespace: options.namespace, name: `${cluster}-${msa}` }
       : { namespace: cluster, name: msa };
-  // A rejected token is looked up again at once (the watch may not have delivered the rotation yet).
-  const tokenOf = async (ref: { namespace: string; name: string }, rejected: boolean) => {
-    const key = `${ref.namespace}/${ref.name}`;
-    if (rejected && transport) {
-      try {
-        const fresh = await transport.getJson<KubeObject>(
-          `/api/v1/namespaces/${encodeURIComponent(ref.namespace)}/secrets/${encodeURIComponent(ref.name)}`,
-        );
-        secrets.set(key, tokenOfSecret(fresh));
-      } catch (error) {
-        if (error instanceof KubeApiError && error.code === 404) secrets.delete(key);
-      }
-    }
-    const entry = secrets.get(key);
-    if (!entry) throw new Error(`token Secret ${key} not found`);
-    if (!entry.token) throw new Error(entry.problem ?? `token Secret ${key} has no token`);
-    return { token: entry.token };
-  };
   const credentials = (cluster: string): HubCredentials => {
     if (options.exec) {
       const exec = options.exec;
@@ -112,17 +103,12 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       };
     }
     const ref = secretRef(cluster);
-    return { kind: 'secret', ...ref, token: (rejected) => tokenOf(ref, rejected) };
+    return { kind: 'secret', ...ref, token: (rejected) => secrets.token(ref.namespace, ref.name, rejected) };
   };
 
   const members = (): MemberSpec[] => {
     if (!reflectors) return [];
-    const context: HubMemberContext = {
-      discoveredBy,
-      credentials,
-      secrets,
-      now: new Date(now()).toISOString(),
-    };
+    const context: HubMemberContext = { discoveredBy, credentials, now: new Date(now()).toISOString() };
     const objects = reflectors.inventory.cache.list();
     if (mode === 'profiles') return objects.map((profile) => memberFromProfile(profile, context));
     const proxy = options.proxy;
@@ -156,11 +142,8 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       ...options.watch,
       ...extra,
       handler: (event) => {
-        if (event.type !== 'synced' && event.object.kind === 'Secret') {
-          const key = `${event.object.metadata.namespace}/${event.object.metadata.name}`;
-          if (event.type === 'deleted') secrets.delete(key);
-          else secrets.set(key, tokenOfSecret(event.object));
-        }
+        if (event.type !== 'synced' && event.object.kind === 'Secret')
+          secrets.observe(event.object, event.type === 'deleted');
         scheduleRecompute();
       },
     });
