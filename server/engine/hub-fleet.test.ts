@@ -12,6 +12,7 @@ import { startFleet, type Fleet as SimFleet } from '@/server/simulator/fleet';
 import { HUB_CONTEXT, fleetMembers, startHub, type EmbeddedHub } from '@/server/simulator/hub/serve-hub';
 import { hubSource } from '@/server/fleet-sources/hub-source';
 import { until } from '@/server/watch/test-harness';
+import { AccessReviewer } from '@/server/auth/access-reviewer';
 import { Fleet } from './fleet';
 
 const SCENARIOS = ['steady', 'update-in-progress', 'cross-minor-rollback'] as const;
@@ -101,6 +102,24 @@ describe('a fleet discovered from an ACM hub', () => {
     }
     expect(fleet.stats().relists).toBe(relistsBefore);
   }, 60_000);
+
+  it('per-user access reviews for a hub cluster go to that cluster through cluster-proxy', async () => {
+    const reviewer = new AccessReviewer((id, path, body) => fleet.review(id, path, body));
+    const clusterVersions = { verb: 'get' as const, group: 'config.openshift.io', resource: 'clusterversions' };
+    const admin = { name: 'admin', groups: ['cluster-admins', 'system:authenticated'] };
+    const dev = { name: 'dev', groups: ['catalog-team', 'system:authenticated'] };
+    const posted: unknown[] = [];
+    const answer = (user: typeof admin) =>
+      fleet.review<{ status?: { allowed?: boolean } }>('steady', '/apis/authorization.k8s.io/v1/subjectaccessreviews', {
+        apiVersion: 'authorization.k8s.io/v1',
+        kind: 'SubjectAccessReview',
+        spec: { user: user.name, groups: user.groups, resourceAttributes: clusterVersions },
+      });
+    posted.push(await answer(admin), await answer(dev));
+    expect(posted).toMatchObject([{ status: { allowed: true } }, { status: { allowed: false } }]);
+    expect(await reviewer.allowed('steady', admin, clusterVersions)).toBe(true);
+    expect(await reviewer.allowed('steady', dev, clusterVersions)).toBe(false);
+  }, 30_000);
 
   it('ManagedClusterConditionAvailable False: the row says the hub reports it unavailable since when', async () => {
     hub.controller.setAvailable('steady', 'False');

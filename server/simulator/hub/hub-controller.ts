@@ -56,6 +56,8 @@ interface TokenState {
 
 /** The ClusterRoleBinding the hub distributes to give the managed service account read access. */
 export const MANAGED_READER_BINDING = 'update-health-managed-serviceaccount';
+/** The ClusterRoleBinding that lets the managed service account ask SubjectAccessReviews for the dashboard's users. */
+export const MANAGED_REVIEWER_BINDING = 'update-health-managed-serviceaccount-reviewer';
 
 const ADDONS = ['cluster-proxy', 'managed-serviceaccount'];
 
@@ -194,6 +196,14 @@ export class HubController {
       kind: 'ClusterRoleBinding',
       metadata: { name: MANAGED_READER_BINDING },
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'cluster-reader' },
+      subjects: [{ kind: 'ServiceAccount', name: MANAGED_SERVICE_ACCOUNT, namespace: AGENT_ADDON_NAMESPACE }],
+    });
+    // Per-user visibility asks each managed cluster by SubjectAccessReview, through cluster-proxy, as this account.
+    client.create('clusterrolebindings', {
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'ClusterRoleBinding',
+      metadata: { name: MANAGED_REVIEWER_BINDING },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'update-health-reviewer' },
       subjects: [{ kind: 'ServiceAccount', name: MANAGED_SERVICE_ACCOUNT, namespace: AGENT_ADDON_NAMESPACE }],
     });
   }
