@@ -217,6 +217,11 @@ export class AuthService {
     return this.answersOn(cluster, viewer, checks);
   }
 
+  /** Whether a fleet cluster decides who may see this member (false for a cluster that left the fleet). */
+  governs(memberId: string): boolean {
+    return getFleet().accessCluster(memberId) !== undefined;
+  }
+
   /** Access answers on one cluster of the fleet (an engine id). */
   answersOn(clusterId: string, viewer: Viewer, checks: readonly AccessCheck[]): Promise<AccessAnswers> {
     if (viewer.kind === 'local') return Promise.resolve(() => true);

@@ -126,12 +126,15 @@ export async function mayReadClusterMetrics(viewer: Viewer, memberId: string): P
 }
 
 /**
- * An incident for this reader, or undefined when they may not see its cluster. An incident frozen from a must-gather
- * belongs to no fleet cluster: only its creator and the must-gather administrators may read it.
+ * An incident for this reader, or undefined when they may not see its cluster. An incident frozen from a must-gather,
+ * or of a cluster no longer in the fleet, belongs to no fleet cluster: only its creator and the must-gather
+ * administrators may read it.
  */
 export async function incidentFor(viewer: Viewer, incident: IncidentDto): Promise<IncidentDto | undefined> {
   if (viewer.kind === 'local') return incident;
-  if (isMustGatherClusterId(incident.cluster.id)) {
+  // A cluster that left the fleet (a ManagedCluster deleted) cannot be asked any more: its incidents stay readable
+  // as a must-gather's are, by their creator and the must-gather administrators.
+  if (isMustGatherClusterId(incident.cluster.id) || !getAuthService().governs(incident.cluster.id)) {
     if (incident.createdBy !== null && incident.createdBy === viewer.user.name) return incident;
     return (await getAuthService().mayGetPath(viewer, MUST_GATHER_ADMIN_PATH)) ? incident : undefined;
   }
