@@ -11,6 +11,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import { startFleet, type Fleet as SimFleet } from '@/server/simulator/fleet';
 import { HUB_CONTEXT, fleetMembers, startHub, type EmbeddedHub } from '@/server/simulator/hub/serve-hub';
 import { hubSource } from '@/server/fleet-sources/hub-source';
+import { kubeconfigSource } from '@/server/fleet-sources/kubeconfig-source';
 import { until } from '@/server/watch/test-harness';
 import { AccessReviewer } from '@/server/auth/access-reviewer';
 import { Fleet } from './fleet';
@@ -190,4 +191,25 @@ describe('a fleet discovered from an ACM hub', () => {
     if (!admin.get('secrets', name, hub.namespace)) admin.create('secrets', { ...secret, metadata });
     await until('row recovers', () => synced('cross-minor-rollback'), 45_000);
   }, 90_000);
+
+  it('a cluster reached by its own kubeconfig context and by the hub is one row, the kubeconfig one', async () => {
+    fleet.stop();
+    const own = join(dir, 'own.yaml');
+    writeFileSync(
+      own,
+      hub.kubeconfig(
+        'reader',
+        sim.kubeconfigEntries('reader').filter((entry) => entry.name === 'steady'),
+      ),
+    );
+    fleet = new Fleet();
+    fleet.follow([
+      kubeconfigSource(own, { contexts: ['steady'] }),
+      hubSource({ kubeconfig: join(dir, 'hub.yaml'), context: HUB_CONTEXT, namespace: hub.namespace, watch: WATCH }),
+    ]);
+    await until('every cluster listed once', () => ids().join() === [...SCENARIOS].sort().join(), 20_000);
+    expect(fleet.get('steady')!.summary().discoveredBy).toEqual({ kind: 'kubeconfig', name: own });
+    await until('nothing waits', () => fleet.membership().waiting.length === 0, 30_000);
+    expect(fleet.membership()).toMatchObject({ discovered: 3 });
+  }, 60_000);
 });

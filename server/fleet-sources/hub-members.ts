@@ -126,6 +126,8 @@ export function clusterIdClaim(managedCluster: KubeObject): string | undefined {
 /** What building a hub member needs besides the object. */
 export interface HubMemberContext {
   discoveredBy: DiscoveredByDto;
+  /** `id.openshift.io` claims of the hub's ManagedClusters, by cluster name (joins a cluster reached two ways). */
+  clusterIds?: ReadonlyMap<string, string>;
   credentials: (cluster: string) => HubCredentials;
   now: string;
 }
@@ -163,7 +165,7 @@ export function memberFromProfile(profile: KubeObject, context: HubMemberContext
     endpointOf(provider.cluster),
     extension,
     hubReachability(profile, CONDITION_CONTROL_PLANE_HEALTHY, context.now),
-    undefined,
+    context.clusterIds?.get(name),
     context,
   );
 }

@@ -12,6 +12,7 @@ import {
   LABEL_SYNCED_FROM,
   memberFromManagedCluster,
   memberFromProfile,
+  clusterIdClaim,
   TokenSecrets,
   type HubCredentials,
   type HubMemberContext,
@@ -68,7 +69,7 @@ export function hubSource(options: HubSourceOptions): FleetSource {
   const name = options.context ? `${options.kubeconfig}:${options.context}` : options.kubeconfig;
   const discoveredBy = { kind: 'hub' as const, name: options.context ?? 'hub' };
   let transport: KubeTransport | undefined;
-  let reflectors: { inventory: Reflector; secrets: Reflector } | undefined;
+  let reflectors: { inventory: Reflector; secrets: Reflector; claims?: Reflector } | undefined;
   let mode: 'profiles' | 'managed-clusters' | undefined;
   let problem: SourceStatus['error'];
   let stopped = false;
@@ -108,7 +109,12 @@ export function hubSource(options: HubSourceOptions): FleetSource {
 
   const members = (): MemberSpec[] => {
     if (!reflectors) return [];
-    const context: HubMemberContext = { discoveredBy, credentials, now: new Date(now()).toISOString() };
+    const clusterIds = new Map<string, string>();
+    for (const cluster of reflectors.claims?.cache.list() ?? []) {
+      const id = clusterIdClaim(cluster);
+      if (id) clusterIds.set(cluster.metadata.name, id);
+    }
+    const context: HubMemberContext = { discoveredBy, credentials, clusterIds, now: new Date(now()).toISOString() };
     const objects = reflectors.inventory.cache.list();
     if (mode === 'profiles') return objects.map((profile) => memberFromProfile(profile, context));
     const proxy = options.proxy;
@@ -170,6 +176,8 @@ export function hubSource(options: HubSourceOptions): FleetSource {
               labelSelector: LABEL_SYNCED_FROM,
               transform: projectSecret,
             }),
+            // Only for their cluster ID claims (a cluster also reached by kubeconfig is one row); may be forbidden.
+            claims: watch('managedclusters', {}),
           }
         : {
             inventory: watch('managedclusters', {}),
@@ -180,6 +188,7 @@ export function hubSource(options: HubSourceOptions): FleetSource {
             }),
           };
     reflectors.inventory.start();
+    reflectors.claims?.start();
     if (!options.exec) reflectors.secrets.start();
   };
 
@@ -208,6 +217,7 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       clearTimeout(recompute);
       reflectors?.inventory.stop();
       reflectors?.secrets.stop();
+      reflectors?.claims?.stop();
       transport?.close();
     },
   };

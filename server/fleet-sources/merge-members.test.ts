@@ -21,6 +21,16 @@ describe('merging the sources into one fleet', () => {
     expect(plan.joined).toEqual(new Map([['spoke-on-hub', 'spoke']]));
   });
 
+  it('the same name and the same cluster ID both ways: joined, not waiting', () => {
+    const plan = mergeMembers(
+      [[connectable('steady', 'hub', 'id-9')], [connectable('steady', 'kubeconfig')]],
+      new Map([['steady', 'id-9']]),
+    );
+    expect(plan.connect.map((member) => member.discoveredBy.kind)).toEqual(['kubeconfig']);
+    expect(plan.waiting).toEqual([]);
+    expect(plan.joined).toEqual(new Map([['steady', 'steady']]));
+  });
+
   it('a name found twice keeps the first and the other waits, saying who has the name', () => {
     const plan = mergeMembers([[connectable('a', 'kubeconfig')], [connectable('a', 'hub')]], new Map(), 'T');
     expect(plan.connect.map((member) => member.discoveredBy.kind)).toEqual(['kubeconfig']);

@@ -34,7 +34,7 @@ export function mergeMembers(
   for (const { member } of all) {
     const clusterID = member.clusterID ?? learned.get(member.id);
     const same = clusterID ? byClusterId.get(clusterID) : undefined;
-    if (same !== undefined && same !== member.id) {
+    if (same !== undefined) {
       plan.joined.set(member.id, same);
       continue;
     }
