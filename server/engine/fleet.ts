@@ -1,5 +1,4 @@
 import 'server-only';
-import { KubeConfig } from '@kubernetes/client-node';
 import type {
   ClusterHealthDto,
   ClusterSeriesDto,
@@ -10,11 +9,11 @@ import type {
 import type { Snapshot } from '@/lib/health/types';
 import { joinHealth, summaryOf } from '@/lib/cluster/join-hosted';
 import { serverEnv } from '@/server/env';
-import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
-import { ClusterEngine } from './cluster-engine';
-import { createEndpointConnection, createKubeConnection } from '@/server/kube/kube-connection';
-import type { ConnectableMember, FleetSource, MemberSpec, WaitingMember } from '@/server/fleet-sources/fleet-source';
-import { mergeMembers } from '@/server/fleet-sources/merge-members';
+import { stopMetricsSources } from '@/server/metrics/sources';
+import type { ClusterEngine } from './cluster-engine';
+import { buildEngine, checkKubeconfig, type EngineBuilder } from './fleet-build';
+import { SourcedEngines } from './sourced-engines';
+import type { FleetSource } from '@/server/fleet-sources/fleet-source';
 import { kubeconfigSource } from '@/server/fleet-sources/kubeconfig-source';
 import { hubSource } from '@/server/fleet-sources/hub-source';
 import { hubSourceOptions } from '@/server/fleet-sources/hub-config';
@@ -53,12 +52,6 @@ function joinedMember(own: ClusterEngine, hosted: HostedClusterView): FleetMembe
   };
 }
 
-/** Builds the engine of a member a source found. */
-export type EngineBuilder = (member: ConnectableMember, pollScale: number) => ClusterEngine;
-
-/** How often membership is recomputed without a source change (cluster IDs learnt from ClusterVersions join rows). */
-const RECONCILE_MS = 5_000;
-
 /**
  * Every cluster the server watches: one engine per member its sources found (kubeconfig contexts, a hub's managed
  * clusters), kept in step with the sources' live sets, plus every HostedCluster found on a management cluster
@@ -66,78 +59,25 @@ const RECONCILE_MS = 5_000;
  */
 export class Fleet {
   private readonly engines = new Map<string, ClusterEngine>();
-  /** Engines built from a source's member, with the fingerprint of the connection they were built with. */
-  private readonly built = new Map<string, string>();
-  private readonly sources: FleetSource[] = [];
-  private readonly sets = new Map<FleetSource, readonly MemberSpec[]>();
-  private waiting: WaitingMember[] = [];
+  private readonly sourced: SourcedEngines;
   private readonly membershipListeners = new Set<(added: readonly ClusterEngine[]) => void>();
-  private reconcileTimer: NodeJS.Timeout | undefined;
-  private stopped = false;
 
-  constructor(
-    engines: readonly ClusterEngine[] = [],
-    private readonly build: EngineBuilder = buildEngine,
-  ) {
+  constructor(engines: readonly ClusterEngine[] = [], build: EngineBuilder = buildEngine) {
     for (const engine of engines) this.engines.set(engine.id, engine);
+    this.sourced = new SourcedEngines(this.engines, build, (added) => {
+      this.joinCache = undefined;
+      for (const listener of this.membershipListeners) listener(added);
+    });
   }
 
   /** Starts the sources; from now on the fleet follows their sets (members added, removed, rebuilt when edited). */
   follow(sources: readonly FleetSource[]): void {
-    for (const source of sources) {
-      this.sources.push(source);
-      this.sets.set(source, []);
-      source.start((members) => {
-        this.sets.set(source, members);
-        this.reconcile();
-      });
-    }
-    this.reconcileTimer ??= setInterval(() => this.reconcile(), RECONCILE_MS);
-    this.reconcileTimer.unref?.();
+    this.sourced.follow(sources);
   }
 
-  /** Brings the engines in line with the sources' sets. */
+  /** Brings the engines in line with the sources' sets now. */
   reconcile(): void {
-    if (this.stopped) return;
-    const learned = new Map<string, string>();
-    for (const engine of this.engines.values()) {
-      const clusterID = engine.clusterID();
-      if (clusterID) learned.set(engine.id, clusterID);
-    }
-    const plan = mergeMembers([...this.sets.values()], learned);
-    const wanted = new Map(plan.connect.map((member) => [member.id, member]));
-    let changed = false;
-    for (const [id, fingerprint] of this.built) {
-      if (wanted.get(id)?.fingerprint === fingerprint) continue;
-      this.engines.get(id)?.stop();
-      stopMetricsSources([id]);
-      this.engines.delete(id);
-      this.built.delete(id);
-      changed = true;
-    }
-    const added: ClusterEngine[] = [];
-    const pollScale = fleetPollScale(plan.connect.length);
-    for (const member of plan.connect) {
-      const discovery = {
-        discoveredBy: member.discoveredBy,
-        ...(member.reachability ? { reachability: member.reachability } : {}),
-      };
-      const existing = this.engines.get(member.id);
-      if (existing) {
-        existing.setDiscovery(discovery);
-        continue;
-      }
-      const engine = this.build(member, pollScale);
-      engine.setDiscovery(discovery);
-      this.engines.set(member.id, engine);
-      this.built.set(member.id, member.fingerprint);
-      engine.start();
-      added.push(engine);
-    }
-    this.waiting = plan.waiting;
-    if (!changed && added.length === 0) return;
-    this.joinCache = undefined;
-    for (const listener of this.membershipListeners) listener(added);
+    this.sourced.reconcile();
   }
 
   /**
@@ -159,17 +99,19 @@ export class Fleet {
       return [{ id: row.id, name: row.name, discoveredBy: row.discoveredBy, reason, since }];
     });
     return {
-      discovered: members.length + this.waiting.length,
+      discovered: members.length + this.sourced.waiting().length,
       connected: members.length - waitingRows.length,
       waiting: [
-        ...this.waiting.map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
+        ...this.sourced
+          .waiting()
+          .map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
         ...waitingRows.map((row) => ({
           ...row,
           discoveredBy: row.discoveredBy ?? { kind: 'kubeconfig' as const, name: '' },
           since: row.since ?? new Date().toISOString(),
         })),
       ],
-      sources: this.sources.map((source) => source.status()),
+      sources: this.sourced.statuses(),
     };
   }
 
@@ -318,75 +260,10 @@ export class Fleet {
   }
 
   stop(): void {
-    this.stopped = true;
-    clearInterval(this.reconcileTimer);
-    for (const source of this.sources) source.stop();
+    this.sourced.stop();
     stopMetricsSources(this.ids());
     for (const engine of this.engines.values()) engine.stop();
   }
-}
-
-/** The engine of a member: its connection (a kubeconfig context, or an endpoint with rotating credentials). */
-export function buildEngine(member: ConnectableMember, pollScale: number): ClusterEngine {
-  const { connection: how } = member;
-  const connection =
-    how.kind === 'kubeconfig'
-      ? createKubeConnection(how.path, how.context, {}, how.credentials)
-      : createEndpointConnection(how.endpoint, how.credentials);
-  const metrics = startMetricsSource(member.id, connection, pollScale);
-  return new ClusterEngine({
-    id: member.id,
-    name: member.name,
-    connection,
-    latency: () => metrics.latency(),
-    alerts: () => metrics.alerts(),
-    pollScale,
-    discoveredBy: member.discoveredBy,
-  });
-}
-
-/** Thrown when the configured kubeconfig cannot be used. */
-export class FleetConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FleetConfigError';
-  }
-}
-
-/**
- * Builds and starts the fleet from a kubeconfig file, one cluster per context (or the listed contexts), and keeps
- * following the file: contexts added, removed or edited later take effect without a restart.
- */
-export function startFleetFromKubeconfig(path: string, contexts?: readonly string[]): Fleet {
-  checkKubeconfig(path, contexts);
-  const fleet = new Fleet();
-  fleet.follow([kubeconfigSource(path, { contexts })]);
-  return fleet;
-}
-
-/** Fails fast on a kubeconfig that cannot start a fleet (later edits that break it keep the last good set). */
-function checkKubeconfig(path: string, contexts?: readonly string[]): void {
-  const kubeConfig = new KubeConfig();
-  try {
-    kubeConfig.loadFromFile(path);
-  } catch (error) {
-    throw new FleetConfigError(`cannot read kubeconfig ${path}: ${(error as Error).message}`);
-  }
-  const available = kubeConfig.getContexts().map((context) => context.name);
-  const chosen = contexts && contexts.length > 0 ? contexts : available;
-  const unknown = chosen.filter((name) => !available.includes(name));
-  if (unknown.length > 0) throw new FleetConfigError(`kubeconfig ${path} has no context named ${unknown.join(', ')}`);
-  if (chosen.length === 0) throw new FleetConfigError(`kubeconfig ${path} has no contexts`);
-}
-
-/**
- * How much slower than for one cluster a fleet's periodic work runs: re-evaluations, log polls, metric scrapes and
- * alert polls. Events still re-evaluate a cluster at once; the periodic work only ages time-based rules and
- * refreshes corroboration. Up to 200 clusters nothing stretches; beyond, the fleet's request and evaluation rate
- * stays that of 200 (at 500 clusters the single-cluster periods took the whole core and changes queued behind them).
- */
-export function fleetPollScale(clusters: number): number {
-  return Math.max(1, clusters / 200);
 }
 
 const holder = globalThis as unknown as { __updateHealthFleet?: Fleet };
