@@ -106,7 +106,18 @@ test.beforeAll(async () => {
     'the hub simulator',
   );
   await start(
-    [simulator, '--scenario', 'catalogd-rollout', '--speed', '10', '--kubeconfig', join(dir, 'other.yaml')],
+    // Another seed: clusters of one seed share cluster IDs, and one cluster ID is one row.
+    [
+      simulator,
+      '--scenario',
+      'catalogd-rollout',
+      '--seed',
+      '7',
+      '--speed',
+      '10',
+      '--kubeconfig',
+      join(dir, 'other.yaml'),
+    ],
     /simulator ready/,
     'the other simulator',
   );
@@ -165,27 +176,32 @@ test('clusters from the hub and from a watched kubeconfig are rows; each says wh
   await expect(page.getByTestId('membership-discovered')).toHaveText('2 discovered', { timeout: SIXTY_SECONDS });
 });
 
-test('a ManagedCluster deleted with kubectl leaves the page within 60 s; created again, its row returns', async ({
-  page,
-  fleet,
-}) => {
-  test.setTimeout(180_000);
-  await page.goto(`http://127.0.0.1:${PORT}/?sort=name`);
-  await expect(fleet.row('update-in-progress')).toBeVisible({ timeout: SIXTY_SECONDS });
-  const saved = JSON.parse(
-    await kubectl(hubAdmin(), ['--context', 'hub', 'get', 'managedcluster', 'update-in-progress', '-o', 'json']),
-  ) as { metadata: Record<string, unknown>; status?: unknown };
-  await kubectl(hubAdmin(), ['--context', 'hub', 'delete', 'managedcluster', 'update-in-progress']);
-  await expect(fleet.row('update-in-progress')).toHaveCount(0, { timeout: SIXTY_SECONDS });
+test.describe('a cluster leaving', () => {
+  // Until the list is polled again the departed row's trend still asks for its series, which is gone: a 404.
+  test.use({ allowedConsoleErrors: [/status of 404/] });
 
-  const { resourceVersion: _rv, uid: _uid, creationTimestamp: _created, ...metadata } = saved.metadata;
-  void [_rv, _uid, _created];
-  await kubectl(
-    hubAdmin(),
-    ['--context', 'hub', 'create', '-f', '-'],
-    JSON.stringify({ ...saved, metadata, status: undefined }),
-  );
-  await expect(fleet.row('update-in-progress')).toBeVisible({ timeout: SIXTY_SECONDS });
+  test('a ManagedCluster deleted with kubectl leaves the page within 60 s; created again, its row returns', async ({
+    page,
+    fleet,
+  }) => {
+    test.setTimeout(180_000);
+    await page.goto(`http://127.0.0.1:${PORT}/?sort=name`);
+    await expect(fleet.row('update-in-progress')).toBeVisible({ timeout: SIXTY_SECONDS });
+    const saved = JSON.parse(
+      await kubectl(hubAdmin(), ['--context', 'hub', 'get', 'managedcluster', 'update-in-progress', '-o', 'json']),
+    ) as { metadata: Record<string, unknown>; status?: unknown };
+    await kubectl(hubAdmin(), ['--context', 'hub', 'delete', 'managedcluster', 'update-in-progress']);
+    await expect(fleet.row('update-in-progress')).toHaveCount(0, { timeout: SIXTY_SECONDS });
+
+    const { resourceVersion: _rv, uid: _uid, creationTimestamp: _created, ...metadata } = saved.metadata;
+    void [_rv, _uid, _created];
+    await kubectl(
+      hubAdmin(),
+      ['--context', 'hub', 'create', '--validate=false', '-f', '-'],
+      JSON.stringify({ ...saved, metadata, status: undefined }),
+    );
+    await expect(fleet.row('update-in-progress')).toBeVisible({ timeout: SIXTY_SECONDS });
+  });
 });
 
 test('a context added to the watched kubeconfig is a new row, without a restart', async ({ page, fleet }) => {

@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { ClusterRoleDto, SeverityDto } from '@/lib/api/dto';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import {
@@ -60,10 +60,19 @@ const ROLE_OPTIONS = (['standalone', 'management', 'hosted'] as ClusterRoleDto[]
   label: value,
 }));
 
+/** How often the fleet list is fetched again, so clusters that left the fleet leave the page. */
+const LIST_REFRESH_MS = 15_000;
+
 /** The fleet page: every cluster with version, update state, worst finding, sources and a trend sparkline. */
 export function FleetView() {
-  // Polled as well as streamed: clusters a source removed leave the list (the stream only updates rows).
-  const list = useQuery({ ...clusterQueries.list(), refetchInterval: 15_000 });
+  const list = useQuery(clusterQueries.list());
+  // Polled as well as streamed: a cluster its source removed leaves the list (the stream only adds and updates rows).
+  // A plain timer, not `refetchInterval`: every streamed row update restarts that one, so it would never fire.
+  const { refetch } = list;
+  useEffect(() => {
+    const timer = setInterval(() => void refetch(), LIST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refetch]);
   const [view, setView] = useFleetUrlState();
   const clusters = useMemo(() => list.data?.clusters ?? [], [list.data]);
   // Rows only, for every cluster: a fleet of 500 streams summaries, not whole health documents.
