@@ -4,7 +4,7 @@
  * per-cluster kubeconfig. Membership is live, tokens rotate without a gap, and each failure stays on its own row.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { KubeObject } from '@/lib/k8s/types';
@@ -212,4 +212,68 @@ describe('a fleet discovered from an ACM hub', () => {
     await until('nothing waits', () => fleet.membership().waiting.length === 0, 30_000);
     expect(fleet.membership()).toMatchObject({ discovered: 3 });
   }, 60_000);
+
+  it('credentials from an exec plugin (as cp-creds): it is told the cluster and returns the synced token', async () => {
+    fleet.stop();
+    const plugin = join(dir, 'cp-creds.js');
+    writeFileSync(plugin, CP_CREDS);
+    const log = join(dir, 'exec.log');
+    fleet = new Fleet();
+    fleet.follow([
+      hubSource({
+        kubeconfig: join(dir, 'hub.yaml'),
+        context: HUB_CONTEXT,
+        namespace: hub.namespace,
+        watch: WATCH,
+        exec: {
+          command: process.execPath,
+          args: [plugin, '--managed-serviceaccount=update-health'],
+          env: [
+            { name: 'HUB_URL', value: hub.server.url },
+            { name: 'HUB_CA', value: hub.server.caData },
+            { name: 'HUB_TOKEN', value: hub.server.tokens.admin },
+            { name: 'HUB_NAMESPACE', value: hub.namespace },
+            { name: 'EXEC_LOG', value: log },
+          ],
+        },
+      }),
+    ]);
+    await until('every cluster synced', () => SCENARIOS.every(synced), 30_000);
+    const infos = readFileSync(log, 'utf8')
+      .split('\n')
+      .filter(Boolean)
+      .map(
+        (line) => JSON.parse(line) as { spec: { interactive: boolean; cluster: { server: string; config: unknown } } },
+      );
+    // Run once per cluster, and again only for a token the cluster rejected (rotated every 4 s here).
+    const names = infos.map((info) => (info.spec.cluster.config as { clusterName: string }).clusterName);
+    expect([...new Set(names)].sort()).toEqual([...SCENARIOS].sort());
+    expect(infos.every((info) => !info.spec.interactive && info.spec.cluster.server.startsWith(hub.proxy.url))).toBe(
+      true,
+    );
+  }, 60_000);
 });
+
+/**
+ * A stand-in for cp-creds (managed-serviceaccount's ClusterProfile credential plugin): reads `clusterName` from the
+ * exec extension in KUBERNETES_EXEC_INFO and answers the synced `<cluster>-<msa>` Secret's token as an ExecCredential.
+ */
+const CP_CREDS = `
+const https = require('node:https');
+const fs = require('node:fs');
+const info = JSON.parse(process.env.KUBERNETES_EXEC_INFO);
+fs.appendFileSync(process.env.EXEC_LOG, JSON.stringify(info) + '\\n');
+const msa = process.argv.find((arg) => arg.startsWith('--managed-serviceaccount=')).split('=')[1];
+const name = info.spec.cluster.config.clusterName + '-' + msa;
+const url = process.env.HUB_URL + '/api/v1/namespaces/' + process.env.HUB_NAMESPACE + '/secrets/' + name;
+const ca = Buffer.from(process.env.HUB_CA, 'base64');
+https.get(url, { ca, headers: { authorization: 'Bearer ' + process.env.HUB_TOKEN } }, (res) => {
+  let body = '';
+  res.on('data', (chunk) => (body += chunk));
+  res.on('end', () => {
+    if (res.statusCode !== 200) { process.stderr.write('secret ' + name + ': ' + res.statusCode); process.exit(1); }
+    const token = Buffer.from(JSON.parse(body).data.token, 'base64').toString();
+    process.stdout.write(JSON.stringify({ apiVersion: info.apiVersion, kind: 'ExecCredential', status: { token } }));
+  });
+});
+`;
