@@ -2,18 +2,39 @@ import 'server-only';
 import { join, resolve } from 'node:path';
 import { z } from 'zod';
 
-const envSchema = z.object({
-  UPDATE_HEALTH_KUBECONFIG: z.string().min(1, 'UPDATE_HEALTH_KUBECONFIG must name a kubeconfig file'),
-  /** Comma-separated kubeconfig contexts to watch; all contexts when unset. */
-  UPDATE_HEALTH_CONTEXTS: z.string().optional(),
-  UPDATE_HEALTH_DATA_DIR: z.string().default('./data'),
-  /** Set by the launcher when the kubeconfig points at the embedded fleet. */
-  UPDATE_HEALTH_EMBEDDED: z.enum(['0', '1']).default('0'),
-  /** Directory under which the must-gather page may open server-side paths; default `<data dir>/must-gather`. */
-  UPDATE_HEALTH_MUST_GATHER_ROOT: z.string().optional(),
-  /** Prometheus APIs per cluster id as JSON (README "Metrics"); without one a cluster's ovnkube pods are scraped. */
-  UPDATE_HEALTH_PROMETHEUS: z.string().optional(),
-});
+const envSchema = z
+  .object({
+    /** A kubeconfig whose contexts are fleet members (watched: contexts added or removed later count too). */
+    UPDATE_HEALTH_KUBECONFIG: z.string().min(1, 'UPDATE_HEALTH_KUBECONFIG must name a kubeconfig file').optional(),
+    /** An ACM / OCM hub (`FILE[:CONTEXT]`) whose managed clusters are fleet members (README "Fleet from a hub"). */
+    UPDATE_HEALTH_HUB_KUBECONFIG: z.string().min(1).optional(),
+    /** The hub namespace whose ClusterProfiles are the fleet; default the dashboard's own namespace. */
+    UPDATE_HEALTH_HUB_NAMESPACE: z.string().min(1).optional(),
+    /** Set by the downward API in the dashboard's pod: its own namespace. */
+    POD_NAMESPACE: z.string().min(1).optional(),
+    /** The ManagedServiceAccount whose token Secrets reach the managed clusters (default `update-health`). */
+    UPDATE_HEALTH_HUB_MANAGED_SERVICE_ACCOUNT: z.string().min(1).optional(),
+    /** The cluster-proxy user-server URL, for hubs without the ClusterProfile API. */
+    UPDATE_HEALTH_HUB_PROXY_URL: z.string().url().optional(),
+    /**
+     * A JSON file of ClusterProfile access providers as the Cluster Inventory API's consumers read them
+     * (`{"providers":[{"name":"open-cluster-management","execConfig":{...}}]}`): credentials from the exec plugin.
+     */
+    UPDATE_HEALTH_HUB_ACCESS_PROVIDERS_FILE: z.string().min(1).optional(),
+    /** Comma-separated kubeconfig contexts to watch; all contexts when unset. */
+    UPDATE_HEALTH_CONTEXTS: z.string().optional(),
+    UPDATE_HEALTH_DATA_DIR: z.string().default('./data'),
+    /** Set by the launcher when the kubeconfig points at the embedded fleet. */
+    UPDATE_HEALTH_EMBEDDED: z.enum(['0', '1']).default('0'),
+    /** Directory under which the must-gather page may open server-side paths; default `<data dir>/must-gather`. */
+    UPDATE_HEALTH_MUST_GATHER_ROOT: z.string().optional(),
+    /** Prometheus APIs per cluster id as JSON (README "Metrics"); without one a cluster's ovnkube pods are scraped. */
+    UPDATE_HEALTH_PROMETHEUS: z.string().optional(),
+  })
+  .refine((env) => env.UPDATE_HEALTH_KUBECONFIG || env.UPDATE_HEALTH_HUB_KUBECONFIG, {
+    message: 'UPDATE_HEALTH_KUBECONFIG or UPDATE_HEALTH_HUB_KUBECONFIG must name where the fleet comes from',
+    path: ['UPDATE_HEALTH_KUBECONFIG'],
+  });
 
 /** Server configuration, parsed once from the environment. */
 export type ServerEnv = z.infer<typeof envSchema>;
@@ -36,7 +57,8 @@ export function serverEnv(): ServerEnv {
     const problems = parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`);
     throw new EnvError(
       `Update Health server configuration is invalid:\n  ${problems.join('\n  ')}\n` +
-        'Start it with `npm start` (embedded fleet) or `npm start -- --kubeconfig PATH [--context NAME]`.',
+        'Start it with `npm start` (embedded fleet), `npm start -- --kubeconfig PATH [--context NAME]` or ' +
+        '`npm start -- --hub FILE[:CONTEXT]`.',
     );
   }
   cached = parsed.data;

@@ -18,7 +18,9 @@ export const SERVER_ROOMS: Readonly<Record<string, readonly string[]>> = {
   /** Durable incidents. */
   incidents: ['db', 'http', 'observability', 'env'],
   /** The fleet, one engine per cluster, hosted views, readiness. */
-  engine: ['history', 'metrics', 'kube', 'http', 'observability', 'env'],
+  engine: ['fleet-sources', 'history', 'metrics', 'kube', 'http', 'observability', 'env'],
+  /** Where fleet members come from: a watched kubeconfig, an ACM/OCM hub (ClusterProfiles, ManagedClusters). */
+  'fleet-sources': ['kube', 'watch', 'env'],
   /** Durable finding history: every finding's lifecycle, kept for the timeline and update durations. */
   history: ['incidents', 'db', 'observability', 'env'],
   /** Metric and alert sources per cluster. */

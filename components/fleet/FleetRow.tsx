@@ -8,6 +8,7 @@ import { pickSparkline } from '@/lib/charts/pick-sparkline';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import type { FleetEntry } from '@/lib/view/fleet-groups';
 import { unhealthySources, updateStateLabel } from '@/lib/view/fleet-rows';
+import { formatDateTime } from '@/lib/view/format-time';
 import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import styles from './fleet.module.css';
@@ -101,6 +102,12 @@ export function FleetRow({
           {c.name}
         </Link>
         {depth && c.managedBy ? <span className="visually-hidden"> (hosted on {c.managedBy})</span> : null}
+        {c.discoveredBy?.kind === 'hub' ? (
+          <span className={`muted ${styles.via}`} data-testid="row-discovered-by">
+            {' '}
+            via hub {c.discoveredBy.name}
+          </span>
+        ) : null}
         {hosted ? (
           <button
             type="button"
@@ -124,7 +131,12 @@ export function FleetRow({
         <WorstFindingCell row={c} />
       </td>
       <td data-testid="row-sources">
-        {c.sources.length === 0 ? (
+        {c.reachability ? (
+          <span className={styles.stale} data-testid="row-hub-unavailable" title={c.reachability.message}>
+            <span aria-hidden="true">▲ </span>
+            hub reports unavailable since {formatDateTime(c.reachability.since)}
+          </span>
+        ) : c.sources.length === 0 ? (
           <span className="muted">—</span>
         ) : bad.length === 0 ? (
           <span>

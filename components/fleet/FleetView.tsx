@@ -1,6 +1,6 @@
 'use client';
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import type { ClusterRoleDto } from '@/lib/api/dto';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import { SEVERITY_ORDER } from '@/lib/health/severity';
@@ -15,6 +15,7 @@ import {
 import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { AppHeader } from '@/components/shell/AppHeader';
+import { FleetMembership } from './FleetMembership';
 import { FleetTable } from './FleetTable';
 import { UpdateDurationsPanel } from './UpdateDurationsPanel';
 import { useFleetUrlState } from './use-fleet-url-state';
@@ -61,9 +62,19 @@ const ROLE_OPTIONS = (['standalone', 'management', 'hosted'] as ClusterRoleDto[]
   label: value,
 }));
 
+/** How often the fleet list is fetched again, so clusters that left the fleet leave the page. */
+const LIST_REFRESH_MS = 15_000;
+
 /** The fleet page: every cluster with version, update state, worst finding, sources and a trend sparkline. */
 export function FleetView() {
   const list = useQuery(clusterQueries.list());
+  // Polled as well as streamed: a cluster its source removed leaves the list (the stream only adds and updates rows).
+  // A plain timer, not `refetchInterval`: every streamed row update restarts that one, so it would never fire.
+  const { refetch } = list;
+  useEffect(() => {
+    const timer = setInterval(() => void refetch(), LIST_REFRESH_MS);
+    return () => clearInterval(timer);
+  }, [refetch]);
   const [view, setView] = useFleetUrlState();
   const clusters = useMemo(() => list.data?.clusters ?? [], [list.data]);
   // Rows only, for every cluster: a fleet of 500 streams summaries, not whole health documents.
@@ -146,6 +157,7 @@ export function FleetView() {
             {list.isSuccess ? `${rows.length} of ${clusters.length} clusters` : ''}
           </span>
         </div>
+        {list.data?.membership ? <FleetMembership membership={list.data.membership} /> : null}
         {list.isPending ? <p role="status">Loading clusters…</p> : null}
         {list.isError ? (
           <div role="alert">

@@ -94,6 +94,25 @@ export const historyEntrySchema = z.object({
  */
 export const clusterRoleSchema = z.enum(['standalone', 'management', 'hosted']);
 
+/**
+ * Where the dashboard found a cluster: a kubeconfig context (`name` = the file), an ACM/OCM hub (`name` = the hub),
+ * or a HyperShift management cluster (`name` = its fleet id).
+ */
+export const discoveredBySchema = z.object({
+  kind: z.enum(['kubeconfig', 'hub', 'management']),
+  name: z.string(),
+});
+
+/**
+ * What the source that found a cluster says about reaching it, when that explains the row better than connection
+ * errors: the hub reports it unavailable (`ManagedClusterConditionAvailable` False or Unknown) since `since`.
+ */
+export const reachabilitySchema = z.object({
+  status: z.literal('hub-unavailable'),
+  since: z.string(),
+  message: z.string().optional(),
+});
+
 /** Identity and version facts of a cluster. `version` = latest Completed history entry, else desired. */
 export const clusterInfoSchema = z.object({
   id: z.string(),
@@ -101,6 +120,8 @@ export const clusterInfoSchema = z.object({
   role: clusterRoleSchema.optional(),
   /** Fleet id of the management cluster (hosted clusters seen from one). */
   managedBy: z.string().optional(),
+  discoveredBy: discoveredBySchema.optional(),
+  reachability: reachabilitySchema.optional(),
   version: z.string().nullable(),
   desiredVersion: z.string().nullable(),
   channel: z.string().nullable(),
@@ -300,10 +321,44 @@ export const clusterSummarySchema = z.object({
   managedBy: z.string().optional(),
   /** The update channel (ClusterVersion `spec.channel`). */
   channel: z.string().nullable().optional(),
+  discoveredBy: discoveredBySchema.optional(),
+  reachability: reachabilitySchema.optional(),
+});
+
+/** A discovered cluster the dashboard does not watch (yet), and why: no cluster is silently missing. */
+export const waitingClusterSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  discoveredBy: discoveredBySchema,
+  reason: z.string(),
+  since: z.string(),
+});
+
+/** A fleet source (a kubeconfig file, a hub) and its last error, if reading it fails now. */
+export const fleetSourceStatusSchema = z.object({
+  kind: z.enum(['kubeconfig', 'hub']),
+  name: z.string(),
+  error: z.object({ message: z.string(), since: z.string() }).optional(),
+});
+
+/**
+ * How many clusters the sources found, how many are watched, and each one that waits (without access provider,
+ * token Secret, ...) with its reason. Waiting clusters count once, whatever the viewer may see.
+ */
+export const fleetMembershipSchema = z.object({
+  discovered: z.number(),
+  connected: z.number(),
+  waiting: z.array(waitingClusterSchema),
+  /** Waiting clusters not listed by name (a logged-in viewer: who may see them cannot be asked yet). */
+  waitingHidden: z.number().optional(),
+  sources: z.array(fleetSourceStatusSchema),
 });
 
 /** `GET /api/clusters`. */
-export const clusterListSchema = z.object({ clusters: z.array(clusterSummarySchema) });
+export const clusterListSchema = z.object({
+  clusters: z.array(clusterSummarySchema),
+  membership: fleetMembershipSchema.optional(),
+});
 
 /** A sample of a detector's named values at cluster time `t` (epoch ms). */
 export const samplePointSchema = z.object({ t: z.number(), values: z.record(z.string(), z.number().nullable()) });
@@ -346,7 +401,7 @@ export const streamMessageSchema = z.discriminatedUnion('type', [
     type: z.literal('summary-patch'),
     clusterId: z.string(),
     set: clusterSummarySchema.omit({ id: true, sources: true }).partial().optional(),
-    unset: z.array(z.enum(['worstFinding', 'managedBy', 'channel'])).optional(),
+    unset: z.array(z.enum(['worstFinding', 'managedBy', 'channel', 'discoveredBy', 'reachability'])).optional(),
     sources: z.array(sourceStateSchema).optional(),
     sourceList: z.array(sourceStateSchema).optional(),
   }),
@@ -375,6 +430,10 @@ export type ClusterSummaryDto = z.infer<typeof clusterSummarySchema>;
 export type UpdatePhaseDto = z.infer<typeof updatePhaseSchema>;
 export type UpdateStateDto = z.infer<typeof updateStateSchema>;
 export type ClusterListDto = z.infer<typeof clusterListSchema>;
+export type DiscoveredByDto = z.infer<typeof discoveredBySchema>;
+export type ReachabilityDto = z.infer<typeof reachabilitySchema>;
+export type WaitingClusterDto = z.infer<typeof waitingClusterSchema>;
+export type FleetMembershipDto = z.infer<typeof fleetMembershipSchema>;
 export type SamplePointDto = z.infer<typeof samplePointSchema>;
 export type TransitionDto = z.infer<typeof transitionSchema>;
 export type ClusterSeriesDto = z.infer<typeof clusterSeriesSchema>;

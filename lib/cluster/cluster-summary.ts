@@ -37,5 +37,7 @@ export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
     role: cluster.role ?? 'standalone',
     channel: cluster.channel,
     ...(cluster.managedBy ? { managedBy: cluster.managedBy } : {}),
+    ...(cluster.discoveredBy ? { discoveredBy: cluster.discoveredBy } : {}),
+    ...(cluster.reachability ? { reachability: cluster.reachability } : {}),
   };
 }

@@ -4,7 +4,7 @@ type Row = ClusterSummaryDto;
 type Settable = NonNullable<SummaryPatchMessage['set']>;
 type Unsettable = NonNullable<SummaryPatchMessage['unset']>[number];
 
-const OPTIONAL: readonly Unsettable[] = ['worstFinding', 'managedBy', 'channel'];
+const OPTIONAL: readonly Unsettable[] = ['worstFinding', 'managedBy', 'channel', 'discoveredBy', 'reachability'];
 const FIELDS: readonly (keyof Settable)[] = [
   'name',
   'version',
@@ -16,6 +16,8 @@ const FIELDS: readonly (keyof Settable)[] = [
   'role',
   'managedBy',
   'channel',
+  'discoveredBy',
+  'reachability',
 ];
 
 const same = (a: unknown, b: unknown): boolean =>

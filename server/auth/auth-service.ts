@@ -71,8 +71,14 @@ export class AuthService {
 
   private oauth(): OAuthLogin {
     if (this.login) return this.login;
+    const kubeconfig = serverEnv().UPDATE_HEALTH_KUBECONFIG;
+    if (!kubeconfig)
+      throw new LoginError(
+        'login needs the auth cluster in a kubeconfig (--kubeconfig, --auth-cluster)',
+        'unavailable',
+      );
     const kubeConfig = new KubeConfig();
-    kubeConfig.loadFromFile(serverEnv().UPDATE_HEALTH_KUBECONFIG);
+    kubeConfig.loadFromFile(kubeconfig);
     const context = kubeConfig.getContextObject(this.authCluster());
     const cluster = context ? kubeConfig.getCluster(context.cluster) : null;
     if (!cluster) {
@@ -210,6 +216,11 @@ export class AuthService {
     const cluster = getFleet().accessCluster(memberId);
     if (!cluster) return () => false;
     return this.answersOn(cluster, viewer, checks);
+  }
+
+  /** Whether a fleet cluster decides who may see this member (false for a cluster that left the fleet). */
+  governs(memberId: string): boolean {
+    return getFleet().accessCluster(memberId) !== undefined;
   }
 
   /** Access answers on one cluster of the fleet (an engine id). */

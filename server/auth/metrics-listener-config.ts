@@ -18,9 +18,16 @@ export async function startConfiguredMetricsListener(): Promise<MetricsListener 
       'UPDATE_HEALTH_METRICS_PORT needs UPDATE_HEALTH_TLS_CERT_FILE and _KEY_FILE: the metrics listener is TLS only',
     );
   }
+  const kubeconfig = serverEnv().UPDATE_HEALTH_KUBECONFIG;
+  if (!env.clientCaFile && !kubeconfig) {
+    throw new EnvError(
+      'UPDATE_HEALTH_METRICS_PORT on a fleet from a hub alone needs UPDATE_HEALTH_METRICS_CLIENT_CA_FILE: there is no ' +
+        'kubeconfig cluster to read the monitoring client CA from',
+    );
+  }
   const clientCa = env.clientCaFile
     ? clientCaFromFile(env.clientCaFile)
-    : clientCaFromCluster(serverEnv().UPDATE_HEALTH_KUBECONFIG, getAuthService().authCluster());
+    : clientCaFromCluster(kubeconfig!, getAuthService().authCluster());
   return startMetricsListener({
     host: env.host,
     port: env.port,

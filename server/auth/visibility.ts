@@ -1,5 +1,12 @@
 import 'server-only';
-import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  ClusterListDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  FleetMembershipDto,
+  StreamMessage,
+} from '@/lib/api/dto';
 import type { IncidentDto } from '@/lib/api/incident-dto';
 import {
   CLUSTER_METRICS_ACCESS,
@@ -80,6 +87,35 @@ export async function summariesFor(viewer: Viewer, members: readonly FleetMember
   return rows.filter((row): row is ClusterSummaryDto => !!row);
 }
 
+/**
+ * `GET /api/clusters` for this viewer: the rows they may see, and the fleet's membership counted over those rows.
+ * Clusters found but without a row (no access provider) cannot be asked who may see them, so only the local
+ * operator sees them named; anyone else gets their number. Source errors (a hub unreachable) are everyone's to see.
+ */
+export async function clusterListFor(
+  viewer: Viewer,
+  fleet: { members(): FleetMember[]; membership(): FleetMembershipDto },
+): Promise<ClusterListDto> {
+  const members = fleet.members();
+  const clusters = await summariesFor(viewer, members);
+  const membership = fleet.membership();
+  if (viewer.kind === 'local') return { clusters, membership };
+  const rowIds = new Set(members.map((member) => member.id));
+  const visible = new Set(clusters.map((row) => row.id));
+  // Rows the viewer sees are theirs to count and name; clusters without a row are counted only.
+  const waiting = membership.waiting.filter((entry) => visible.has(entry.id));
+  return {
+    clusters,
+    membership: {
+      discovered: clusters.length + membership.waiting.filter((entry) => !rowIds.has(entry.id)).length,
+      connected: clusters.length - waiting.length,
+      waiting,
+      waitingHidden: membership.waiting.filter((entry) => !rowIds.has(entry.id)).length,
+      sources: membership.sources,
+    },
+  };
+}
+
 /** Chart series for this viewer (call only for a member `healthFor` showed). */
 export async function seriesFor(viewer: Viewer, memberId: string, series: ClusterSeriesDto): Promise<ClusterSeriesDto> {
   if (viewer.kind === 'local') return series;
@@ -127,11 +163,14 @@ export async function pathRefusal(viewer: Viewer, path: string): Promise<string 
 
 /**
  * An incident for this reader, or undefined when there is none or they may not see its cluster. An incident frozen
- * from a must-gather belongs to no fleet cluster: only its creator and the must-gather administrators may read it.
+ * from a must-gather, or of a cluster no longer in the fleet, belongs to no fleet cluster: only its creator and the
+ * must-gather administrators may read it.
  */
 export async function incidentFor(viewer: Viewer, incident: IncidentDto | undefined): Promise<IncidentDto | undefined> {
   if (!incident || viewer.kind === 'local') return incident;
-  if (isMustGatherClusterId(incident.cluster.id)) {
+  // A cluster that left the fleet (a ManagedCluster deleted) cannot be asked any more: its incidents stay readable
+  // as a must-gather's are, by their creator and the must-gather administrators.
+  if (isMustGatherClusterId(incident.cluster.id) || !getAuthService().governs(incident.cluster.id)) {
     if (incident.createdBy !== null && incident.createdBy === viewerName(viewer)) return incident;
     return (await getAuthService().mayGetPath(viewer, MUST_GATHER_ADMIN_PATH)) ? incident : undefined;
   }

@@ -66,7 +66,7 @@ describe('sim CLI', () => {
     const kubeconfig = join(dir, 'kubeconfig.yaml');
     const child = spawn(
       'node_modules/.bin/tsx',
-      ['--conditions=react-server', 'server/simulator/cli.ts', '--hub', '--fleet', '2', '--kubeconfig', kubeconfig],
+      ['--conditions=react-server', 'server/cli/sim.ts', '--hub', '--fleet', '2', '--kubeconfig', kubeconfig],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     try {

@@ -16,11 +16,13 @@ import { configureProcessUsers } from '@/server/simulator/access/htpasswd';
 import { defaultFleetSpeed, startFleet } from '@/server/simulator/fleet';
 import { HUB_CONTEXT, fleetMembers, startHub } from '@/server/simulator/hub/serve-hub';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
+import { parseHubArgument } from '@/server/fleet-sources/hub-config';
 import { needsBuild } from './build-state';
 import { startTlsFront, type TlsFront } from './tls-front';
 
 const USAGE = `usage: npm start -- [--port N] [--host H] [--kubeconfig PATH] [--context NAME[,NAME...]]
-                     [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--hub [FILE[:CONTEXT]]] [--no-build] [--dev]
+                     [--hub [FILE[:CONTEXT]]] [--hub-namespace NS] [--hub-proxy-url URL]
+                     [--scenario NAME[,NAME...]] [--fleet N] [--speed X] [--no-build] [--dev]
                      [--auth none|openshift] [--auth-cluster CONTEXT] [--htpasswd FILE] [--insecure-no-auth]
                      [--max-heap-mb N] [--tls-cert FILE --tls-key FILE] [--xss-probe]`;
 
@@ -45,9 +47,11 @@ function parse() {
         host: { type: 'string' },
         kubeconfig: { type: 'string' },
         context: { type: 'string' },
+        hub: { type: 'string' },
+        'hub-namespace': { type: 'string' },
+        'hub-proxy-url': { type: 'string' },
         scenario: { type: 'string' },
         fleet: { type: 'string' },
-        hub: { type: 'string' },
         speed: { type: 'string' },
         'no-build': { type: 'boolean' },
         dev: { type: 'boolean' },
@@ -147,11 +151,20 @@ async function main(): Promise<void> {
   let stopFleet = async (): Promise<void> => {};
   const kubeconfig = args.kubeconfig ?? process.env.UPDATE_HEALTH_KUBECONFIG;
   const embeddedHub = args.hub === '';
-  if (args.hub) {
-    // A real hub: the server reads FILE[:CONTEXT] (server/fleet-sources).
-    env.UPDATE_HEALTH_HUB_KUBECONFIG = args.hub;
+  // --hub FILE[:CONTEXT] (or UPDATE_HEALTH_HUB_KUBECONFIG): a real hub, alone or beside a kubeconfig.
+  const hub = args.hub || (args.hub === undefined ? process.env.UPDATE_HEALTH_HUB_KUBECONFIG : undefined);
+  if (hub) {
+    const { kubeconfig: hubFile, context: hubContext } = parseHubArgument(hub);
+    const hubPath = resolve(hubFile);
+    if (!existsSync(hubPath)) fail(`hub kubeconfig ${hubPath} does not exist`);
+    env.UPDATE_HEALTH_HUB_KUBECONFIG = hubContext ? `${hubPath}:${hubContext}` : hubPath;
+    if (args['hub-namespace']) env.UPDATE_HEALTH_HUB_NAMESPACE = args['hub-namespace'];
+    if (args['hub-proxy-url']) env.UPDATE_HEALTH_HUB_PROXY_URL = args['hub-proxy-url'];
     env.UPDATE_HEALTH_EMBEDDED = '0';
-    console.log(`Update Health: fleet from the hub ${args.hub}`);
+    console.log(`Update Health: fleet from the hub ${env.UPDATE_HEALTH_HUB_KUBECONFIG}`);
+  }
+  if (hub && !kubeconfig && !args.context) {
+    // the hub alone is the fleet
   } else if (kubeconfig || args.context) {
     const path = resolve(kubeconfig ?? process.env.KUBECONFIG ?? join(process.env.HOME ?? '', '.kube', 'config'));
     if (!existsSync(path)) fail(`kubeconfig ${path} does not exist`);

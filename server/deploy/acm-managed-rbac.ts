@@ -28,9 +28,21 @@ type Binding = Manifest & {
   subjects?: { kind: string; name: string; namespace?: string }[];
 };
 
+/**
+ * Whether a rule grants only SubjectAccessReviews: creating one asks the cluster's authorizer and stores nothing, and
+ * per-user visibility asks each managed cluster that way, through cluster-proxy, as the managed service account.
+ */
+export function isReviewRule(rule: { apiGroups?: string[]; resources?: string[] }): boolean {
+  return (
+    (rule.apiGroups ?? []).every((group) => group === 'authorization.k8s.io') &&
+    (rule.resources ?? []).length > 0 &&
+    (rule.resources ?? []).every((resource) => resource === 'subjectaccessreviews')
+  );
+}
+
 function readOnly(rules: readonly Rule[]): Rule[] {
   return rules.flatMap((rule) => {
-    const verbs = rule.verbs.filter((verb) => READ_VERBS.includes(verb));
+    const verbs = rule.verbs.filter((verb) => READ_VERBS.includes(verb) || (verb === 'create' && isReviewRule(rule)));
     return verbs.length ? [{ ...rule, verbs }] : [];
   });
 }

@@ -35,12 +35,16 @@ describe('deploy/acm', () => {
     expect(readers.map((m) => m.metadata.name)).toEqual(['update-health-managed-reader']);
   });
 
-  it('grants the managed service account on a managed cluster get, list and watch only, and no Secret', () => {
+  it('grants the managed service account on a managed cluster get, list and watch only (and reviews), no Secret', () => {
     const grants = accountGrants(distributed, AGENT_ADDON_NAMESPACE, MANAGED_SERVICE_ACCOUNT);
     expect(grants.length).toBeGreaterThan(10);
     for (const grant of grants) {
       expect(
-        grant.verbs.filter((verb) => !READ_VERBS.includes(verb)),
+        grant.verbs.filter(
+          (verb) =>
+            !READ_VERBS.includes(verb) &&
+            !(verb === 'create' && isResourceGrant(grant) && grant.resource === 'subjectaccessreviews'),
+        ),
         JSON.stringify(grant),
       ).toEqual([]);
     }
@@ -53,7 +57,7 @@ describe('deploy/acm', () => {
     );
   });
 
-  it("holds on a cluster's RBAC authorizer: the account reads ClusterVersions and cannot write or read Secrets", () => {
+  it("holds on a cluster's RBAC authorizer: the account reads ClusterVersions, asks reviews, cannot write or read Secrets", () => {
     const cluster = createSimulatedCluster();
     const client = cluster.as('work-agent');
     const plural: Record<string, ResourceName> = {
@@ -72,7 +76,9 @@ describe('deploy/acm', () => {
     expect(may('watch', 'config.openshift.io', 'clusterversions')).toBe(true);
     expect(may('list', '', 'pods')).toBe(true);
     expect(may('update', 'config.openshift.io', 'clusterversions')).toBe(false);
-    expect(may('create', 'authorization.k8s.io', 'subjectaccessreviews')).toBe(false);
+    // Reviews ask the authorizer and store nothing: per-user visibility sends them through cluster-proxy.
+    expect(may('create', 'authorization.k8s.io', 'subjectaccessreviews')).toBe(true);
+    expect(may('create', 'authentication.k8s.io', 'tokenreviews')).toBe(false);
     expect(may('get', '', 'secrets', 'openshift-config')).toBe(false);
   });
 

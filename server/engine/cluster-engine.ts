@@ -3,6 +3,8 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type {
   ClusterHealthDto,
+  DiscoveredByDto,
+  ReachabilityDto,
   ClusterSeriesDto,
   ClusterSummaryDto,
   SourceStateDto,
@@ -72,6 +74,14 @@ export interface ClusterEngineOptions {
   pollScale?: number;
   /** Where findings' lifecycles are recorded (and open findings' onsets read back on start); absent: not recorded. */
   history?: FindingHistoryRepository;
+  /** Where the cluster was found (shown on its row). */
+  discoveredBy?: DiscoveredByDto;
+}
+
+/** What the source that found a cluster says of it now. */
+export interface Discovery {
+  discoveredBy?: DiscoveredByDto;
+  reachability?: ReachabilityDto;
 }
 
 type Listener = (message: StreamMessage) => void;
@@ -114,8 +124,10 @@ export class ClusterEngine {
   private readonly hosted = new Map<string, HostedClusterView>();
   private ownClusterID: string | undefined;
   private readonly recorders = new Map<string, FindingRecorder>();
+  private discovery: Discovery;
 
   constructor(private readonly options: ClusterEngineOptions) {
+    this.discovery = options.discoveredBy ? { discoveredBy: options.discoveredBy } : {};
     this.id = options.id;
     this.name = options.name;
     this.connection = options.connection;
@@ -128,7 +140,7 @@ export class ClusterEngine {
       LOG_POLL_MS * (options.pollScale ?? 1),
     );
     this.published = new PublishedHealth(this.id, {
-      cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone' },
+      cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone', ...this.discovery },
       findings: [],
       updateProgress: null,
       updateRecommendations: null,
@@ -139,6 +151,13 @@ export class ClusterEngine {
   /** The HostedClusters found on this cluster (a management cluster), each a fleet member of its own. */
   hostedViews(): HostedClusterView[] {
     return [...this.hosted.values()];
+  }
+
+  /** Takes what the cluster's source says now (a hub reporting it unavailable); re-evaluates when it changed. */
+  setDiscovery(discovery: Discovery): void {
+    if (JSON.stringify(discovery) === JSON.stringify(this.discovery)) return;
+    this.discovery = discovery;
+    this.schedule(COALESCE_MS.other);
   }
 
   /** `spec.clusterID` of the cluster's own ClusterVersion (joins it with its HostedCluster on a management cluster). */
@@ -382,7 +401,11 @@ export class ClusterEngine {
     // Charts need at most a point a second, however often events re-evaluate.
     const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
     if (sample) this.lastSampleAt = Date.now();
-    for (const message of this.published.update(assessment, now, sample)) this.emit(message);
+    const discovered = {
+      ...assessment,
+      health: { ...assessment.health, cluster: { ...assessment.health.cluster, ...this.discovery } },
+    };
+    for (const message of this.published.update(discovered, now, sample)) this.emit(message);
     if (this.pendingTransitions.length > 0) {
       this.emit({ type: 'transitions', clusterId: this.id, transitions: this.pendingTransitions });
       this.pendingTransitions = [];
@@ -417,7 +440,9 @@ export class ClusterEngine {
         now,
         sources,
       );
-      for (const message of view.apply(assessment, part.snapshot, now, sample)) this.emit(message);
+      const cluster = { ...assessment.health.cluster, discoveredBy: { kind: 'management' as const, name: this.id } };
+      const discovered = { ...assessment, health: { ...assessment.health, cluster } };
+      for (const message of view.apply(discovered, part.snapshot, now, sample)) this.emit(message);
     }
     for (const id of this.hosted.keys()) {
       if (seen.has(id)) continue;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fleetPollScale } from './fleet';
+import { fleetPollScale } from './fleet-build';
 
 describe('fleetPollScale', () => {
   it('leaves fleets up to 200 clusters at the single-cluster periods and keeps larger ones at the rate of 200', () => {

@@ -1,18 +1,27 @@
 import 'server-only';
-import { KubeConfig } from '@kubernetes/client-node';
-import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessage } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  ClusterSeriesDto,
+  ClusterSummaryDto,
+  FleetMembershipDto,
+  StreamMessage,
+} from '@/lib/api/dto';
 import type { Snapshot } from '@/lib/health/types';
 import { joinHealth } from '@/lib/cluster/join-hosted';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { publicUrl, serverEnv } from '@/server/env';
-import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
-import { ClusterEngine } from './cluster-engine';
-import { createKubeConnection } from '@/server/kube/kube-connection';
+import { stopMetricsSources } from '@/server/metrics/sources';
+import type { ClusterEngine } from './cluster-engine';
+import { buildEngine, checkKubeconfig, type EngineBuilder } from './fleet-build';
+import { SourcedEngines } from './sourced-engines';
+import type { FleetSource } from '@/server/fleet-sources/fleet-source';
+import { kubeconfigSource } from '@/server/fleet-sources/kubeconfig-source';
+import { hubSource } from '@/server/fleet-sources/hub-source';
+import { hubSourceOptions } from '@/server/fleet-sources/hub-config';
 import type { HostedClusterView } from './hosted-cluster-view';
 import type { StreamSource } from '@/server/http/sse';
 import { serviceMetrics, type FleetStats, type ServiceMetrics } from '@/server/observability/service-metrics';
 import { onShutdown } from '@/server/observability/shutdown';
-import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { getFindingHistory } from '@/server/history/history-store';
 
 /** A fleet member as routes, the stream and incidents read it: an engine, a hosted view, or both joined. */
@@ -46,14 +55,66 @@ function joinedMember(own: ClusterEngine, hosted: HostedClusterView): FleetMembe
 }
 
 /**
- * Every cluster the server watches, one engine per kubeconfig context, plus every HostedCluster found on a
- * management cluster (id `<management-id>.<namespace>.<name>`), joined with its own context by cluster id.
+ * Every cluster the server watches: one engine per member its sources found (kubeconfig contexts, a hub's managed
+ * clusters), kept in step with the sources' live sets, plus every HostedCluster found on a management cluster
+ * (id `<management-id>.<namespace>.<name>`), joined with its own engine by cluster id.
  */
 export class Fleet {
   private readonly engines = new Map<string, ClusterEngine>();
+  private readonly sourced: SourcedEngines;
+  private readonly membershipListeners = new Set<(added: readonly ClusterEngine[]) => void>();
 
-  constructor(engines: readonly ClusterEngine[]) {
+  constructor(engines: readonly ClusterEngine[] = [], build: EngineBuilder = buildEngine) {
     for (const engine of engines) this.engines.set(engine.id, engine);
+    this.sourced = new SourcedEngines(this.engines, build, (added) => {
+      this.joinCache = undefined;
+      for (const listener of this.membershipListeners) listener(added);
+    });
+  }
+
+  /** Starts the sources; from now on the fleet follows their sets (members added, removed, rebuilt when edited). */
+  follow(sources: readonly FleetSource[]): void {
+    this.sourced.follow(sources);
+  }
+
+  /** Brings the engines in line with the sources' sets now. */
+  reconcile(): void {
+    this.sourced.reconcile();
+  }
+
+  /**
+   * How many clusters the sources found, how many are connected (a source synced), and each that waits with its
+   * reason: found but not reachable at all (no access provider), or a row none of whose sources has synced yet.
+   */
+  membership(): FleetMembershipDto {
+    const members = this.members();
+    const waitingRows = members.flatMap((member) => {
+      const row = member.summary();
+      if (row.sources.some((source) => source.status === 'synced')) return [];
+      const failing = row.sources.find((source) => source.error);
+      const reason = row.reachability
+        ? `hub reports unavailable${row.reachability.message ? `: ${row.reachability.message}` : ''}`
+        : failing
+          ? `${failing.status}: ${failing.error!.code ? `${failing.error!.code} ` : ''}${failing.error!.message}`
+          : 'connecting';
+      const since = row.reachability?.since ?? row.sources.map((source) => source.since).sort()[0];
+      return [{ id: row.id, name: row.name, discoveredBy: row.discoveredBy, reason, since }];
+    });
+    return {
+      discovered: members.length + this.sourced.waiting().length,
+      connected: members.length - waitingRows.length,
+      waiting: [
+        ...this.sourced
+          .waiting()
+          .map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
+        ...waitingRows.map((row) => ({
+          ...row,
+          discoveredBy: row.discoveredBy ?? { kind: 'kubeconfig' as const, name: '' },
+          since: row.since ?? new Date().toISOString(),
+        })),
+      ],
+      sources: this.sourced.statuses(),
+    };
   }
 
   ids(): string[] {
@@ -159,13 +220,19 @@ export class Fleet {
         })),
       subscribe: (listener) => {
         // One subscription per engine: hosted views publish through the engine of their management cluster.
-        const unsubscribers = [...this.engines.values()].map((engine) =>
+        const subscribeTo = (engine: ClusterEngine) =>
           engine.subscribe((message) => {
             const addressed = this.addressed(message);
             if (addressed && (!wanted || wanted.has(addressed.clusterId))) listener(addressed);
-          }),
-        );
-        return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+          });
+        const unsubscribers = [...this.engines.values()].map(subscribeTo);
+        // Engines a source adds later speak on streams opened before them (a removed engine falls silent).
+        const onMembership = (added: readonly ClusterEngine[]) => unsubscribers.push(...added.map(subscribeTo));
+        this.membershipListeners.add(onMembership);
+        return () => {
+          this.membershipListeners.delete(onMembership);
+          unsubscribers.forEach((unsubscribe) => unsubscribe());
+        };
       },
     };
   }
@@ -206,65 +273,10 @@ export class Fleet {
   }
 
   stop(): void {
+    this.sourced.stop();
     stopMetricsSources(this.ids());
     for (const engine of this.engines.values()) engine.stop();
   }
-}
-
-/** Thrown when the configured kubeconfig cannot be used. */
-export class FleetConfigError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'FleetConfigError';
-  }
-}
-
-/**
- * Builds and starts the fleet from a kubeconfig file: one cluster per context (or the listed contexts), recording
- * findings in `history` when given.
- */
-export function startFleetFromKubeconfig(
-  path: string,
-  contexts?: readonly string[],
-  history?: FindingHistoryRepository,
-): Fleet {
-  const kubeConfig = new KubeConfig();
-  try {
-    kubeConfig.loadFromFile(path);
-  } catch (error) {
-    throw new FleetConfigError(`cannot read kubeconfig ${path}: ${(error as Error).message}`);
-  }
-  const available = kubeConfig.getContexts().map((context) => context.name);
-  const chosen = contexts && contexts.length > 0 ? contexts : available;
-  const unknown = chosen.filter((name) => !available.includes(name));
-  if (unknown.length > 0) throw new FleetConfigError(`kubeconfig ${path} has no context named ${unknown.join(', ')}`);
-  if (chosen.length === 0) throw new FleetConfigError(`kubeconfig ${path} has no contexts`);
-  const pollScale = fleetPollScale(chosen.length);
-  const engines = chosen.map((name) => {
-    const connection = createKubeConnection(path, name);
-    const metrics = startMetricsSource(name, connection, pollScale);
-    return new ClusterEngine({
-      id: name,
-      name,
-      connection,
-      latency: () => metrics.latency(),
-      alerts: () => metrics.alerts(),
-      pollScale,
-      history,
-    });
-  });
-  for (const engine of engines) engine.start();
-  return new Fleet(engines);
-}
-
-/**
- * How much slower than for one cluster a fleet's periodic work runs: re-evaluations, log polls, metric scrapes and
- * alert polls. Events still re-evaluate a cluster at once; the periodic work only ages time-based rules and
- * refreshes corroboration. Up to 200 clusters nothing stretches; beyond, the fleet's request and evaluation rate
- * stays that of 200 (at 500 clusters the single-cluster periods took the whole core and changes queued behind them).
- */
-export function fleetPollScale(clusters: number): number {
-  return Math.max(1, clusters / 200);
 }
 
 /**
@@ -288,10 +300,18 @@ export function getFleet(): Fleet {
   if (!holder.__updateHealthFleet) {
     const env = serverEnv();
     const url = publicUrl();
-    const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
-      .map((name) => name.trim())
-      .filter(Boolean);
-    const fleet = startFleetFromKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts, getFindingHistory());
+    const sources: FleetSource[] = [];
+    if (env.UPDATE_HEALTH_KUBECONFIG) {
+      const contexts = env.UPDATE_HEALTH_CONTEXTS?.split(',')
+        .map((name) => name.trim())
+        .filter(Boolean);
+      checkKubeconfig(env.UPDATE_HEALTH_KUBECONFIG, contexts);
+      sources.push(kubeconfigSource(env.UPDATE_HEALTH_KUBECONFIG, { contexts }));
+    }
+    if (env.UPDATE_HEALTH_HUB_KUBECONFIG) sources.push(hubSource(hubSourceOptions(env)));
+    const history = getFindingHistory();
+    const fleet = new Fleet([], (member, pollScale) => buildEngine(member, pollScale, history));
+    fleet.follow(sources);
     holder.__updateHealthFleet = fleet;
     onShutdown(() => fleet.stop());
     reportToMetrics(fleet, serviceMetrics(), url);

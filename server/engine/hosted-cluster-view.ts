@@ -28,7 +28,17 @@ export class HostedClusterView {
     public clusterID: string | undefined,
   ) {
     this.published = new PublishedHealth(id, {
-      cluster: { id, name, role: 'hosted', managedBy, version: null, desiredVersion: null, channel: null, history: [] },
+      cluster: {
+        id,
+        name,
+        role: 'hosted',
+        managedBy,
+        discoveredBy: { kind: 'management', name: managedBy },
+        version: null,
+        desiredVersion: null,
+        channel: null,
+        history: [],
+      },
       findings: [],
       updateProgress: null,
       updateRecommendations: null,

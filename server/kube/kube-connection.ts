@@ -1,7 +1,12 @@
 import 'server-only';
 import type { SourceStateDto } from '@/lib/api/dto';
 import type { ResourceNeed } from '@/lib/health/types';
-import { KubeTransport } from '@/server/watch/kube-transport';
+import {
+  KubeTransport,
+  type CredentialSource,
+  type KubeTransportOptions,
+  type ServerEndpoint,
+} from '@/server/watch/kube-transport';
 import { KubeApiError } from '@/server/watch/kube-errors';
 import { Reflector } from '@/server/watch/reflector';
 import type { ReflectorOptions } from '@/server/watch/reflector-types';
@@ -26,18 +31,42 @@ export type WatchTiming = Pick<ReflectorOptions, 'bookmarkIntervalMs' | 'inactiv
 /**
  * A {@link ClusterConnection} to a real API server (or the embedded one) through one kubeconfig context: one
  * reflector per need, read-only GETs for logs and proxies, and a cluster clock learnt from response `Date` headers.
+ * `credentials`, when given, replaces the context user's token or exec plugin (see exec-credential.ts).
  */
 export function createKubeConnection(
   kubeconfigPath: string,
   context: string,
   timing: WatchTiming = {},
+  credentials?: CredentialSource,
+): ClusterConnection {
+  // From the file (not a shared KubeConfig object) so a rotated token is re-read on 401.
+  return connectionOver(
+    (onResponseHeaders) => KubeTransport.fromFile(kubeconfigPath, { context, onResponseHeaders, credentials }),
+    timing,
+  );
+}
+
+/**
+ * A {@link ClusterConnection} to an API server known by URL and CA, with a token from `credentials` asked per
+ * request: a managed cluster behind a hub's cluster-proxy, with a rotating managed-serviceaccount token.
+ */
+export function createEndpointConnection(
+  endpoint: ServerEndpoint,
+  credentials: CredentialSource,
+  timing: WatchTiming = {},
+): ClusterConnection {
+  return connectionOver(
+    (onResponseHeaders) => KubeTransport.forEndpoint(endpoint, { onResponseHeaders, credentials }),
+    timing,
+  );
+}
+
+function connectionOver(
+  makeTransport: (onResponseHeaders: KubeTransportOptions['onResponseHeaders']) => KubeTransport,
+  timing: WatchTiming,
 ): ClusterConnection {
   const clock = new ClusterClock();
-  // From the file (not a shared KubeConfig object) so a rotated token is re-read on 401.
-  const transport = KubeTransport.fromFile(kubeconfigPath, {
-    context,
-    onResponseHeaders: (headers) => clock.observe(headers.date),
-  });
+  const transport = makeTransport((headers) => clock.observe(headers.date));
   // Watches carry no fresh Date headers; a cheap periodic GET keeps the clock estimate honest, often while the
   // cluster clock is not running in real time (the embedded fleet), rarely otherwise.
   let probe: NodeJS.Timeout | undefined;

@@ -3,7 +3,13 @@ import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
 import { KubeConfig } from '@kubernetes/client-node';
-import { KubeCredentialsError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
+import {
+  KubeApiError,
+  KubeCredentialsError,
+  KubeTransportError,
+  apiErrorFromResponse,
+  toTransportError,
+} from './kube-errors';
 import { H2SessionPool, type H2PoolOptions, type H2Target } from './h2-session-pool';
 import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
@@ -29,6 +35,23 @@ export interface KubeTransportOptions {
    * `false` keeps to HTTP/1.1 (a connection per open watch); an object tunes the session PINGs and idle close.
    */
   http2?: false | H2PoolOptions;
+  /**
+   * The bearer token for each request, in place of the kubeconfig user's (an exec plugin, a watched token Secret).
+   * After a 401 it is asked once more with `rejected: true` and the request is retried with the fresh token, so a
+   * rotated token costs neither a relist nor an "unauthorized" status.
+   */
+  credentials?: CredentialSource;
+}
+
+/** Supplies a bearer token per request; `rejected` means the server just refused the last one. */
+export type CredentialSource = (request: { rejected: boolean }) => Promise<{ token: string }>;
+
+/** TLS and address of an API server whose credentials come from a {@link CredentialSource}. */
+export interface ServerEndpoint {
+  server: string;
+  /** base64 PEM bundle (kubeconfig `certificate-authority-data`); system roots when absent. */
+  caData?: string;
+  insecureSkipTLSVerify?: boolean;
 }
 
 /** Per-request controls. */
@@ -66,8 +89,9 @@ const ERROR_BODY_LIMIT = 1024 * 1024;
 export class KubeTransport {
   private config: KubeConfig;
   private readonly source: ConfigSource;
-  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders' | 'http2'>>;
+  private readonly options: Required<Omit<KubeTransportOptions, 'onResponseHeaders' | 'http2' | 'credentials'>>;
   private readonly onResponseHeaders: KubeTransportOptions['onResponseHeaders'];
+  private readonly credentials: CredentialSource | undefined;
   private readonly agents = new TlsAgentCache();
   /** Whether the server serves WatchList (`sendInitialEvents`): learnt by the first reflector that tries it. */
   watchListSupport: 'unknown' | 'supported' | 'unsupported' = 'unknown';
@@ -75,7 +99,7 @@ export class KubeTransport {
   private readonly sessions: H2SessionPool | undefined;
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
-    this.config = config;
+    this.config = options.credentials ? withoutUserAuth(config) : config;
     this.source = source;
     this.options = {
       headerTimeoutMs: options.headerTimeoutMs ?? 30_000,
@@ -85,6 +109,28 @@ export class KubeTransport {
     };
     this.onResponseHeaders = options.onResponseHeaders;
     this.sessions = options.http2 === false ? undefined : new H2SessionPool(options.http2);
+    this.credentials = options.credentials;
+  }
+
+  /** An API server reached with `options.credentials` (a hub's cluster-proxy URL and a managed-serviceaccount token). */
+  static forEndpoint(endpoint: ServerEndpoint, options: KubeTransportOptions = {}): KubeTransport {
+    const cluster = {
+      name: 'cluster',
+      server: endpoint.server,
+      caData: endpoint.caData,
+      skipTLSVerify: endpoint.insecureSkipTLSVerify ?? false,
+    };
+    return new KubeTransport(
+      loadConfig((kc) =>
+        kc.loadFromOptions({
+          clusters: [cluster],
+          users: [{ name: 'user' }],
+          contexts: [{ name: 'cluster', cluster: 'cluster', user: 'user' }],
+          currentContext: 'cluster',
+        }),
+      ),
+      options,
+    );
   }
 
   /** Loads a kubeconfig file, optionally selecting a context as `kubectl --context` does. */
@@ -121,7 +167,8 @@ export class KubeTransport {
     if (this.source.kind !== 'file') return false;
     const { path, context } = this.source;
     try {
-      this.config = loadConfig((kc) => loadFileOnce(kc, path), context);
+      const config = loadConfig((kc) => loadFileOnce(kc, path), context);
+      this.config = this.credentials ? withoutUserAuth(config) : config;
       return true;
     } catch {
       return false;
@@ -216,7 +263,7 @@ export class KubeTransport {
     this.sessions?.close();
   }
 
-  private async prepare(path: string, query: Query, payload: string | undefined): Promise<Prepared> {
+  private async prepare(path: string, query: Query, payload: string | undefined, rejected = false): Promise<Prepared> {
     const cluster = this.config.getCurrentCluster();
     if (!cluster) throw new KubeCredentialsError('kubeconfig has no current cluster');
     const options: https.RequestOptions = { headers: {} };
@@ -226,6 +273,15 @@ export class KubeTransport {
       throw new KubeCredentialsError(`kubeconfig credentials unavailable: ${(error as Error).message}`, {
         cause: error,
       });
+    }
+    if (this.credentials) {
+      let token: string;
+      try {
+        ({ token } = await this.credentials({ rejected }));
+      } catch (error) {
+        throw new KubeCredentialsError(`credentials unavailable: ${(error as Error).message}`, { cause: error });
+      }
+      options.headers = { ...options.headers, Authorization: `Bearer ${token}` };
     }
     const url = new URL(cluster.server);
     url.pathname = url.pathname.replace(/\/+$/, '') + path;
@@ -284,9 +340,27 @@ export class KubeTransport {
     onOpen?: () => void,
     payload?: string,
   ): Promise<void> {
+    try {
+      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, false);
+    } catch (error) {
+      // A 401 ends before any body chunk or onOpen, so the retry cannot deliver anything twice.
+      if (!this.credentials || !(error instanceof KubeApiError) || error.code !== 401) throw error;
+      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, true);
+    }
+  }
+
+  private async exchangeOnce(
+    path: string,
+    query: Query,
+    controls: RequestControls,
+    onChunk: (chunk: Buffer, fail: (error: Error) => void) => boolean,
+    onOpen: (() => void) | undefined,
+    payload: string | undefined,
+    rejected: boolean,
+  ): Promise<void> {
     const signal = controls.signal;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-    const prepared = await this.prepare(path, query, payload);
+    const prepared = await this.prepare(path, query, payload, rejected);
     const { url } = prepared;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
@@ -387,4 +461,22 @@ interface Prepared {
   /** The HTTP/1.1 agent (a proxy's, or the keep-alive pool) when the request does not try HTTP/2. */
   agent?: http.Agent;
   h2?: H2Target;
+}
+
+/** The config with its user's token, exec plugin and auth provider removed (credentials come from elsewhere). */
+function withoutUserAuth(kc: KubeConfig): KubeConfig {
+  const user = kc.getCurrentUser();
+  if (!user) return kc;
+  const { exec: _exec, authProvider: _provider, token: _token, ...rest } = user;
+  void _exec;
+  void _provider;
+  void _token;
+  const slim = new KubeConfig();
+  slim.loadFromOptions({
+    clusters: kc.clusters,
+    users: [rest],
+    contexts: kc.contexts,
+    currentContext: kc.getCurrentContext(),
+  });
+  return slim;
 }

@@ -265,3 +265,24 @@ describe('an incident frozen from a must-gather', () => {
     expect(await incidentFor(user('admin'), incident)).toBeDefined();
   });
 });
+
+describe('an incident of a cluster that left the fleet', () => {
+  it('stays readable by its creator and the must-gather administrators, and no one else', async () => {
+    const { createIncident } = await import('@/server/incidents/incident-service');
+    const { incidentFor } = await import('@/server/auth/visibility');
+    const { scenarioSource } = await import('@/server/testing/incident-source');
+    const stored: IncidentDto[] = [];
+    const repository = {
+      create: async (incident: IncidentDto) => {
+        stored.push(incident);
+      },
+    } as unknown as IncidentRepository;
+    // Frozen from a fleet cluster that a hub has since deleted: its id is in no fleet any more.
+    const source = { ...scenarioSource(STANDALONE, 30 * 60_000), id: 'spoke-deleted', name: 'spoke-deleted' };
+    await createIncident(source, repository, { createdBy: 'cv-viewer', limits: null });
+    const incident = stored[0]!;
+    expect((await incidentFor(onlyClusterVersion, incident))?.id).toBe(incident.id);
+    expect(await incidentFor(nobody, incident)).toBeUndefined();
+    expect(await incidentFor(user('admin'), incident)).toBeDefined();
+  });
+});

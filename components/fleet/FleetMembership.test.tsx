@@ -1,0 +1,53 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FleetMembershipDto } from '@/lib/api/dto';
+import { FleetMembership } from './FleetMembership';
+
+afterEach(cleanup);
+
+describe('FleetMembership', () => {
+  it('counts discovered, connected and waiting clusters, names each waiting one with its reason and source errors', () => {
+    const membership: FleetMembershipDto = {
+      discovered: 22,
+      connected: 19,
+      waiting: [
+        {
+          id: 'spoke-7',
+          name: 'spoke-7',
+          discoveredBy: { kind: 'hub', name: 'hub' },
+          reason: 'token Secret openshift-update-health/spoke-7-update-health not found',
+          since: '2026-11-25T10:00:00Z',
+        },
+      ],
+      sources: [
+        { kind: 'kubeconfig', name: '/etc/kubeconfig' },
+        {
+          kind: 'hub',
+          name: '/etc/hub',
+          error: { message: 'hub /etc/hub unreachable: ECONNREFUSED', since: '2026-11-25T11:00:00Z' },
+        },
+      ],
+    };
+    render(<FleetMembership membership={membership} />);
+    expect(screen.getByTestId('membership-discovered').textContent).toBe('22 discovered');
+    expect(screen.getByTestId('membership-connected').textContent).toBe('19 connected');
+    expect(screen.getByTestId('membership-waiting').textContent).toBe('1 waiting');
+    expect(screen.getByTestId('membership-waiting-cluster').textContent).toMatch(
+      /spoke-7.*token Secret .*not found — since 2026-11-25 10:00:00 UTC/,
+    );
+    expect(screen.getAllByTestId('membership-source-error')).toHaveLength(1);
+    expect(screen.getByRole('alert').textContent).toMatch(
+      /hub \/etc\/hub: .*ECONNREFUSED \(since 2026-11-25 11:00:00 UTC\)/,
+    );
+  });
+
+  it('a viewer who may not see waiting clusters gets their number only', () => {
+    render(
+      <FleetMembership membership={{ discovered: 3, connected: 2, waiting: [], waitingHidden: 1, sources: [] }} />,
+    );
+    expect(screen.getByTestId('membership-waiting').textContent).toBe('1 waiting');
+    expect(screen.queryByTestId('membership-waiting-cluster')).toBeNull();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});

@@ -1,0 +1,52 @@
+'use client';
+import type { FleetMembershipDto } from '@/lib/api/dto';
+import { formatDateTime } from '@/lib/view/format-time';
+import styles from './fleet.module.css';
+
+/**
+ * How many clusters the fleet's sources found, how many are connected and which wait (and why), plus any source
+ * that cannot be read now: no cluster is silently missing from the page.
+ */
+export function FleetMembership({ membership }: { membership: FleetMembershipDto }) {
+  const waiting = membership.waiting.length + (membership.waitingHidden ?? 0);
+  const failing = membership.sources.filter((source) => source.error);
+  return (
+    <section className={styles.membership} aria-label="Fleet membership" data-testid="fleet-membership">
+      <p>
+        <span data-testid="membership-discovered">{membership.discovered} discovered</span>
+        {' · '}
+        <span data-testid="membership-connected">{membership.connected} connected</span>
+        {' · '}
+        <span data-testid="membership-waiting">{waiting} waiting</span>
+      </p>
+      {failing.length ? (
+        <ul role="alert" className={styles.stale}>
+          {failing.map((source) => (
+            <li key={`${source.kind}:${source.name}`} data-testid="membership-source-error">
+              {source.kind} {source.name}: {source.error!.message} (since {formatDateTime(source.error!.since)})
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      {membership.waiting.length ? (
+        <details>
+          <summary>Waiting clusters</summary>
+          <ul>
+            {membership.waiting.map((cluster) => (
+              <li key={cluster.id} data-testid="membership-waiting-cluster" data-cluster-id={cluster.id}>
+                <strong>{cluster.name}</strong> ({cluster.discoveredBy.kind} {cluster.discoveredBy.name}):{' '}
+                {cluster.reason} — since {formatDateTime(cluster.since)}
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+      {membership.waitingHidden ? (
+        <p className="muted">
+          {membership.waitingHidden} cluster(s) found but not reachable are not listed: who may see them cannot be
+          checked until they connect.
+        </p>
+      ) : null}
+    </section>
+  );
+}
