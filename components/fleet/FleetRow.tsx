@@ -6,7 +6,7 @@ import { failureModeOf } from '@/lib/charts/detectors';
 import { pickSparkline } from '@/lib/charts/pick-sparkline';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import type { FleetEntry } from '@/lib/view/fleet-groups';
-import { unhealthySources, updateStateLabel } from '@/lib/view/fleet-rows';
+import { idleNote, unhealthySources, updateStateLabel } from '@/lib/view/fleet-rows';
 import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
 import styles from './fleet.module.css';
@@ -127,8 +127,9 @@ export function FleetRow({
         {c.sources.length === 0 ? (
           <span className="muted">—</span>
         ) : bad.length === 0 ? (
-          <span>
-            <span aria-hidden="true">● </span>all synced
+          <span title={idleNote(c)} data-tier={c.activity?.tier}>
+            <span aria-hidden="true">● </span>
+            {idleNote(c) ? 'synced · idle tier' : 'all synced'}
           </span>
         ) : (
           <span className={styles.stale}>

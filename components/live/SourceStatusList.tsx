@@ -1,4 +1,4 @@
-import type { SourceStateDto } from '@/lib/api/dto';
+import type { ActivityDto, SourceStateDto } from '@/lib/api/dto';
 import { formatAsOf, formatDateTime, formatSince, formatUntil } from '@/lib/view/format-time';
 
 /**
@@ -11,15 +11,19 @@ export function SourceStatusList({
   sources,
   now,
   asOf,
+  activity,
 }: {
   sources: readonly SourceStateDto[];
   now: number;
   /** When the sources were captured (epoch ms); absent while live. */
   asOf?: number;
+  /** Which tier of sources the cluster reads; an idle one says what it does not read and why. */
+  activity?: ActivityDto;
 }) {
   const at = asOf === undefined ? '' : ` ${formatAsOf(asOf)}`;
   if (sources.length === 0) return <p className="muted">No sources reported{at}.</p>;
-  const bad = sources.filter((s) => s.status !== 'synced');
+  // Sources waiting for activity are not read on purpose: said below, not counted as behind.
+  const bad = sources.filter((s) => s.status !== 'synced' && s.status !== 'idle');
   let summary: string;
   if (asOf !== undefined) {
     summary =
@@ -35,10 +39,20 @@ export function SourceStatusList({
   return (
     <details className="sources" open={bad.length > 0} data-testid="sources">
       <summary>{summary}</summary>
+      {activity?.tier === 'always' ? (
+        <p className="muted" data-testid="idle-tier">
+          Idle since {asOf === undefined ? formatSince(activity.since, now) : formatDateTime(activity.since)} — not
+          updating, no finding of warning or worse, nobody looking — so these are not read:{' '}
+          {activity.waiting.join('; ')}. Opening this page reads them; findings that need them are not claimed either
+          way until then.
+        </p>
+      ) : null}
       <ul>
         {sources.map((s) => (
           <li key={`${s.resource}/${s.namespace ?? ''}`} data-status={s.status}>
-            <span className={`source-status source-${s.status}`}>{s.status}</span>{' '}
+            <span className={`source-status source-${s.status}`}>
+              {s.status === 'idle' ? 'waiting for activity' : s.status}
+            </span>{' '}
             <code>
               {s.namespace ? `${s.namespace}/` : ''}
               {s.resource}

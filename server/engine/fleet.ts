@@ -4,7 +4,7 @@ import type { ClusterHealthDto, ClusterSeriesDto, ClusterSummaryDto, StreamMessa
 import type { Snapshot } from '@/lib/health/types';
 import { joinHealth, summaryOf } from '@/lib/cluster/join-hosted';
 import { publicUrl, serverEnv } from '@/server/env';
-import { startMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
+import { registerMetricsSource, stopMetricsSources } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import type { HostedClusterView } from './hosted-cluster-view';
@@ -138,8 +138,22 @@ export class Fleet {
     return this.members().map((member) => member.summary());
   }
 
-  /** Stream source over the given clusters (all when empty). */
-  streamSource(ids: readonly string[]): StreamSource {
+  /** The engine that reads a member's sources: its own, or its management cluster's for a hosted-only member. */
+  private engineOf(memberId: string): ClusterEngine | undefined {
+    const owner = this.accessCluster(memberId);
+    return owner === undefined ? undefined : this.engines.get(owner);
+  }
+
+  /** A viewer looked at a member (GET health): its cluster reads its active tier for the hold-down. */
+  lookedAt(id: string): void {
+    this.engineOf(id)?.look();
+  }
+
+  /**
+   * Stream source over the given clusters (all when empty); `viewed` clusters (a page open on them) read their
+   * active tier while the stream is subscribed and for the hold-down after.
+   */
+  streamSource(ids: readonly string[], viewed: readonly string[] = []): StreamSource {
     const wanted = ids.length > 0 ? new Set(ids) : undefined;
     const members = () => this.members().filter((member) => !wanted || wanted.has(member.id));
     return {
@@ -151,6 +165,7 @@ export class Fleet {
           summary: member.summary(),
         })),
       subscribe: (listener) => {
+        const releases = [...new Set(viewed.flatMap((id) => this.engineOf(id) ?? []))].map((engine) => engine.view());
         // One subscription per engine: hosted views publish through the engine of their management cluster.
         const unsubscribers = [...this.engines.values()].map((engine) =>
           engine.subscribe((message) => {
@@ -169,7 +184,10 @@ export class Fleet {
             }
           }),
         );
-        return () => unsubscribers.forEach((unsubscribe) => unsubscribe());
+        return () => {
+          unsubscribers.forEach((unsubscribe) => unsubscribe());
+          releases.forEach((release) => release());
+        };
       },
     };
   }
@@ -230,13 +248,15 @@ export function startFleetFromKubeconfig(
   const pollScale = fleetPollScale(chosen.length);
   const engines = chosen.map((name) => {
     const connection = createKubeConnection(path, name);
-    const metrics = startMetricsSource(name, connection, pollScale);
+    // Scrapes and alert polls run with the cluster's active tier (updating, a finding, a viewer).
+    const metrics = registerMetricsSource(name, connection, pollScale);
     return new ClusterEngine({
       id: name,
       name,
       connection,
       latency: () => metrics.latency(),
       alerts: () => metrics.alerts(),
+      metrics,
       pollScale,
       history,
     });

@@ -39,7 +39,8 @@ async function handleGet(request: NextRequest) {
   const whole = new Set(detail);
   return sseResponse(
     mapSource(
-      streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id)),
+      // The clusters whose page is open read their active tier while the stream lasts.
+      streamFor(viewer, fleet.streamSource(ids, view === 'detail' ? ids : detail), (id) => fleet.get(id)),
       (message) => forView(message, view, whole),
     ),
     request.signal,

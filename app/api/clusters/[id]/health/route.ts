@@ -10,10 +10,12 @@ async function handleGet(request: Request, { params }: { params: Promise<{ id: s
   const viewer = viewerOf(request);
   if (!viewer) return unauthenticated();
   const { id } = await params;
-  const engine = getFleet().get(id);
+  const fleet = getFleet();
+  const engine = fleet.get(id);
   // A cluster the viewer may not see answers exactly like one that does not exist.
   const health = engine && (await healthFor(viewer, engine));
   if (!health) return jsonError(404, 'not_found', `no cluster named "${id}"`);
+  fleet.lookedAt(id);
   return jsonOk(health);
 }
 
