@@ -1,5 +1,6 @@
 import type { ActivityDto, SourceStateDto } from '@/lib/api/dto';
 import { formatAsOf, formatDateTime, formatSince, formatUntil } from '@/lib/view/format-time';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /**
  * Live/stale indicator per watched source: status word, since when, the error reason when there is one and the
@@ -23,7 +24,7 @@ export function SourceStatusList({
   const at = asOf === undefined ? '' : ` ${formatAsOf(asOf)}`;
   if (sources.length === 0) return <p className="muted">No sources reported{at}.</p>;
   // Sources waiting for activity are not read on purpose: said below, not counted as behind.
-  const bad = sources.filter((s) => s.status !== 'synced' && s.status !== 'idle');
+  const bad = sources.filter((s) => !sourceUpToDate(s));
   let summary: string;
   if (asOf !== undefined) {
     summary =

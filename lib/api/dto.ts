@@ -79,8 +79,11 @@ export const sourceStateSchema = z.object({
   retryAt: z.string().optional(),
 });
 
-/** Why a cluster reads its active tier: an update in progress, a finding of warning or worse, a viewer. */
-export const activityReasonSchema = z.enum(['updating', 'finding', 'viewed']);
+/**
+ * Why a cluster reads its active tier: an update in progress, a node cordoned (a drain recreates pods), a finding of
+ * warning or worse, a viewer.
+ */
+export const activityReasonSchema = z.enum(['updating', 'draining', 'finding', 'viewed']);
 
 /**
  * Which tier of sources a cluster reads (see `lib/health/tiers.ts`): `always` (idle: cheap sources only) or `active`

@@ -6,6 +6,7 @@
  */
 import type { ActivityDto, ActivityReasonDto, ClusterHealthDto } from '@/lib/api/dto';
 import type { ResourceName } from '@/lib/k8s/resources';
+import type { KubeObject } from '@/lib/k8s/types';
 import type { Detector, LogNeed, ResourceNeed, SourceTier } from '@/lib/health/types';
 import { dedupeNeeds } from '@/lib/health/registry';
 
@@ -63,13 +64,21 @@ export function needCovers(wide: ResourceNeed, narrow: ResourceNeed): boolean {
 }
 
 /**
- * Why a cluster should be active now, from its latest health and whether a viewer looks at it: an update in progress
- * (a pool still rolling out counts, see update-state), a finding of warning or worse, a viewer.
+ * Why a cluster should be active now, from its latest health, its Nodes and whether a viewer looks at it: an update in
+ * progress (a pool still rolling out counts, see update-state), a cordoned node, a finding of warning or worse, a
+ * viewer.
  */
-export function activityReasons(health: ClusterHealthDto, viewed: boolean): ActivityReasonDto[] {
+export function activityReasons(
+  health: ClusterHealthDto,
+  viewed: boolean,
+  nodes: readonly KubeObject[] = [],
+): ActivityReasonDto[] {
   const reasons: ActivityReasonDto[] = [];
   const phase = health.updateState?.phase;
   if (phase !== undefined && phase !== 'idle' && phase !== 'unknown') reasons.push('updating');
+  // A drain outside an update (oc adm drain) recreates pods too: failure mode D needs the metrics then.
+  if (nodes.some((node) => (node.spec as { unschedulable?: boolean } | undefined)?.unschedulable === true))
+    reasons.push('draining');
   if (health.findings.some((finding) => finding.severity === 'critical' || finding.severity === 'warning'))
     reasons.push('finding');
   if (viewed) reasons.push('viewed');
@@ -124,4 +133,12 @@ export function activityDto(state: ActivityState, holdDownMs: number = DEFAULT_H
     ...(holding ? { holdUntil: new Date(state.lastReasonAt! + holdDownMs).toISOString() } : {}),
     waiting: state.tier === 'active' ? [] : [...WAITING_WHILE_IDLE],
   };
+}
+
+/**
+ * True when nothing a source should read is behind: synced, or an idle cluster's active-tier source waiting for
+ * activity (not read on purpose).
+ */
+export function sourceUpToDate(source: { status: string }): boolean {
+  return source.status === 'synced' || source.status === 'idle';
 }

@@ -1,6 +1,7 @@
 import type { ClusterRoleDto, ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import { compareVersions } from '@/lib/charts/compare-versions';
 import { severityRank } from './severity';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /** Sortable columns of the fleet table. */
 export const FLEET_SORT_KEYS = ['name', 'version', 'desired', 'update', 'severity'] as const;
@@ -163,7 +164,7 @@ export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetV
  * wait for activity: not read on purpose, not behind (the row says so from its activity).
  */
 export function unhealthySources(c: Pick<ClusterSummaryDto, 'sources'>): ClusterSummaryDto['sources'] {
-  return c.sources.filter((s) => s.status !== 'synced' && s.status !== 'idle');
+  return c.sources.filter((s) => !sourceUpToDate(s));
 }
 
 /** The row's note for an idle cluster: what it does not read and why; undefined while it reads everything. */

@@ -26,6 +26,8 @@ import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
 import { relay } from './tcp-relay';
 import { establishedConnections } from './process-sockets';
+import { sourceUpToDate } from '@/lib/health/tiers';
+import type { SourceStateDto } from '@/lib/api/dto';
 
 const BLACKHOLED = 20;
 /** How long the open tabs' stream is measured with no change from the bench. */
@@ -344,16 +346,12 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       const list = (await fetch(`${base}/api/clusters`).then(
         (r) => (r.ok ? r.json() : undefined),
         () => undefined,
-      )) as { clusters: { id: string; sources: { status: string }[] }[] } | undefined;
+      )) as { clusters: { id: string; sources: Pick<SourceStateDto, 'status'>[] }[] } | undefined;
       if (list) listLatencies.push(performance.now() - askedAt);
       // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
       synced =
-        list?.clusters.filter(
-          (row) =>
-            ids.has(row.id) &&
-            row.sources.length > 0 &&
-            row.sources.every((s) => s.status === 'synced' || s.status === 'idle'),
-        ).length ?? 0;
+        list?.clusters.filter((row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every(sourceUpToDate))
+          .length ?? 0;
       if (synced === ids.size) {
         syncSeconds = (performance.now() - started) / 1000;
         break;

@@ -23,6 +23,7 @@ import { PublishedHealth } from './published-health';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set([
@@ -201,7 +202,7 @@ export class ClusterEngine {
     const complete =
       this.tiers.logsPolled() &&
       sources.length > 0 &&
-      sources.every((source) => ['synced', 'forbidden', 'idle'].includes(source.status));
+      sources.every((source) => sourceUpToDate(source) || source.status === 'forbidden');
     const findings = recorder.observe(assessment.health.findings, now, complete);
     return { ...assessment, health: { ...assessment.health, findings } };
   }
@@ -377,7 +378,8 @@ export class ClusterEngine {
     );
     const hosted = split.hosted.map((part) => this.assessHosted(part, now, sources));
     // A new tier is published with its own sources and snapshot: assessed again at once (only on a change).
-    if (this.tiers.decide([assessed, ...hosted.map((entry) => entry.assessment)].map((a) => a.health))) {
+    const healths = [assessed, ...hosted.map((entry) => entry.assessment)].map((a) => a.health);
+    if (this.tiers.decide(healths, split.own.objects.nodes)) {
       return this.evaluateOnce();
     }
     const activity = this.tiers.activity();

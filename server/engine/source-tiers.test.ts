@@ -5,6 +5,9 @@ import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
+import { ScrapeSource } from '@/server/metrics/scrape-source';
+import { HD_DRAIN_AT_MS } from '@/server/simulator/scenarios/high-density-drain';
+import { MINUTE, SECOND } from '@/server/simulator/objects/time';
 
 const HOLD_DOWN_MS = 1_500;
 
@@ -151,4 +154,43 @@ describe('tiers of sources on one cluster', () => {
     expect(health.activity).toBeUndefined();
     await waitFor(() => openWatches(s).includes('/api/v1/pods'), 'no cluster-wide pod watch on the API server');
   }, 60_000);
+});
+
+describe('failure mode D through the engine with tiers on', () => {
+  it('high-density-drain: a cordoned node turns the cluster active, the tier scrapes ovnkube and D is caught', async () => {
+    server = await startTestServer({ seed: 11 });
+    runScenario(server.cluster, SCENARIOS['high-density-drain']!);
+    const s = server;
+    const t0 = s.cluster.clock.now();
+    const connection = createKubeConnection(s.kubeconfigPath('reader'), 'sim');
+    let local = 1_000_000;
+    // Scrapes are driven below on a local clock; the engine only starts and stops the source with its tier.
+    const scrape = new ScrapeSource(connection, { intervalMs: 10 * SECOND, localNow: () => local });
+    const started: boolean[] = [];
+    engine = new ClusterEngine({
+      id: 'hd',
+      name: 'hd',
+      connection,
+      latency: () => scrape.latency(),
+      alerts: () => scrape.alerts(),
+      metrics: { start: () => started.push(true), stop: () => started.push(false) },
+      tiers: { holdDownMs: HOLD_DOWN_MS },
+    });
+    engine.start();
+    const e = engine;
+    for (let at = 0; at < HD_DRAIN_AT_MS + 8 * MINUTE; at += 30 * SECOND) {
+      s.cluster.clock.advance(30 * SECOND);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      local += 10 * SECOND;
+      await scrape.scrapeOnce();
+    }
+    const health = await until(
+      e,
+      (h) => h.findings.some((f) => f.detector === 'pod-setup-latency' && f.severity === 'critical'),
+      `the drain's pod-setup latency was not caught (${s.cluster.clock.now() - t0} ms in)`,
+    );
+    expect(health.activity?.tier).toBe('active');
+    expect(health.activity?.reasons).toContain('draining');
+    expect(started).toStrictEqual([true]);
+  }, 120_000);
 });

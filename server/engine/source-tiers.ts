@@ -128,13 +128,15 @@ export class SourceTiers {
    * the active tier. Findings and updates count only once the always tier settled (a half-synced snapshot is no
    * reason). Returns true when the tier changed.
    */
-  decide(healths: readonly ClusterHealthDto[]): boolean {
+  decide(healths: readonly ClusterHealthDto[], nodes: readonly KubeObject[] = []): boolean {
     if (this.o.enabled === false) return false;
     const viewed = this.looked || this.viewers > 0;
     this.looked = false;
     const settled = this.settled('always');
     const reasons = new Set<ActivityReasonDto>(viewed ? ['viewed'] : []);
-    if (settled) for (const health of healths) for (const reason of activityReasons(health, false)) reasons.add(reason);
+    if (settled) {
+      for (const health of healths) for (const reason of activityReasons(health, false, nodes)) reasons.add(reason);
+    }
     const next = nextActivity(this.state, [...reasons], Date.now(), this.holdDownMs);
     const changed = next.tier !== this.state.tier;
     this.state = next;
