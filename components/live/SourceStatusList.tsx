@@ -25,16 +25,19 @@ export function SourceStatusList({
   if (sources.length === 0) return <p className="muted">No sources reported{at}.</p>;
   // Sources waiting for activity are not read on purpose: said below, not counted as behind.
   const bad = sources.filter((s) => !sourceUpToDate(s));
+  const idle = sources.filter((s) => s.status === 'idle').length;
+  const read = sources.length - idle;
+  const waiting = idle > 0 ? `, ${idle} waiting for activity (not read while the cluster is idle)` : '';
   let summary: string;
   if (asOf !== undefined) {
     summary =
       bad.length === 0
-        ? `${sources.length} sources synced${at}`
+        ? `${read} sources synced${at}${waiting}`
         : `${bad.length} of ${sources.length} sources not synced${at} — findings may be incomplete`;
   } else {
     summary =
       bad.length === 0
-        ? `All ${sources.length} sources synced`
+        ? `${idle > 0 ? '' : 'All '}${read} sources synced${waiting}`
         : `${bad.length} of ${sources.length} sources not synced — findings may be incomplete`;
   }
   return (

@@ -130,6 +130,8 @@ beforeAll(async () => {
     (clusterId, path, body) => fleet.review(clusterId, path, body),
   );
   for (const engine of engines) engine.start();
+  // The viewers below have the clusters' pages open: the hosted control plane's pods are read on the active tier.
+  for (const engine of engines) engine.view();
   await until(() =>
     engines.every((engine) => engine.health().sources.length > 0 && engine.health().sources.every(sourceUpToDate)),
   );
