@@ -203,7 +203,8 @@ export class Fleet {
       watchEvents += stats.events;
       relists += stats.relists;
     }
-    return { sourcesByStatus, watchEvents, relists, clusters: this.members().length };
+    const activeClusters = [...this.engines.values()].filter((engine) => engine.active()).length;
+    return { sourcesByStatus, watchEvents, relists, clusters: this.members().length, activeClusters };
   }
 
   /** Clusters whose first sync has not settled yet (synced, or failed in a way only time or RBAC can fix). */
