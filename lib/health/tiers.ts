@@ -123,7 +123,7 @@ export const WAITING_WHILE_IDLE: readonly string[] = [
   'pod-setup latency metrics and alerts',
 ];
 
-/** The activity as the API serves it (`now` is epoch ms). */
+/** The activity as the API serves it; `holdUntil` while a cluster with no reason left is held active. */
 export function activityDto(state: ActivityState, holdDownMs: number = DEFAULT_HOLD_DOWN_MS): ActivityDto {
   const holding = state.tier === 'active' && state.reasons.length === 0 && state.lastReasonAt !== undefined;
   return {

@@ -118,11 +118,6 @@ export class SourceTiers {
     this.looked = true;
   }
 
-  /** True when a look or a viewer is not yet reflected in the tier (the cluster should be evaluated soon). */
-  viewPending(): boolean {
-    return !this.active() && (this.looked || this.viewers > 0);
-  }
-
   /**
    * Decides the tier from the latest health of the cluster (and of the hosted clusters it serves) and starts or stops
    * the active tier. Findings and updates count only once the always tier settled (a half-synced snapshot is no
@@ -201,7 +196,8 @@ export class SourceTiers {
     const out: Partial<Record<ResourceName, readonly KubeObject[]>> = {};
     const strictly = (wide: RunningSource, narrow: RunningSource) =>
       wide !== narrow && needCovers(wide.need, narrow.need) && !needCovers(narrow.need, wide.need);
-    const synced = (source: RunningSource) => source.handle.state().status === 'synced';
+    const statuses = new Map(this.running.map((source) => [source, source.handle.state().status]));
+    const synced = (source: RunningSource) => statuses.get(source) === 'synced';
     for (const source of this.running) {
       if (this.running.some((wide) => strictly(wide, source) && synced(wide))) continue;
       if (!synced(source) && this.running.some((narrow) => strictly(source, narrow))) continue;
