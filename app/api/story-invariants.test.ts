@@ -24,6 +24,7 @@ import type { ScenarioName } from '@/server/simulator/types';
 import { GET as getRollbackPlan } from './clusters/[id]/rollback-plan/route';
 import { GET as getHealth } from './clusters/[id]/health/route';
 import { GET as getClusters } from './clusters/route';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 const MINUTE = 60_000;
 /** Each story is followed for two hours of its time (every story reaches its outcome by then), looked at every 8 min. */
@@ -171,11 +172,7 @@ describe('truth invariants over every story', () => {
       const fleet = new Fleet([engine]);
       holder.__updateHealthFleet = fleet;
       engine.start();
-      await settle(
-        engine,
-        () =>
-          engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced'),
-      );
+      await settle(engine, () => engine.health().sources.length > 0 && engine.health().sources.every(sourceUpToDate));
       const problems: string[] = [];
       let looked = 0;
       for (let at = 2 * MINUTE; at <= STORY_MS; at += LOOK_EVERY_MS) {

@@ -1,6 +1,6 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
-import type { ClusterInfoDto, SourceStateDto, UpdateStateDto } from '@/lib/api/dto';
+import type { ActivityDto, ClusterInfoDto, SourceStateDto, UpdateStateDto } from '@/lib/api/dto';
 import { CopyButton } from '@/components/common/CopyButton';
 import { SourceStatusList } from '@/components/live/SourceStatusList';
 import { formatAsOf, formatDateTime, formatDuration } from '@/lib/view/format-time';
@@ -97,6 +97,7 @@ export function ClusterHeader({
   now,
   asOf,
   actions,
+  activity,
 }: {
   cluster: ClusterInfoDto;
   state: UpdateStateDto;
@@ -106,6 +107,8 @@ export function ClusterHeader({
   asOf?: number;
   /** Page-specific actions beside the title (live view: rollback guide, create incident). */
   actions?: ReactNode;
+  /** Which tier of sources the cluster reads. */
+  activity?: ActivityDto;
 }) {
   return (
     <section className={styles.header} aria-labelledby="cluster-title">
@@ -159,7 +162,7 @@ export function ClusterHeader({
           </dd>
         </div>
       </dl>
-      <SourceStatusList sources={sources} now={now} asOf={asOf} />
+      <SourceStatusList sources={sources} now={now} asOf={asOf} activity={activity} />
     </section>
   );
 }

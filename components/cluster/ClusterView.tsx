@@ -148,6 +148,7 @@ export function ClusterView({ id, data }: { id: string; data?: StaticClusterData
           cluster={h.cluster}
           state={updateState}
           sources={h.sources}
+          activity={h.activity}
           now={now}
           asOf={data?.asOf}
           actions={

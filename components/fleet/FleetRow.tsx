@@ -7,7 +7,7 @@ import { SEVERITY_ORDER } from '@/lib/health/severity';
 import { pickSparkline } from '@/lib/charts/pick-sparkline';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import type { FleetEntry } from '@/lib/view/fleet-groups';
-import { unhealthySources, updateStateLabel } from '@/lib/view/fleet-rows';
+import { idleNote, unhealthySources, updateStateLabel } from '@/lib/view/fleet-rows';
 import { formatDateTime } from '@/lib/view/format-time';
 import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
@@ -139,8 +139,9 @@ export function FleetRow({
         ) : c.sources.length === 0 ? (
           <span className="muted">—</span>
         ) : bad.length === 0 ? (
-          <span>
-            <span aria-hidden="true">● </span>all synced
+          <span title={idleNote(c)} data-tier={c.activity?.tier}>
+            <span aria-hidden="true">● </span>
+            {idleNote(c) ? 'synced · idle tier' : 'all synced'}
           </span>
         ) : (
           <span className={styles.stale}>

@@ -1,5 +1,6 @@
-import type { SourceStateDto } from '@/lib/api/dto';
+import type { ActivityDto, SourceStateDto } from '@/lib/api/dto';
 import { formatAsOf, formatDateTime, formatSince, formatUntil } from '@/lib/view/format-time';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /**
  * Live/stale indicator per watched source: status word, since when, the error reason when there is one and the
@@ -11,34 +12,51 @@ export function SourceStatusList({
   sources,
   now,
   asOf,
+  activity,
 }: {
   sources: readonly SourceStateDto[];
   now: number;
   /** When the sources were captured (epoch ms); absent while live. */
   asOf?: number;
+  /** Which tier of sources the cluster reads; an idle one says what it does not read and why. */
+  activity?: ActivityDto;
 }) {
   const at = asOf === undefined ? '' : ` ${formatAsOf(asOf)}`;
   if (sources.length === 0) return <p className="muted">No sources reported{at}.</p>;
-  const bad = sources.filter((s) => s.status !== 'synced');
+  // Sources waiting for activity are not read on purpose: said below, not counted as behind.
+  const bad = sources.filter((s) => !sourceUpToDate(s));
+  const idle = sources.filter((s) => s.status === 'idle').length;
+  const read = sources.length - idle;
+  const waiting = idle > 0 ? `, ${idle} waiting for activity (not read while the cluster is idle)` : '';
   let summary: string;
   if (asOf !== undefined) {
     summary =
       bad.length === 0
-        ? `${sources.length} sources synced${at}`
+        ? `${read} sources synced${at}${waiting}`
         : `${bad.length} of ${sources.length} sources not synced${at} — findings may be incomplete`;
   } else {
     summary =
       bad.length === 0
-        ? `All ${sources.length} sources synced`
+        ? `${idle > 0 ? '' : 'All '}${read} sources synced${waiting}`
         : `${bad.length} of ${sources.length} sources not synced — findings may be incomplete`;
   }
   return (
     <details className="sources" open={bad.length > 0} data-testid="sources">
       <summary>{summary}</summary>
+      {activity?.tier === 'always' ? (
+        <p className="muted" data-testid="idle-tier">
+          Idle since {asOf === undefined ? formatSince(activity.since, now) : formatDateTime(activity.since)} — not
+          updating, no finding of warning or worse, nobody looking — so these are not read:{' '}
+          {activity.waiting.join('; ')}. Opening this page reads them; findings that need them are not claimed either
+          way until then.
+        </p>
+      ) : null}
       <ul>
         {sources.map((s) => (
           <li key={`${s.resource}/${s.namespace ?? ''}`} data-status={s.status}>
-            <span className={`source-status source-${s.status}`}>{s.status}</span>{' '}
+            <span className={`source-status source-${s.status}`}>
+              {s.status === 'idle' ? 'waiting for activity' : s.status}
+            </span>{' '}
             <code>
               {s.namespace ? `${s.namespace}/` : ''}
               {s.resource}

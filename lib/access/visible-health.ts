@@ -144,6 +144,8 @@ export function visibleHealth(health: ClusterHealthDto, allowed: AccessAnswers):
     ...(versionOk && !views.updateProgress && health.updateState ? { updateState: health.updateState } : {}),
     updateRecommendations: views.updateRecommendations ? null : health.updateRecommendations,
     sources: health.sources.filter((source) => allowed(sourceAccess(source))),
+    // Which tier runs names no object: shown as it is.
+    ...(health.activity ? { activity: health.activity } : {}),
     ...(health.hosted && !views.hosted ? { hosted: health.hosted } : {}),
     access: {
       hiddenFindings: health.findings.length - findings.length,

@@ -69,7 +69,8 @@ export const findingSchema = z.object({
 export const sourceStateSchema = z.object({
   resource: z.string(),
   namespace: z.string().optional(),
-  status: z.enum(['pending', 'synced', 'stale', 'forbidden', 'unauthorized', 'unreachable']),
+  /** `idle`: an active-tier source not read while the cluster is idle (waiting for activity), not a failure. */
+  status: z.enum(['pending', 'synced', 'stale', 'forbidden', 'unauthorized', 'unreachable', 'idle']),
   since: z.string(),
   lastSyncAt: z.string().optional(),
   lastEventAt: z.string().optional(),
@@ -77,6 +78,25 @@ export const sourceStateSchema = z.object({
   error: z.object({ code: z.number().optional(), reason: z.string().optional(), message: z.string() }).optional(),
   /** When the next attempt is scheduled while waiting after a failure. */
   retryAt: z.string().optional(),
+});
+
+/**
+ * Why a cluster reads its active tier: an update in progress, a node cordoned (a drain recreates pods), a finding of
+ * warning or worse, a viewer.
+ */
+export const activityReasonSchema = z.enum(['updating', 'draining', 'finding', 'viewed']);
+
+/**
+ * Which tier of sources a cluster reads (see `lib/health/tiers.ts`): `always` (idle: cheap sources only) or `active`
+ * (everything), since when, why, until when a cluster with no reason left stays active, and what an idle one does not
+ * read.
+ */
+export const activitySchema = z.object({
+  tier: z.enum(['always', 'active']),
+  since: z.string(),
+  reasons: z.array(activityReasonSchema),
+  holdUntil: z.string().optional(),
+  waiting: z.array(z.string()),
 });
 
 /** One ClusterVersion history entry. */
@@ -271,6 +291,8 @@ export const clusterHealthSchema = z.object({
   /** `oc adm upgrade recommend` as JSON plus our per-target predictions; null without a ClusterVersion (or stored before). */
   updateRecommendations: updateRecommendationsSchema.nullable().default(null),
   sources: z.array(sourceStateSchema),
+  /** The tier of sources read; absent where there are no tiers (must-gather, incidents, health stored before). */
+  activity: activitySchema.optional(),
   /** Present for hosted clusters seen from their management cluster. */
   hosted: hostedDetailsSchema.optional(),
   /** Present when the viewer's RBAC hides part of the cluster: how much, and which access would show it. */
@@ -316,6 +338,8 @@ export const clusterSummarySchema = z.object({
   /** Findings by severity. */
   findingCounts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
   sources: z.array(sourceStateSchema),
+  /** See {@link activitySchema}. */
+  activity: activitySchema.optional(),
   role: clusterRoleSchema,
   /** Fleet id of the management cluster, on hosted rows seen from one. */
   managedBy: z.string().optional(),
@@ -421,6 +445,8 @@ export type SeverityDto = z.infer<typeof severitySchema>;
 export type ObjectRefDto = z.infer<typeof objectRefSchema>;
 export type FindingDto = z.infer<typeof findingSchema>;
 export type SourceStateDto = z.infer<typeof sourceStateSchema>;
+export type ActivityDto = z.infer<typeof activitySchema>;
+export type ActivityReasonDto = z.infer<typeof activityReasonSchema>;
 export type ClusterInfoDto = z.infer<typeof clusterInfoSchema>;
 export type ClusterRoleDto = z.infer<typeof clusterRoleSchema>;
 export type HostedDetailsDto = z.infer<typeof hostedDetailsSchema>;

@@ -52,9 +52,14 @@ function operatorVersions(operators: readonly KubeObject[]): { version: string; 
 
 /** No alerts in a live snapshot means the alerts source did not answer. */
 function alertEvidenceOf(snapshot: Snapshot): AlertEvidence {
-  return snapshot.alerts
-    ? { kind: 'alerts', alerts: snapshot.alerts }
-    : { kind: 'error', message: 'no alerts source answered (thanos-querier in openshift-monitoring)' };
+  if (snapshot.alerts) return { kind: 'alerts', alerts: snapshot.alerts };
+  if (snapshot.idle) {
+    return {
+      kind: 'error',
+      message: 'alerts are polled only while the cluster is active (updating, with a finding, or looked at)',
+    };
+  }
+  return { kind: 'error', message: 'no alerts source answered (thanos-querier in openshift-monitoring)' };
 }
 
 /** The served health plus the detectors' numeric samples at `context.now`. */

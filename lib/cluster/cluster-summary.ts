@@ -34,6 +34,7 @@ export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
       info: findings.filter((f) => f.severity === 'info').length,
     },
     sources,
+    ...(health.activity ? { activity: health.activity } : {}),
     role: cluster.role ?? 'standalone',
     channel: cluster.channel,
     ...(cluster.managedBy ? { managedBy: cluster.managedBy } : {}),

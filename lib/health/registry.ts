@@ -30,7 +30,11 @@ export const DETECTORS: readonly Detector[] = [
  * Order: first appearance.
  */
 export function requiredResources(detectors: readonly Detector[]): ResourceNeed[] {
-  const all = detectors.flatMap((d) => d.needs);
+  return dedupeNeeds(detectors.flatMap((d) => d.needs));
+}
+
+/** {@link requiredResources} over a list of needs (one tier's, see `lib/health/tiers.ts`). */
+export function dedupeNeeds(all: readonly ResourceNeed[]): ResourceNeed[] {
   const covers = (wide: ResourceNeed, narrow: ResourceNeed): boolean =>
     wide.resource === narrow.resource &&
     (wide.namespace === undefined || wide.namespace === narrow.namespace) &&

@@ -149,6 +149,11 @@ export interface Snapshot {
   latency?: LatencySeries;
   /** Firing and pending Prometheus alerts, when an alerts source answers (update-progress insights). */
   alerts?: Alert[];
+  /**
+   * True when the cluster is idle and the active tier (cluster-wide pods, logs, metrics, alerts) is not read (see
+   * `lib/health/tiers.ts`): a detector whose inputs are not read says nothing rather than "no source".
+   */
+  idle?: boolean;
 }
 
 /** Tunable thresholds; detectors receive them, never read them from the environment. */
@@ -188,6 +193,12 @@ export interface DetectorOutput {
   derived?: DerivedViews;
 }
 
+/**
+ * When a source is read: on every cluster (`always`), or only while the cluster is active (updating, with a finding,
+ * or looked at). See `lib/health/tiers.ts`.
+ */
+export type SourceTier = 'always' | 'active';
+
 /** A resource (optionally narrowed to a namespace, or to one object by name) a detector needs watched. */
 export interface ResourceNeed {
   resource: ResourceName;
@@ -202,6 +213,8 @@ export interface ResourceNeed {
    * not a pending source where it is absent.
    */
   optional?: boolean;
+  /** Its tier when not the default of `lib/health/tiers.ts` (active for cluster-wide pods, else always). */
+  tier?: SourceTier;
 }
 
 /** Log lines a detector needs: containers of pods matching a label selector in a namespace. */
@@ -210,6 +223,8 @@ export interface LogNeed {
   labelSelector: string;
   container: string;
   tailLines: number;
+  /** Its tier when not the default (logs are read on the active tier). */
+  tier?: SourceTier;
 }
 
 /** A detector: a pure function of a snapshot and a context, plus a declaration of its inputs. */

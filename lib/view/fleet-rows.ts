@@ -1,6 +1,7 @@
 import type { ClusterRoleDto, ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import { compareVersions } from '@/lib/k8s/version';
 import { SEVERITY_ORDER, severityRank } from '@/lib/health/severity';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /** Sortable columns of the fleet table. */
 export const FLEET_SORT_KEYS = ['name', 'version', 'desired', 'update', 'severity'] as const;
@@ -157,7 +158,16 @@ export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetV
   return rows.filter(match).sort((a, b) => sign * cmp(a, b) || a.name.localeCompare(b.name));
 }
 
-/** Sources of a cluster that are not synced, for a compact live/stale summary. */
+/**
+ * Sources of a cluster that are not synced, for a compact live/stale summary. An idle cluster's active-tier sources
+ * wait for activity: not read on purpose, not behind (the row says so from its activity).
+ */
 export function unhealthySources(c: Pick<ClusterSummaryDto, 'sources'>): ClusterSummaryDto['sources'] {
-  return c.sources.filter((s) => s.status !== 'synced');
+  return c.sources.filter((s) => !sourceUpToDate(s));
+}
+
+/** The row's note for an idle cluster: what it does not read and why; undefined while it reads everything. */
+export function idleNote(c: Pick<ClusterSummaryDto, 'activity'>): string | undefined {
+  if (c.activity?.tier !== 'always') return undefined;
+  return `idle (not updating, no finding, not viewed): not reading ${c.activity.waiting.join('; ')}`;
 }

@@ -24,7 +24,9 @@ export async function liveStreamFor(
   if (unknown.length > 0)
     return jsonError(404, 'not_found', `no cluster named ${unknown.map((id) => `"${id}"`).join(', ')}`);
   const whole = new Set(detail);
-  const source = streamFor(viewer, fleet.streamSource(ids), (id) => fleet.get(id));
+  // The clusters whose page is open read their active tier while the stream lasts.
+  const viewed = view === 'detail' ? ids : detail;
+  const source = streamFor(viewer, fleet.streamSource(ids, viewed), (id) => fleet.get(id));
   return sseResponse(
     mapSource(source, (message) => forView(message, view, whole)),
     signal,

@@ -1,12 +1,15 @@
 /**
- * `npm run bench -- fleet [--clusters 500] [--json FILE] [--clients 3] [--changes 200]`: the embedded clusters run
+ * `npm run bench -- fleet [--clusters 500] [--updating N] [--sync-only] [--json FILE] [--clients 3] [--changes 200]`:
+ * the embedded clusters run
  * in this process, the real dashboard (`server/cli/start.ts`, production build) in another. Browser-like SSE clients
  * stay connected to `/api/stream` while ClusterVersion objects change; each change carries a marker (its channel) and
  * its latency is the time until every client saw a health message with that marker. Then 20 clusters are
  * black-holed (TCP open, no byte in either direction) while the healthy ones keep changing (R13), and finally every
  * API server restarts with watch rate limiting (429 + Retry-After) and each cluster's recovery is the time until a
  * change made after the restart reaches the clients (R12). The bytes an open fleet tab receives per second are
- * measured with no change from the bench and during the steady changes.
+ * measured with no change from the bench and during the steady changes. `--updating N` runs N clusters mid-update
+ * (update-in-progress) and the rest steady instead of the scenario mix; `--sync-only` stops after the first sync and
+ * the steady-state figures (heavy clusters, open watches, log polls).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -23,14 +26,32 @@ import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
 import { relay } from './tcp-relay';
 import { establishedConnections } from './process-sockets';
+import { sourceUpToDate } from '@/lib/health/tiers';
+import type { SourceStateDto } from '@/lib/api/dto';
 
 const BLACKHOLED = 20;
 /** How long the open tabs' stream is measured with no change from the bench. */
 const QUIET_SECONDS = 30;
+/** How long after the first sync the fleet runs before its steady-state figures (heavy clusters, watches) are taken. */
+const STEADY_SECONDS = 30;
+/** How often GET /api/clusters is timed while the fleet syncs. */
+const LIST_SAMPLE_MS = 200;
 
 /** What the bench writes (`--json FILE`) and prints. */
 export interface FleetBenchResult {
   clusters: number;
+  /** Clusters mid-update (`--updating`); absent: the scenario mix. */
+  updating?: number;
+  /**
+   * Clusters the dashboard watches in full at steady state, counted on the API servers: those with an open
+   * cluster-wide pod watch (the active tier's heaviest source).
+   */
+  heavyClusters: number;
+  /** Watch requests open on the API servers at steady state, and pod-log GETs per second over the steady period. */
+  watches: number;
+  logPollsPerSecond: number;
+  /** p99 of GET /api/clusters, timed every 200 ms from the dashboard's first answer until every cluster synced. */
+  clustersApiP99MsDuringSync: number;
   syncedClusters: number;
   syncSeconds: number;
   dashboardHeapBytes: number;
@@ -192,6 +213,32 @@ async function measureChanges(
   return latencies;
 }
 
+/** A watch request (list-then-watch or WatchList) as the API server sees it. */
+const isWatch = (query: string): boolean => /(^|&)watch=(true|1)(&|$)/.test(query);
+
+/**
+ * Figures taken on the API servers after the fleet ran {@link STEADY_SECONDS} past its first sync: clusters with an
+ * open cluster-wide pod watch, open watches, and pod-log GETs per second over that period.
+ */
+async function steadyState(clusters: readonly FleetCluster[]) {
+  const logGets = () =>
+    clusters.reduce((sum, running) => sum + (running.server.stats.snapshot().requests['pods/log:get'] ?? 0), 0);
+  const logsBefore = logGets();
+  await sleep(STEADY_SECONDS * 1000);
+  let heavyClusters = 0;
+  let watches = 0;
+  for (const running of clusters) {
+    const open = running.server.stats.snapshot().activeRequests.filter((request) => isWatch(request.query));
+    watches += open.length;
+    if (open.some((request) => request.path === '/api/v1/pods')) heavyClusters += 1;
+  }
+  return {
+    heavyClusters,
+    watches,
+    logPollsPerSecond: Math.round(((logGets() - logsBefore) / STEADY_SECONDS) * 10) / 10,
+  };
+}
+
 function parse(argv: string[]) {
   const { values } = parseArgs({
     args: argv,
@@ -201,6 +248,8 @@ function parse(argv: string[]) {
       clients: { type: 'string' },
       changes: { type: 'string' },
       port: { type: 'string' },
+      updating: { type: 'string' },
+      'sync-only': { type: 'boolean' },
     },
     strict: true,
   });
@@ -209,8 +258,14 @@ function parse(argv: string[]) {
     if (!Number.isInteger(value) || value <= 0) throw new Error(`--${flag} must be a positive integer, got "${text}"`);
     return value;
   };
+  const clusters = number('clusters', values.clusters, 500);
+  const updating = values.updating === undefined ? undefined : Number(values.updating);
+  if (updating !== undefined && (!Number.isInteger(updating) || updating < 0 || updating > clusters))
+    throw new Error(`--updating must be an integer from 0 to --clusters (${clusters}), got "${values.updating}"`);
   return {
-    clusters: number('clusters', values.clusters, 500),
+    clusters,
+    updating,
+    syncOnly: values['sync-only'] ?? false,
     clients: number('clients', values.clients, 3),
     changes: number('changes', values.changes, 200),
     port: number('port', values.port, 3170),
@@ -228,7 +283,11 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
   const clients: StreamClient[] = [];
   try {
     console.log(`fleet bench: starting ${args.clusters} embedded clusters ...`);
-    fleet = await startFleet({ scenarios: [...SCENARIO_NAMES], size: args.clusters, speed: 1 });
+    const scenarios =
+      args.updating === undefined
+        ? [...SCENARIO_NAMES]
+        : Array.from({ length: args.clusters }, (_, i) => (i < args.updating! ? 'update-in-progress' : 'steady'));
+    fleet = await startFleet({ scenarios, size: args.clusters, speed: 1 });
     // The black-hole candidates are reached through relays; management clusters are left direct (their hosted rows would double-count).
     const candidates = fleet.clusters.filter((running) => running.name !== 'hypershift-management').slice(-BLACKHOLED);
     for (const running of candidates) relays.push(await relay(running.url));
@@ -280,29 +339,56 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     const ids = new Set(fleet.clusters.map((running) => running.id));
     let synced = 0;
     let syncSeconds = Number.NaN;
+    const listLatencies: number[] = [];
     const deadline = performance.now() + 15 * 60_000;
     while (performance.now() < deadline) {
+      const askedAt = performance.now();
       const list = (await fetch(`${base}/api/clusters`).then(
         (r) => (r.ok ? r.json() : undefined),
         () => undefined,
-      )) as { clusters: { id: string; sources: { status: string }[] }[] } | undefined;
+      )) as { clusters: { id: string; sources: Pick<SourceStateDto, 'status'>[] }[] } | undefined;
+      if (list) listLatencies.push(performance.now() - askedAt);
+      // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
       synced =
-        list?.clusters.filter(
-          (row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every((s) => s.status === 'synced'),
-        ).length ?? 0;
+        list?.clusters.filter((row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every(sourceUpToDate))
+          .length ?? 0;
       if (synced === ids.size) {
         syncSeconds = (performance.now() - started) / 1000;
         break;
       }
-      await sleep(1000);
+      await sleep(Math.max(0, LIST_SAMPLE_MS - (performance.now() - askedAt)));
     }
     console.log(
       `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
+    );
+    const clustersApiP99MsDuringSync = Math.round(percentile(listLatencies, 0.99));
+    console.log(`fleet bench: GET /api/clusters p99 ${clustersApiP99MsDuringSync} ms while syncing`);
+    const steady = await steadyState(fleet.clusters);
+    console.log(
+      `fleet bench: at steady state ${steady.heavyClusters} heavy clusters, ${steady.watches} open watches, ` +
+        `${steady.logPollsPerSecond} log GETs/s`,
     );
 
     const apiPorts = new Set(entries.map((entry) => Number(new URL(entry.server).port)));
     const sockets = dashboard.pid === undefined ? Number.NaN : establishedConnections(dashboard.pid, apiPorts);
     console.log(`fleet bench: the dashboard holds ${sockets} TCP connections to the API servers`);
+    const syncFigures = {
+      clusters: ids.size,
+      ...(args.updating === undefined ? {} : { updating: args.updating }),
+      ...steady,
+      clustersApiP99MsDuringSync,
+      syncedClusters: synced,
+      syncSeconds: Math.round(syncSeconds * 10) / 10,
+      sockets,
+      nodeVersion: process.version,
+    };
+    if (args.syncOnly) {
+      const memory = await metricsOf(base);
+      const result = { ...syncFigures, dashboardHeapBytes: memory.heap, dashboardRssBytes: memory.rss };
+      console.log(JSON.stringify(result, null, 2));
+      if (args.json) writeFileSync(args.json, `${JSON.stringify(result, null, 2)}\n`);
+      return result as FleetBenchResult;
+    }
 
     // Browser-like: the fleet page's stream, a row per cluster.
     for (let i = 0; i < args.clients; i += 1) clients.push(await streamClient(`${base}/api/stream?view=summary`));
@@ -365,13 +451,9 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       }),
     );
     const result: FleetBenchResult = {
-      clusters: ids.size,
-      syncedClusters: synced,
-      syncSeconds: Math.round(syncSeconds * 10) / 10,
+      ...syncFigures,
       dashboardHeapBytes: memory.heap,
       dashboardRssBytes: memory.rss,
-      sockets,
-      nodeVersion: process.version,
       changeToBrowserP50Ms: Math.round(percentile(latencies, 0.5)),
       changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
       isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },

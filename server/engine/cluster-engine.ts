@@ -1,6 +1,5 @@
 import 'server-only';
 import type { KubeObject } from '@/lib/k8s/types';
-import type { ResourceName } from '@/lib/k8s/resources';
 import type {
   ClusterHealthDto,
   DiscoveredByDto,
@@ -11,29 +10,22 @@ import type {
   StreamMessage,
   TransitionDto,
 } from '@/lib/api/dto';
-import type {
-  ConditionTransition,
-  Detector,
-  HealthConfig,
-  LatencySeries,
-  ResourceNeed,
-  Snapshot,
-} from '@/lib/health/types';
+import type { ConditionTransition, Detector, HealthConfig, LatencySeries, Snapshot } from '@/lib/health/types';
 import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 import type { Alert } from '@/lib/health/update-progress/types';
-import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registry';
+import { DETECTORS } from '@/lib/health/registry';
 import { clusterInfo } from '@/lib/cluster/cluster-info';
 import { assessCluster, type Assessment } from '@/lib/cluster/assess-cluster';
 import { hostedClusterId, splitSnapshot, type HostedPart } from '@/lib/cluster/hosted-views';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
-import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
+import type { ClusterConnection, SourceEvent } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
-import { LogPoller } from './log-poller';
-import { OptionalSources } from './optional-sources';
+import { SourceTiers, type TierService } from './source-tiers';
 import { PublishedHealth } from './published-health';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set([
@@ -74,6 +66,13 @@ export interface ClusterEngineOptions {
   pollScale?: number;
   /** Where findings' lifecycles are recorded (and open findings' onsets read back on start); absent: not recorded. */
   history?: FindingHistoryRepository;
+  /**
+   * The polling behind `latency` and `alerts` (a metrics source), run with the active tier; absent: polled by whoever
+   * provides them. Idle, the snapshot carries neither.
+   */
+  metrics?: TierService;
+  /** Tiers of sources (default on): an idle cluster reads only its always tier; see `lib/health/tiers.ts`. */
+  tiers?: { enabled?: boolean; holdDownMs?: number };
   /** Where the cluster was found (shown on its row). */
   discoveredBy?: DiscoveredByDto;
 }
@@ -108,12 +107,10 @@ export class ClusterEngine {
   private readonly connection: ClusterConnection;
   private readonly detectors: readonly Detector[];
   private readonly config: HealthConfig;
-  private readonly sources: { resource: ResourceName; handle: SourceHandle }[] = [];
+  private readonly tiers: SourceTiers;
   private readonly lastTracked = new Map<string, KubeObject>();
   private readonly transitions: ConditionTransition[] = [];
   private readonly listeners = new Set<Listener>();
-  private readonly logs: LogPoller;
-  private optional: OptionalSources | undefined;
   private readonly published: PublishedHealth;
   private scheduled: NodeJS.Timeout | undefined;
   private scheduledDelay = 0;
@@ -124,6 +121,7 @@ export class ClusterEngine {
   private readonly hosted = new Map<string, HostedClusterView>();
   private ownClusterID: string | undefined;
   private readonly recorders = new Map<string, FindingRecorder>();
+
   private discovery: Discovery;
 
   constructor(private readonly options: ClusterEngineOptions) {
@@ -133,12 +131,17 @@ export class ClusterEngine {
     this.connection = options.connection;
     this.detectors = options.detectors ?? DETECTORS;
     this.config = options.config ?? DEFAULT_HEALTH_CONFIG;
-    this.logs = new LogPoller(
-      this.connection,
-      requiredLogs(this.detectors),
-      () => this.schedule(),
-      LOG_POLL_MS * (options.pollScale ?? 1),
-    );
+    this.tiers = new SourceTiers({
+      connection: this.connection,
+      detectors: this.detectors,
+      onEvent: (event) => this.onEvent(event),
+      onChange: () => this.schedule(COALESCE_MS.other),
+      logPollMs: LOG_POLL_MS * (options.pollScale ?? 1),
+      optionalProbeMs: options.optionalProbeMs,
+      services: options.metrics ? [options.metrics] : [],
+      enabled: options.tiers?.enabled,
+      holdDownMs: options.tiers?.holdDownMs,
+    });
     this.published = new PublishedHealth(this.id, {
       cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone', ...this.discovery },
       findings: [],
@@ -153,34 +156,19 @@ export class ClusterEngine {
     return [...this.hosted.values()];
   }
 
-  /** Takes what the cluster's source says now (a hub reporting it unavailable); re-evaluates when it changed. */
-  setDiscovery(discovery: Discovery): void {
-    if (JSON.stringify(discovery) === JSON.stringify(this.discovery)) return;
-    this.discovery = discovery;
-    this.schedule(COALESCE_MS.other);
-  }
-
   /** `spec.clusterID` of the cluster's own ClusterVersion (joins it with its HostedCluster on a management cluster). */
   clusterID(): string | undefined {
     return this.ownClusterID;
   }
 
-  /** Starts every watch and the periodic re-evaluation (time-based rules age even without events). */
+  /**
+   * Starts the always tier's watches and the periodic re-evaluation (time-based rules age even without events); the
+   * active tier starts when the cluster turns active.
+   */
   start(): void {
     if (this.running) return;
     this.running = true;
-    const needs = requiredResources(this.detectors);
-    for (const need of needs.filter((candidate) => !candidate.optional)) this.startSource(need);
-    this.optional = new OptionalSources(
-      this.connection,
-      needs.filter((need) => need.optional),
-      (need) => {
-        if (this.running) this.startSource(need);
-      },
-      this.options.optionalProbeMs,
-    );
-    this.optional.start();
-    this.logs.start();
+    this.tiers.start();
     this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
     // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
@@ -223,29 +211,40 @@ export class ClusterEngine {
   private recorded(id: string, assessment: Assessment, now: number, sources: readonly SourceStateDto[]): Assessment {
     const recorder = this.recorder(id);
     if (!recorder) return assessment;
+    // What an idle cluster does not read is not looked at: its findings resolve with the hold-down behind them.
     const complete =
-      this.logs.polled() &&
+      this.tiers.logsPolled() &&
       sources.length > 0 &&
-      sources.every((source) => source.status === 'synced' || source.status === 'forbidden');
+      sources.every((source) => sourceUpToDate(source) || source.status === 'forbidden');
     const findings = recorder.observe(assessment.health.findings, now, complete);
     return { ...assessment, health: { ...assessment.health, findings } };
   }
 
-  private startSource(need: ResourceNeed): void {
-    const { optional: _optional, ...watched } = need;
-    void _optional;
-    const handle = this.connection.watch(watched, (event) => this.onEvent(event));
-    this.sources.push({ resource: need.resource, handle });
-    handle.start();
+  /** True while the active tier runs (updating, a finding, a viewer, or within the hold-down after them). */
+  active(): boolean {
+    return this.tiers.active();
+  }
+
+  /**
+   * A viewer has this cluster open (its detail stream) until the returned function is called: the cluster turns
+   * active within one evaluation and stays so for the hold-down after the last viewer left.
+   */
+  view(): () => void {
+    const release = this.tiers.view();
+    this.schedule(COALESCE_MS.other);
+    return release;
+  }
+
+  /** A viewer looked at this cluster once (GET health): active within one evaluation, for the hold-down. */
+  look(): void {
+    this.tiers.look();
+    this.schedule(COALESCE_MS.other);
   }
 
   /** Stops watches and timers; the last state stays readable. */
   stop(): void {
     this.running = false;
-    this.optional?.stop();
-    for (const { handle } of this.sources) handle.stop();
-    this.sources.length = 0;
-    this.logs.stop();
+    this.tiers.stop();
     for (const recorder of this.recorders.values()) recorder.stop();
     clearTimeout(this.periodic);
     clearInterval(this.periodic);
@@ -253,30 +252,32 @@ export class ClusterEngine {
     this.connection.close();
   }
 
+  /** Latest health, as `GET /api/clusters/{id}/health` serves it. */
   /** Source statuses and summed watch counters, for the service's metrics. */
   watchStats(): { statuses: string[]; events: number; relists: number } {
     let events = 0;
     let relists = 0;
-    for (const { handle } of this.sources) {
+    const handles = this.tiers.handles();
+    for (const handle of handles) {
       const counters = handle.counters?.();
       events += counters?.events ?? 0;
       relists += counters?.relists ?? 0;
     }
-    return { statuses: this.sources.map(({ handle }) => handle.state().status), events, relists };
+    return { statuses: handles.map((handle) => handle.state().status), events, relists };
+  }
+
+  /** Takes what the cluster's source says now (a hub reporting it unavailable); re-evaluates when it changed. */
+  setDiscovery(discovery: Discovery): void {
+    if (JSON.stringify(discovery) === JSON.stringify(this.discovery)) return;
+    this.discovery = discovery;
+    this.schedule(COALESCE_MS.other);
   }
 
   /** True once every source has synced or failed in a way only time or RBAC can fix (not `pending`). */
   settled(): boolean {
-    return (
-      this.sources.length > 0 &&
-      this.sources.every(({ handle }) => {
-        const { status, error } = handle.state();
-        return status !== 'pending' || error !== undefined;
-      })
-    );
+    return this.tiers.settled();
   }
 
-  /** Latest health, as `GET /api/clusters/{id}/health` serves it. */
   health(): ClusterHealthDto {
     return this.published.health();
   }
@@ -286,12 +287,12 @@ export class ClusterEngine {
     return this.published.summary();
   }
 
+  /** The cluster's current time (epoch ms), as learnt from the API server. */
   /** POSTs a TokenReview or SubjectAccessReview to this cluster with the service's identity. */
   review<T>(path: string, body: unknown): Promise<T> {
     return this.connection.review<T>(path, body);
   }
 
-  /** The cluster's current time (epoch ms), as learnt from the API server. */
   now(): number {
     return this.connection.now();
   }
@@ -303,18 +304,16 @@ export class ClusterEngine {
 
   /** The current snapshot detectors see (also what must-gather and incidents reuse). */
   snapshot(): Snapshot {
-    const objects: Snapshot['objects'] = {};
-    for (const { resource, handle } of this.sources) {
-      const held = objects[resource];
-      objects[resource] = held ? [...held, ...handle.objects()] : handle.objects();
-    }
+    const active = this.tiers.active();
     return {
-      objects,
+      objects: this.tiers.objects(),
       transitions: this.transitions,
-      logs: this.logs.excerpts(),
+      logs: this.tiers.excerpts(),
       probes: [],
-      latency: this.options.latency?.(),
-      alerts: this.options.alerts?.(),
+      // Metrics and alerts are the active tier's: idle, what a stopped source last held is not current.
+      latency: active ? this.options.latency?.() : undefined,
+      alerts: active ? this.options.alerts?.() : undefined,
+      ...(active ? {} : { idle: true }),
     };
   }
 
@@ -381,9 +380,9 @@ export class ClusterEngine {
 
   private evaluateOnce(): void {
     const now = this.connection.now();
-    const sources: SourceStateDto[] = this.sources.map(({ handle }) => handle.state());
+    const sources: SourceStateDto[] = this.tiers.sourceStates();
     const split = splitSnapshot(this.snapshot());
-    const assessment = this.recorded(
+    const assessed = this.recorded(
       this.id,
       assessCluster({
         id: this.id,
@@ -397,27 +396,63 @@ export class ClusterEngine {
       now,
       sources,
     );
+    const hosted = split.hosted.map((part) => this.assessHosted(part, now, sources));
+    // A new tier is published with its own sources and snapshot: assessed again at once (only on a change).
+    const healths = [assessed, ...hosted.map((entry) => entry.assessment)].map((a) => a.health);
+    if (this.tiers.decide(healths, split.own.objects.nodes)) {
+      return this.evaluateOnce();
+    }
+    const activity = this.tiers.activity();
+    const withActivity = (a: Assessment): Assessment => (activity ? { ...a, health: { ...a.health, activity } } : a);
+    const discovered: Assessment = {
+      ...assessed,
+      health: { ...assessed.health, cluster: { ...assessed.health.cluster, ...this.discovery } },
+    };
     this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
     // Charts need at most a point a second, however often events re-evaluate.
     const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
     if (sample) this.lastSampleAt = Date.now();
-    const discovered = {
-      ...assessment,
-      health: { ...assessment.health, cluster: { ...assessment.health.cluster, ...this.discovery } },
-    };
-    for (const message of this.published.update(discovered, now, sample)) this.emit(message);
+    for (const message of this.published.update(withActivity(discovered), now, sample)) this.emit(message);
     if (this.pendingTransitions.length > 0) {
       this.emit({ type: 'transitions', clusterId: this.id, transitions: this.pendingTransitions });
       this.pendingTransitions = [];
     }
-    this.evaluateHosted(split.hosted, now, sources, sample);
+    this.publishHosted(
+      hosted.map((entry) => ({ ...entry, assessment: withActivity(entry.assessment) })),
+      now,
+      sample,
+    );
   }
 
-  /** Assesses every hosted part with the same detectors; hosted clusters that went away stop being members. */
-  private evaluateHosted(parts: HostedPart[], now: number, sources: SourceStateDto[], sample: boolean): void {
+  /** Assesses one hosted part of the snapshot with the same detectors. */
+  private assessHosted(part: HostedPart, now: number, sources: SourceStateDto[]) {
+    const id = hostedClusterId(this.id, part.namespace, part.name);
+    const assessment = this.recorded(
+      id,
+      assessCluster({
+        id,
+        name: part.name,
+        snapshot: part.snapshot,
+        context: { now, config: this.config },
+        sources,
+        detectors: this.detectors,
+        role: 'hosted',
+        managedBy: this.id,
+      }),
+      now,
+      sources,
+    );
+    return { id, part, assessment };
+  }
+
+  /** Publishes every hosted part's assessment; hosted clusters that went away stop being members. */
+  private publishHosted(
+    assessed: readonly { id: string; part: HostedPart; assessment: Assessment }[],
+    now: number,
+    sample: boolean,
+  ): void {
     const seen = new Set<string>();
-    for (const part of parts) {
-      const id = hostedClusterId(this.id, part.namespace, part.name);
+    for (const { id, part, assessment } of assessed) {
       seen.add(id);
       let view = this.hosted.get(id);
       if (!view) {
@@ -425,21 +460,6 @@ export class ClusterEngine {
         this.hosted.set(id, view);
       }
       view.clusterID = part.clusterID;
-      const assessment = this.recorded(
-        id,
-        assessCluster({
-          id,
-          name: part.name,
-          snapshot: part.snapshot,
-          context: { now, config: this.config },
-          sources,
-          detectors: this.detectors,
-          role: 'hosted',
-          managedBy: this.id,
-        }),
-        now,
-        sources,
-      );
       const cluster = { ...assessment.health.cluster, discoveredBy: { kind: 'management' as const, name: this.id } };
       const discovered = { ...assessment, health: { ...assessment.health, cluster } };
       for (const message of view.apply(discovered, part.snapshot, now, sample)) this.emit(message);

@@ -2,7 +2,7 @@ import 'server-only';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { ConnectableMember } from '@/server/fleet-sources/fleet-source';
 import { createEndpointConnection, createKubeConnection } from '@/server/kube/kube-connection';
-import { startMetricsSource } from '@/server/metrics/sources';
+import { registerMetricsSource } from '@/server/metrics/sources';
 import { ClusterEngine } from './cluster-engine';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 
@@ -23,13 +23,15 @@ export function buildEngine(
     how.kind === 'kubeconfig'
       ? createKubeConnection(how.path, how.context, {}, how.credentials)
       : createEndpointConnection(how.endpoint, how.credentials);
-  const metrics = startMetricsSource(member.id, connection, pollScale);
+  // Scrapes and alert polls run with the cluster's active tier (updating, a finding, a viewer).
+  const metrics = registerMetricsSource(member.id, connection, pollScale);
   return new ClusterEngine({
     id: member.id,
     name: member.name,
     connection,
     latency: () => metrics.latency(),
     alerts: () => metrics.alerts(),
+    metrics,
     pollScale,
     discoveredBy: member.discoveredBy,
     history,

@@ -206,8 +206,22 @@ export class Fleet {
     return this.members().map((member) => member.summary());
   }
 
-  /** Stream source over the given clusters (all when empty). */
-  streamSource(ids: readonly string[]): StreamSource {
+  /** The engine that reads a member's sources: its own, or its management cluster's for a hosted-only member. */
+  private engineOf(memberId: string): ClusterEngine | undefined {
+    const owner = this.accessCluster(memberId);
+    return owner === undefined ? undefined : this.engines.get(owner);
+  }
+
+  /** A viewer looked at a member (GET health): its cluster reads its active tier for the hold-down. */
+  lookedAt(id: string): void {
+    this.engineOf(id)?.look();
+  }
+
+  /**
+   * Stream source over the given clusters (all when empty); `viewed` clusters (a page open on them) read their
+   * active tier while the stream is subscribed and for the hold-down after.
+   */
+  streamSource(ids: readonly string[], viewed: readonly string[] = []): StreamSource {
     const wanted = ids.length > 0 ? new Set(ids) : undefined;
     const members = () => this.members().filter((member) => !wanted || wanted.has(member.id));
     return {
@@ -219,6 +233,7 @@ export class Fleet {
           summary: member.summary(),
         })),
       subscribe: (listener) => {
+        const releases = [...new Set(viewed.flatMap((id) => this.engineOf(id) ?? []))].map((engine) => engine.view());
         // One subscription per engine: hosted views publish through the engine of their management cluster.
         const subscribeTo = (engine: ClusterEngine) =>
           engine.subscribe((message) => {
@@ -232,6 +247,7 @@ export class Fleet {
         return () => {
           this.membershipListeners.delete(onMembership);
           unsubscribers.forEach((unsubscribe) => unsubscribe());
+          releases.forEach((release) => release());
         };
       },
     };
@@ -264,7 +280,8 @@ export class Fleet {
       watchEvents += stats.events;
       relists += stats.relists;
     }
-    return { sourcesByStatus, watchEvents, relists, clusters: this.members().length };
+    const activeClusters = [...this.engines.values()].filter((engine) => engine.active()).length;
+    return { sourcesByStatus, watchEvents, relists, clusters: this.members().length, activeClusters };
   }
 
   /** Clusters whose first sync has not settled yet (synced, or failed in a way only time or RBAC can fix). */

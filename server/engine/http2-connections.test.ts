@@ -14,7 +14,7 @@ import { until } from '@/server/testing/reflector-harness';
 import { ClusterEngine } from './cluster-engine';
 
 /** Statuses of a settled source: synced, or forbidden by design (RBAC of the reader identity). */
-const SETTLED = new Set(['synced', 'forbidden']);
+const SETTLED = new Set(['synced', 'forbidden', 'idle']);
 
 let fleet: Fleet | undefined;
 let engines: ClusterEngine[] = [];

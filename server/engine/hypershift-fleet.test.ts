@@ -15,6 +15,7 @@ import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
 import type { ClusterConnection } from '@/server/kube/connection';
 import { createKubeConnection, type WatchTiming } from '@/server/kube/kube-connection';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 const servers: TestServer[] = [];
 let fleet: Fleet | undefined;
@@ -68,7 +69,7 @@ describe('a HyperShift management cluster in the fleet', () => {
     engine.start();
     await until(
       () => engine.health(),
-      (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'),
+      (h) => h.sources.length > 0 && h.sources.every(sourceUpToDate),
     );
     await advanceGradually(server, HCP_CRASHLOOP_BY_MS + 60_000);
     const stalledId = `hypershift-management.clusters.${HC_STALLED}`;
@@ -165,10 +166,10 @@ describe('a HyperShift management cluster in the fleet', () => {
     engine.start();
     const alone = await until(
       () => engine.health(),
-      (h) => h.sources.length > 0 && h.sources.every((s) => s.status === 'synced') && probes.length >= 2,
+      (h) => h.sources.length > 0 && h.sources.every(sourceUpToDate) && probes.length >= 2,
     );
     expect(alone.sources.map((s) => s.resource)).not.toContain('hostedclusters');
-    expect(alone.sources.every((s) => s.status === 'synced')).toBe(true);
+    expect(alone.sources.every(sourceUpToDate)).toBe(true);
     expect(fleet.summaries().map((row) => row.id)).toEqual(['mgmt']);
     served = true;
     const rows = await until(
@@ -188,14 +189,13 @@ describe('a HyperShift management cluster in the fleet', () => {
     fleet = new Fleet(engines);
     engine.start();
     const synced = (rows: { sources: { status: string }[] }[]) =>
-      rows.length === 4 &&
-      rows.every((row) => row.sources.length > 0 && row.sources.every((s) => s.status === 'synced'));
+      rows.length === 4 && rows.every((row) => row.sources.length > 0 && row.sources.every(sourceUpToDate));
     expect(synced(await until(() => fleet!.summaries(), synced))).toBe(true);
     servers.splice(servers.indexOf(server), 1);
     await server.close();
     const rows = await until(
       () => fleet!.summaries(),
-      (list) => list.every((row) => row.sources.some((s) => s.status !== 'synced')),
+      (list) => list.every((row) => row.sources.some((s) => !sourceUpToDate(s))),
       30_000,
     );
     for (const row of rows)

@@ -15,6 +15,8 @@ export class LogPoller {
   private timer: NodeJS.Timeout | undefined;
   private polling = false;
   private rounds = 0;
+  /** Bumped on clear: a poll still in flight from before does not write into the cleared state. */
+  private generation = 0;
 
   constructor(
     private readonly connection: ClusterConnection,
@@ -37,7 +39,14 @@ export class LogPoller {
 
   /** True once a first round of polls finished (answered or not): logs-corroborated findings had their chance. */
   polled(): boolean {
-    return this.rounds > 0;
+    return this.needs.length === 0 || this.rounds > 0;
+  }
+
+  /** Forgets every excerpt and round (a stopped tier frees what it read; a restart polls afresh). */
+  clear(): void {
+    this.generation += 1;
+    this.current.clear();
+    this.rounds = 0;
   }
 
   excerpts(): LogExcerpt[] {
@@ -47,6 +56,7 @@ export class LogPoller {
   private async poll(): Promise<void> {
     if (this.polling) return;
     this.polling = true;
+    const generation = this.generation;
     let changed = false;
     try {
       for (const need of this.needs) {
@@ -62,7 +72,7 @@ export class LogPoller {
             `/api/v1/namespaces/${ns}/pods/${encodeURIComponent(name)}/log` +
               `?container=${encodeURIComponent(need.container)}&tailLines=${need.tailLines}`,
           );
-          if (log.status !== 200) continue;
+          if (log.status !== 200 || generation !== this.generation) continue;
           const key = `${need.namespace}/${name}/${need.container}`;
           const lines = log.body.split('\n').filter((line) => line.length > 0);
           const before = this.current.get(key);
@@ -79,7 +89,7 @@ export class LogPoller {
       // Unreachable cluster or malformed answer: the watch sources already report reachability as data.
     } finally {
       this.polling = false;
-      this.rounds += 1;
+      if (generation === this.generation) this.rounds += 1;
     }
     if (changed) this.onChange();
   }

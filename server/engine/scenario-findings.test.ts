@@ -17,6 +17,7 @@ import { startTestServer, type TestServer } from '@/server/simulator/test-harnes
 import type { ScenarioName } from '@/server/simulator/types';
 import { ClusterEngine } from './cluster-engine';
 import { createKubeConnection } from '@/server/kube/kube-connection';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /** What each story must show once it reached its failure, through the real watch layer. */
 const EXPECTED: { scenario: ScenarioName; detector: string; severities: SeverityDto[] }[] = [
@@ -78,11 +79,8 @@ describe('findings through kubeconfig against the embedded cluster', () => {
   it('steady: every source syncs and nothing is red', async () => {
     const { server: s, engine: e } = await boot('steady');
     s.cluster.clock.advance(10 * 60_000);
-    const health = await until(
-      e,
-      (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'),
-    );
-    expect(health.sources.every((source) => source.status === 'synced')).toBe(true);
+    const health = await until(e, (h) => h.sources.length > 0 && h.sources.every(sourceUpToDate));
+    expect(health.sources.every(sourceUpToDate)).toBe(true);
     expect(health.cluster.version).toMatch(/^4\.16\./);
     expect(
       health.findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'warning'),
@@ -92,7 +90,7 @@ describe('findings through kubeconfig against the embedded cluster', () => {
   it.each(EXPECTED)('$scenario: $detector reports $severities', async ({ scenario, detector, severities }) => {
     if (!SCENARIOS[scenario]) return expect.fail(`scenario ${scenario} is not registered`);
     const { server: s, engine: e } = await boot(scenario);
-    await until(e, (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
+    await until(e, (h) => h.sources.length > 0 && h.sources.every(sourceUpToDate));
     await advanceGradually(s, SCENARIOS[scenario]!.failureAtMs + 60_000);
     const health = await until(e, (h) =>
       h.findings.some((finding) => finding.detector === detector && severities.includes(finding.severity)),
@@ -113,7 +111,7 @@ describe('stories that change their findings over time', () => {
 
   it('cross-minor-rollback: predicted before the rollback, critical after it', async () => {
     const { server: s, engine: e } = await boot('cross-minor-rollback');
-    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await until(e, (h) => h.sources.every(sourceUpToDate));
     await advanceGradually(s, ROLLBACK_BEFORE_WINDOW.fromMs + 60_000);
     const before = await until(e, (h) => h.cluster.version === '4.14.27', 5_000);
     expect(before.cluster.version).toBe('4.14.27');
@@ -130,7 +128,7 @@ describe('stories that change their findings over time', () => {
 
   it('catalogd-rollout: the blocked drain clears once catalogd runs two replicas', async () => {
     const { server: s, engine: e } = await boot('catalogd-rollout');
-    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await until(e, (h) => h.sources.every(sourceUpToDate));
     await advanceGradually(s, CATALOGD_DRAIN_BLOCKED_WINDOW.fromMs + 60_000, 30_000);
     const blocked = await until(e, (h) => h.findings.some((finding) => finding.id.endsWith(':drain-blocked')));
     expect(blocked.findings.some((finding) => finding.id.endsWith(':drain-blocked'))).toBe(true);
@@ -146,7 +144,7 @@ describe('stories that change their findings over time', () => {
 
   it('update-in-progress: reports progress while updating', async () => {
     const { server: s, engine: e } = await boot('update-in-progress');
-    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await until(e, (h) => h.sources.every(sourceUpToDate));
     await advanceGradually(s, UIP_SLOW_DRAIN_FROM_MS + 60_000, 20_000);
     const health = await until(
       e,
@@ -250,7 +248,7 @@ describe('findings that stay right over time (scenario snapshots at several mome
 describe('failure mode E over time, through the real watch layer', () => {
   it('extension-install-flap: the root cause stays the ClusterRole conflict 50 minutes in', async () => {
     const { server: s, engine: e } = await boot('extension-install-flap');
-    await until(e, (h) => h.sources.every((source) => source.status === 'synced'));
+    await until(e, (h) => h.sources.every(sourceUpToDate));
     const streakId = `install-settling:ClusterExtension//${FLAP_EXTENSION}:streak`;
     const rootCause = (h: ClusterHealthDto) =>
       h.findings.find((f) => f.id === streakId)?.evidence.find((ev) => ev.label.startsWith('Root cause'));
@@ -268,7 +266,7 @@ describe('failure mode E over time, through the real watch layer', () => {
     const fresh = new ClusterEngine({ id: 'late', name: 'late', connection });
     engine = fresh;
     fresh.start();
-    await until(fresh, (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'));
+    await until(fresh, (h) => h.sources.length > 0 && h.sources.every(sourceUpToDate));
     await advanceGradually(s, 12 * 60_000, 10_000);
     const restarted = await until(fresh, (h) => rootCause(h)?.value === FLAP_ROOT_CAUSE);
     expect(rootCause(restarted)?.value).toBe(FLAP_ROOT_CAUSE);

@@ -12,6 +12,7 @@ import { createKubeConnection } from '@/server/kube/kube-connection';
 import { ClusterEngine } from '@/server/engine/cluster-engine';
 import { startPostgres, type PostgresServer } from '@/server/testing/postgres-server';
 import { PostgresFindingHistory } from './postgres-finding-history';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 let server: TestServer | undefined;
 let postgres: PostgresServer | undefined;
@@ -61,8 +62,7 @@ async function until(
   }
 }
 
-const synced = (health: ClusterHealthDto) =>
-  health.sources.length > 0 && health.sources.every((source) => source.status === 'synced');
+const synced = (health: ClusterHealthDto) => health.sources.length > 0 && health.sources.every(sourceUpToDate);
 const problems = (health: ClusterHealthDto) =>
   health.findings.filter((finding) => finding.severity === 'critical' || finding.severity === 'warning');
 

@@ -55,6 +55,8 @@ describe('service metrics and readiness over a watched cluster', () => {
     expect(synced).toBe(engine.watchStats().statuses.length);
     expect(synced).toBeGreaterThan(5);
     expect(sample(text, 'update_health_clusters')).toBe(1);
+    // A steady cluster nobody looks at reads only its always tier.
+    expect(sample(text, 'update_health_active_clusters')).toBe(0);
     expect(sample(text, 'update_health_watch_events_total')).toBeGreaterThan(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(text).toContain('# TYPE update_health_detector_evaluation_seconds histogram');

@@ -10,6 +10,8 @@ export interface FleetStats {
   watchEvents: number;
   relists: number;
   clusters: number;
+  /** Configured clusters reading their active tier (cluster-wide pods, logs, metrics, alerts). */
+  activeClusters: number;
 }
 
 /** A counter following a total the fleet keeps (read at scrape time; it only grows, so a smaller reading is ignored). */
@@ -65,6 +67,14 @@ export class ServiceMetrics {
       registers: [this.registry],
       collect() {
         this.set(stats()?.clusters ?? 0);
+      },
+    });
+    new Gauge({
+      name: 'update_health_active_clusters',
+      help: 'Configured clusters reading their active tier of sources (updating, with a finding, or looked at).',
+      registers: [this.registry],
+      collect() {
+        this.set(stats()?.activeClusters ?? 0);
       },
     });
     followTotal(

@@ -12,6 +12,7 @@ import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { SCENARIO_NAMES, type ScenarioName } from '@/server/simulator/types';
 import { analyzeOffline } from './analyze-offline';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 /**
  * Findings that legitimately differ between the live engine and a must-gather of the same cluster at the same
@@ -74,8 +75,10 @@ async function compare(name: ScenarioName): Promise<{ live: ClusterHealthDto; of
   const engine = new ClusterEngine({ id: name, name, connection: pinnedConnection(server) });
   try {
     engine.start();
+    // The live side is the cluster's page, open: its active tier reads what a must-gather holds (pods, logs).
+    engine.view();
     const synced = () =>
-      engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced');
+      engine.active() && engine.health().sources.length > 0 && engine.health().sources.every(sourceUpToDate);
     await until(synced, 15_000);
     await advanceGradually(server, scenario.failureAtMs + 60_000);
     const dir = join(root, name);

@@ -24,6 +24,7 @@ import { GET as getRollbackPlan } from './[id]/rollback-plan/route';
 import { GET as getSeries } from './[id]/series/route';
 import { GET as getLatency } from './[id]/metrics/pod-setup-latency/route';
 import { GET as getStream } from '../stream/route';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 const STANDALONE = 'catalogd-rollout';
 const MANAGEMENT = 'hypershift-management';
@@ -129,11 +130,10 @@ beforeAll(async () => {
     (clusterId, path, body) => fleet.review(clusterId, path, body),
   );
   for (const engine of engines) engine.start();
+  // The viewers below have the clusters' pages open: the hosted control plane's pods are read on the active tier.
+  for (const engine of engines) engine.view();
   await until(() =>
-    engines.every(
-      (engine) =>
-        engine.health().sources.length > 0 && engine.health().sources.every((source) => source.status === 'synced'),
-    ),
+    engines.every((engine) => engine.health().sources.length > 0 && engine.health().sources.every(sourceUpToDate)),
   );
   await until(() => !!fleet.get(HOSTED)?.health().hosted?.pods.length);
 });

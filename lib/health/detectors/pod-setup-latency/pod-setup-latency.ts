@@ -150,6 +150,8 @@ function latencyFinding(
 
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   const latency = snapshot.latency;
+  // An idle cluster's metrics are not scraped: nothing is said here, its activity says what is not read.
+  if (!latency && snapshot.idle) return { findings: [], samples: { p50: null, p95: null, p99: null } };
   if (!latency) {
     return {
       findings: [

@@ -22,6 +22,7 @@ import { CATALOGD_DRAIN_BLOCKED_WINDOW } from '@/server/simulator/scenarios/cata
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { GET } from './route';
+import { sourceUpToDate } from '@/lib/health/tiers';
 
 const ID = 'catalogd-rollout';
 const holder = globalThis as unknown as {
@@ -99,7 +100,7 @@ beforeAll(async () => {
     (clusterId, path, body) => fleet.review(clusterId, path, body),
   );
   engine.start();
-  await until(() => engine!.historyReady() && engine!.health().sources.every((s) => s.status === 'synced'));
+  await until(() => engine!.historyReady() && engine!.health().sources.every(sourceUpToDate));
   for (let done = 0; done < CATALOGD_DRAIN_BLOCKED_WINDOW.fromMs + 60_000; done += 30_000) {
     server.cluster.clock.advance(30_000);
     await new Promise((resolve) => setTimeout(resolve, 20));

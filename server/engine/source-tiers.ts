@@ -1,0 +1,252 @@
+import 'server-only';
+import type { ActivityReasonDto, ClusterHealthDto, SourceStateDto } from '@/lib/api/dto';
+import type { KubeObject } from '@/lib/k8s/types';
+import type { ResourceName } from '@/lib/k8s/resources';
+import type { Detector, LogExcerpt, ResourceNeed, SourceTier } from '@/lib/health/types';
+import { requiredLogs } from '@/lib/health/registry';
+import {
+  DEFAULT_HOLD_DOWN_MS,
+  METRICS_TIER,
+  activityDto,
+  activityReasons,
+  logTier,
+  needCovers,
+  nextActivity,
+  tieredResources,
+  type ActivityState,
+} from '@/lib/health/tiers';
+import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
+import { LogPoller } from './log-poller';
+import { OptionalSources } from './optional-sources';
+
+/** Background polling the active tier runs besides watches and logs (a metrics source: scrapes and alert polls). */
+export interface TierService {
+  start(): void;
+  stop(): void;
+}
+
+/** Options of {@link SourceTiers}. */
+export interface SourceTiersOptions {
+  connection: ClusterConnection;
+  detectors: readonly Detector[];
+  onEvent: (event: SourceEvent) => void;
+  /** Called when logs changed or the tier changed (the cluster is evaluated again). */
+  onChange: () => void;
+  logPollMs: number;
+  optionalProbeMs?: number;
+  /** Polling that runs on {@link METRICS_TIER} (started and stopped with it). */
+  services?: readonly TierService[];
+  /** How long a cluster stays active after its last reason (default 10 min). */
+  holdDownMs?: number;
+  /** False: every source on every cluster, as before tiers (measurements). Default true. */
+  enabled?: boolean;
+}
+
+interface RunningSource {
+  need: ResourceNeed;
+  tier: SourceTier;
+  handle: SourceHandle;
+}
+
+/**
+ * The sources of one cluster by tier: the always tier runs from start to stop; the active tier (cluster-wide pods,
+ * logs, metrics, alerts) starts when the cluster turns active and stops, freeing its caches and connections, when it
+ * has been idle for the hold-down. Idle sources are reported as `idle` (waiting for activity), never as pending.
+ */
+export class SourceTiers {
+  private readonly needs: Record<SourceTier, ResourceNeed[]>;
+  private readonly logs: Record<SourceTier, LogPoller>;
+  private readonly running: RunningSource[] = [];
+  private optional: OptionalSources | undefined;
+  private state: ActivityState;
+  private started = false;
+  private viewers = 0;
+  private looked = false;
+  private readonly holdDownMs: number;
+
+  constructor(private readonly o: SourceTiersOptions) {
+    const tiered = tieredResources(o.detectors);
+    this.needs = o.enabled === false ? { always: [...tiered.always, ...tiered.active], active: [] } : tiered;
+    const logs = requiredLogs(o.detectors);
+    const logsOf = (tier: SourceTier) =>
+      logs.filter((need) => (o.enabled === false ? 'always' : logTier(need)) === tier);
+    this.logs = {
+      always: new LogPoller(o.connection, logsOf('always'), o.onChange, o.logPollMs),
+      active: new LogPoller(o.connection, logsOf('active'), o.onChange, o.logPollMs),
+    };
+    this.holdDownMs = o.holdDownMs ?? DEFAULT_HOLD_DOWN_MS;
+    this.state = { tier: o.enabled === false ? 'active' : 'always', since: Date.now(), reasons: [] };
+  }
+
+  /** Starts the always tier (and the active tier where tiers are off). */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.startTier('always');
+    if (this.state.tier === 'active') this.startActive();
+  }
+
+  /** Stops every source; the last state stays readable. */
+  stop(): void {
+    this.started = false;
+    this.optional?.stop();
+    for (const { handle } of this.running) handle.stop();
+    this.running.length = 0;
+    this.logs.always.stop();
+    this.logs.active.stop();
+    for (const service of this.o.services ?? []) service.stop();
+  }
+
+  /** True while the active tier runs. */
+  active(): boolean {
+    return this.state.tier === 'active';
+  }
+
+  /** A viewer has the cluster open (its detail stream) until the returned function is called. */
+  view(): () => void {
+    this.viewers += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.viewers -= 1;
+    };
+  }
+
+  /** A viewer looked at the cluster once (GET health): a reason at the next evaluation, held down as any other. */
+  look(): void {
+    this.looked = true;
+  }
+
+  /**
+   * Decides the tier from the latest health of the cluster (and of the hosted clusters it serves) and starts or stops
+   * the active tier. Findings and updates count only once the always tier settled (a half-synced snapshot is no
+   * reason). Returns true when the tier changed.
+   */
+  decide(healths: readonly ClusterHealthDto[], nodes: readonly KubeObject[] = []): boolean {
+    if (this.o.enabled === false) return false;
+    const viewed = this.looked || this.viewers > 0;
+    this.looked = false;
+    const settled = this.settled('always');
+    const reasons = new Set<ActivityReasonDto>(viewed ? ['viewed'] : []);
+    if (settled) {
+      for (const health of healths) for (const reason of activityReasons(health, false, nodes)) reasons.add(reason);
+    }
+    const next = nextActivity(this.state, [...reasons], Date.now(), this.holdDownMs);
+    const changed = next.tier !== this.state.tier;
+    this.state = next;
+    if (!changed || !this.started) return false;
+    if (next.tier === 'active') this.startActive();
+    else this.stopActive();
+    return true;
+  }
+
+  /** The activity as the API serves it. */
+  activity(): ClusterHealthDto['activity'] {
+    return this.o.enabled === false ? undefined : activityDto(this.state, this.holdDownMs);
+  }
+
+  /** States of every source: running ones as they are, the active tier's needs as `idle` while it does not run. */
+  sourceStates(): SourceStateDto[] {
+    const states = this.running.map(({ handle }) => handle.state());
+    if (this.active()) return states;
+    const since = new Date(this.state.since).toISOString();
+    for (const need of this.needs.active) {
+      states.push({
+        resource: need.resource,
+        ...(need.namespace ? { namespace: need.namespace } : {}),
+        status: 'idle',
+        since,
+      });
+    }
+    return states;
+  }
+
+  /** Statuses and counters of the running watches (the service's metrics). */
+  handles(): readonly SourceHandle[] {
+    return this.running.map(({ handle }) => handle);
+  }
+
+  /** True once every running source of `tier` synced or failed in a way only time or RBAC can fix. */
+  settled(tier?: SourceTier): boolean {
+    const sources = this.running.filter((source) => tier === undefined || source.tier === tier);
+    return (
+      sources.length > 0 &&
+      sources.every(({ handle }) => {
+        const { status, error } = handle.state();
+        return status !== 'pending' || error !== undefined;
+      })
+    );
+  }
+
+  /** True once every log poller that runs polled once (logs-corroborated findings had their chance). */
+  logsPolled(): boolean {
+    return this.logs.always.polled() && (!this.active() || this.logs.active.polled());
+  }
+
+  excerpts(): LogExcerpt[] {
+    return [...this.logs.always.excerpts(), ...(this.active() ? this.logs.active.excerpts() : [])];
+  }
+
+  /**
+   * Objects by resource. Where two running sources overlap (the active tier's cluster-wide pods and the always tier's
+   * pods of a namespace), the wide one speaks once it synced, the narrow ones until then: no object twice.
+   */
+  objects(): Partial<Record<ResourceName, readonly KubeObject[]>> {
+    const out: Partial<Record<ResourceName, readonly KubeObject[]>> = {};
+    const strictly = (wide: RunningSource, narrow: RunningSource) =>
+      wide !== narrow && needCovers(wide.need, narrow.need) && !needCovers(narrow.need, wide.need);
+    const statuses = new Map(this.running.map((source) => [source, source.handle.state().status]));
+    const synced = (source: RunningSource) => statuses.get(source) === 'synced';
+    for (const source of this.running) {
+      if (this.running.some((wide) => strictly(wide, source) && synced(wide))) continue;
+      if (!synced(source) && this.running.some((narrow) => strictly(source, narrow))) continue;
+      const held = out[source.need.resource];
+      out[source.need.resource] = held ? [...held, ...source.handle.objects()] : source.handle.objects();
+    }
+    return out;
+  }
+
+  private startTier(tier: SourceTier): void {
+    const needs = this.needs[tier];
+    for (const need of needs.filter((candidate) => tier === 'active' || !candidate.optional)) this.watch(need, tier);
+    if (tier === 'always') {
+      this.optional = new OptionalSources(
+        this.o.connection,
+        needs.filter((need) => need.optional),
+        (need) => {
+          if (this.started) this.watch(need, 'always');
+        },
+        this.o.optionalProbeMs,
+      );
+      this.optional.start();
+    }
+    this.logs[tier].start();
+    if (tier === METRICS_TIER) for (const service of this.o.services ?? []) service.start();
+  }
+
+  private startActive(): void {
+    this.startTier('active');
+    this.o.onChange();
+  }
+
+  private stopActive(): void {
+    for (let i = this.running.length - 1; i >= 0; i -= 1) {
+      if (this.running[i].tier !== 'active') continue;
+      this.running[i].handle.stop();
+      this.running.splice(i, 1);
+    }
+    this.logs.active.stop();
+    this.logs.active.clear();
+    if (METRICS_TIER === 'active') for (const service of this.o.services ?? []) service.stop();
+    this.o.onChange();
+  }
+
+  private watch(need: ResourceNeed, tier: SourceTier): void {
+    const { optional: _optional, ...watched } = need;
+    void _optional;
+    const handle = this.o.connection.watch(watched, this.o.onEvent);
+    this.running.push({ need, tier, handle });
+    handle.start();
+  }
+}
