@@ -4,6 +4,7 @@
  * `X-Forwarded-Proto: https` so the dashboard knows the browser came over TLS. The files are re-read periodically: a
  * renewed certificate (OpenShift's service CA rewrites the Secret in place) is served without a restart.
  */
+import { isEndToEndHeader } from '@/lib/http/hop-by-hop';
 import { Agent, request, type IncomingHttpHeaders } from 'node:http';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -29,19 +30,9 @@ export interface TlsFront {
   close(): Promise<void>;
 }
 
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-]);
-
 function forwardedHeaders(headers: IncomingHttpHeaders, remote: string | undefined): IncomingHttpHeaders {
   const out: IncomingHttpHeaders = {};
-  for (const [name, value] of Object.entries(headers)) if (!HOP_BY_HOP.has(name)) out[name] = value;
+  for (const [name, value] of Object.entries(headers)) if (isEndToEndHeader(name)) out[name] = value;
   // This hop is TLS whatever the client claimed; the client address is appended as proxies do.
   out['x-forwarded-proto'] = 'https';
   const prior = headers['x-forwarded-for'];
@@ -64,7 +55,7 @@ export async function startTlsFront(options: TlsFrontOptions): Promise<TlsFront>
         headers: forwardedHeaders(req.headers, req.socket.remoteAddress),
       },
       (answer) => {
-        const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => !HOP_BY_HOP.has(name)));
+        const headers = Object.fromEntries(Object.entries(answer.headers).filter(([name]) => isEndToEndHeader(name)));
         res.writeHead(answer.statusCode ?? 502, answer.statusMessage, headers);
         answer.pipe(res);
       },

@@ -1,5 +1,6 @@
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { request } from 'node:https';
+import { isEndToEndHeader } from '@/lib/http/hop-by-hop';
 import type { Status } from '@/lib/k8s/types';
 import { failure } from '../errors';
 import { sendStatus } from '../http-util';
@@ -52,23 +53,11 @@ export interface ClusterProxyServer extends ListeningServer {
   caData: string;
 }
 
-// Hop-by-hop headers (RFC 9110 §7.6.1) are the proxy's own; everything else goes through unchanged.
-const HOP_BY_HOP = new Set([
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'transfer-encoding',
-  'upgrade',
-  'te',
-  'trailer',
-  'host',
-]);
-
 function forwardHeaders(headers: IncomingMessage['headers']): OutgoingHttpHeaders {
   const out: OutgoingHttpHeaders = {};
   for (const [name, value] of Object.entries(headers))
-    // HTTP/2 pseudo-headers (`:path`, `:authority`...) describe the client's request to the proxy, not the tunnel's.
-    if (!HOP_BY_HOP.has(name) && !name.startsWith(':') && value !== undefined) out[name] = value;
+    // `host` names the proxy; the tunnel's request names the cluster's API server.
+    if (isEndToEndHeader(name) && name !== 'host' && value !== undefined) out[name] = value;
   return out;
 }
 
