@@ -25,9 +25,10 @@ test('hostile resource text is rendered as text and never executes', async ({ cl
   await cluster.goto('extension-install-flap');
   const finding = cluster.finding(PROBE_FINDING);
   await expect(finding).toBeVisible({ timeout: 120_000 });
-  await expect(finding).toContainText(XSS_CORPUS[0]);
-  await expect(finding).toContainText('payload⟨U+202E⟩gnp.exe');
   await cluster.openEvidence(finding);
+  // The row says what is wrong in a line; the drawer carries the whole summary, hostile text included, as text.
+  await expect(cluster.drawer).toContainText(XSS_CORPUS[0]);
+  await expect(cluster.drawer).toContainText('payload⟨U+202E⟩gnp.exe');
 
   // Condition messages, log lines and the object excerpt (labels, annotations) all show the corpus as text; the
   // right-to-left override shows as a visible marker instead of reversing what follows it.
