@@ -1,6 +1,6 @@
 import 'server-only';
 import type { ClusterUpdateDto, FleetUpdatesDto } from '@/lib/api/history-dto';
-import { clusterUpdates, fleetUpdates, type UpdateSpan } from '@/lib/cluster/update-durations';
+import { clusterUpdates, fleetUpdates, updatesCsv, type UpdateSpan } from '@/lib/cluster/update-durations';
 import { buildTimeline } from '@/lib/history/timeline';
 import { healthFor, timelineFor } from './visibility';
 import type { Viewer } from './identity';
@@ -71,4 +71,25 @@ export async function fleetUpdatesFor(
     since,
     sources.now(),
   );
+}
+
+/**
+ * `GET /api/fleet/updates` as the viewer may see it: JSON, or CSV for `format=csv` (or, without a format, an
+ * `Accept` asking for `text/csv`).
+ */
+export async function fleetUpdatesResponse(
+  viewer: Viewer,
+  query: { since: number | null; format?: 'json' | 'csv' },
+  accept: string | null,
+): Promise<FleetUpdatesDto | Response> {
+  const updates = await fleetUpdatesFor(viewer, query.since);
+  const csv = query.format === 'csv' || (!query.format && /\btext\/csv\b/.test(accept ?? ''));
+  if (!csv) return updates;
+  return new Response(updatesCsv(updates.updates), {
+    headers: {
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="fleet-updates.csv"',
+      'Cache-Control': 'no-store',
+    },
+  });
 }

@@ -13,13 +13,6 @@ const registry = (holder.__updateHealthMetrics ??= new Map());
 /** Real time between direct scrapes of ovnkube: 15 s, or 5 s for the embedded fleet (its clock runs faster). */
 const SCRAPE_INTERVAL_MS = { live: 15_000, embedded: 5_000 } as const;
 
-/** Creates, registers and starts the metrics source of one cluster; see {@link registerMetricsSource}. */
-export function startMetricsSource(clusterId: string, connection: ClusterConnection, pollScale = 1): MetricsSource {
-  const source = registerMetricsSource(clusterId, connection, pollScale);
-  source.start();
-  return source;
-}
-
 /**
  * Creates and registers the metrics source of one cluster, not yet polling (a cluster engine starts it with its active
  * tier): its configured Prometheus (`UPDATE_HEALTH_PROMETHEUS`), else a direct scrape of the ovnkube pods through the
