@@ -82,3 +82,19 @@ export function eventFromRow(row: EventRow): FindingEvent {
   const kind: FindingEventKind = parsed(KINDS, row.kind, `event of finding ${row.finding_id}`);
   return { ...common(row), kind, at: Number(row.at) };
 }
+
+/** A state's column values in the order both stores write them (detector … revision; the keys go separately). */
+export function stateValues(state: FindingState): (string | number | null)[] {
+  return [
+    state.detector,
+    JSON.stringify(state.subject),
+    state.title,
+    state.severity,
+    state.digest,
+    JSON.stringify(state.refs),
+    state.openedAt,
+    state.resolvedAt,
+    state.evidenceAt,
+    state.revision,
+  ];
+}

@@ -3,7 +3,7 @@ import type Database from 'better-sqlite3';
 import { openSqlite } from '@/server/db/sqlite-database';
 import type { FindingEvent, FindingState } from '@/lib/history/finding-lifecycle';
 import type { FindingHistoryRepository } from './finding-history-repository';
-import { eventFromRow, stateFromRow, type EventRow, type StateRow } from './history-rows';
+import { eventFromRow, stateFromRow, type EventRow, type StateRow, stateValues } from './history-rows';
 
 const STATE_COLUMNS =
   'cluster_id, finding_id, detector, subject, title, severity, digest, refs, opened_at, resolved_at, evidence_at, revision';
@@ -34,18 +34,7 @@ export class SqliteFindingHistory implements FindingHistoryRepository {
   }
 
   async compareAndSet(next: FindingState, expected: number | undefined, event: FindingEvent): Promise<boolean> {
-    const values = [
-      next.detector,
-      JSON.stringify(next.subject),
-      next.title,
-      next.severity,
-      next.digest,
-      JSON.stringify(next.refs),
-      next.openedAt,
-      next.resolvedAt,
-      next.evidenceAt,
-      next.revision,
-    ];
+    const values = stateValues(next);
     const write = this.db.transaction((): boolean => {
       const changed =
         expected === undefined
