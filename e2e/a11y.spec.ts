@@ -19,6 +19,8 @@ test.beforeAll(async () => {
 test.afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 async function seriousViolations(page: Page): Promise<string[]> {
+  // Next streams a dynamic page's metadata after its first HTML: scan once the title has arrived, not before.
+  await expect(page).toHaveTitle(/\S/);
   const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   return result.violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical')
