@@ -33,4 +33,21 @@ describe('SourceStatusList on an idle cluster', () => {
     expect(screen.getByText('All 3 sources synced')).toBeTruthy();
     expect(screen.queryByTestId('idle-tier')).toBeNull();
   });
+
+  it('states an upstream-only namespace on OpenShift as not applicable, not as a source behind', () => {
+    const upstream: SourceStateDto = {
+      resource: 'deployments',
+      namespace: 'olmv1-system',
+      status: 'not-applicable',
+      since,
+      error: { code: 403, reason: 'Forbidden', message: 'deployments.apps is forbidden' },
+    };
+    const active = sources.map((source) => ({ ...source, status: 'synced' as const }));
+    render(<SourceStatusList sources={[...active, upstream]} now={NOW} />);
+    expect(
+      screen.getByText('3 sources synced, 1 not applicable (upstream-only namespace, not granted on OpenShift)'),
+    ).toBeTruthy();
+    expect(document.body.textContent).not.toMatch(/not synced|forbidden|All \d+ sources synced/);
+    expect(screen.getByText('not applicable')).toBeTruthy();
+  });
 });

@@ -2,6 +2,15 @@ import type { ActivityDto, SourceStateDto } from '@/lib/api/dto';
 import { formatAsOf, formatDateTime, formatSince, formatUntil } from '@/lib/view/format-time';
 import { sourceUpToDate } from '@/lib/health/tiers';
 
+/** Words for statuses that are not failures, where the status name alone would read as one. */
+const STATUS_LABELS: Partial<Record<SourceStateDto['status'], string>> = {
+  idle: 'waiting for activity',
+  'not-applicable': 'not applicable',
+};
+
+/** Why a source does not apply (lib/health/source-applicability.ts). */
+const NOT_APPLICABLE = 'upstream-only namespace, not granted on OpenShift';
+
 /**
  * Live/stale indicator per watched source: status word, since when, the error reason when there is one and the
  * next attempt while retrying.
@@ -26,8 +35,11 @@ export function SourceStatusList({
   // Sources waiting for activity are not read on purpose: said below, not counted as behind.
   const bad = sources.filter((s) => !sourceUpToDate(s));
   const idle = sources.filter((s) => s.status === 'idle').length;
-  const read = sources.length - idle;
-  const waiting = idle > 0 ? `, ${idle} waiting for activity (not read while the cluster is idle)` : '';
+  const inapplicable = sources.filter((s) => s.status === 'not-applicable').length;
+  const read = sources.length - idle - inapplicable;
+  const waiting =
+    (idle > 0 ? `, ${idle} waiting for activity (not read while the cluster is idle)` : '') +
+    (inapplicable > 0 ? `, ${inapplicable} not applicable (${NOT_APPLICABLE})` : '');
   let summary: string;
   if (asOf !== undefined) {
     summary =
@@ -37,7 +49,7 @@ export function SourceStatusList({
   } else {
     summary =
       bad.length === 0
-        ? `${idle > 0 ? '' : 'All '}${read} sources synced${waiting}`
+        ? `${idle + inapplicable > 0 ? '' : 'All '}${read} sources synced${waiting}`
         : `${bad.length} of ${sources.length} sources not synced — findings may be incomplete`;
   }
   return (
@@ -54,9 +66,7 @@ export function SourceStatusList({
       <ul>
         {sources.map((s) => (
           <li key={`${s.resource}/${s.namespace ?? ''}`} data-status={s.status}>
-            <span className={`source-status source-${s.status}`}>
-              {s.status === 'idle' ? 'waiting for activity' : s.status}
-            </span>{' '}
+            <span className={`source-status source-${s.status}`}>{STATUS_LABELS[s.status] ?? s.status}</span>{' '}
             <code>
               {s.namespace ? `${s.namespace}/` : ''}
               {s.resource}
@@ -64,7 +74,9 @@ export function SourceStatusList({
             <span className="muted">
               since {asOf === undefined ? formatSince(s.since, now) : formatDateTime(s.since)}
             </span>
-            {s.error ? (
+            {s.status === 'not-applicable' ? (
+              <span className="muted"> — {NOT_APPLICABLE}; looked for again now and then</span>
+            ) : s.error ? (
               <span className="muted">
                 {' — '}
                 {s.status === 'synced' ? 'retrying on fresh data after ' : ''}

@@ -69,8 +69,11 @@ export const findingSchema = z.object({
 export const sourceStateSchema = z.object({
   resource: z.string(),
   namespace: z.string().optional(),
-  /** `idle`: an active-tier source not read while the cluster is idle (waiting for activity), not a failure. */
-  status: z.enum(['pending', 'synced', 'stale', 'forbidden', 'unauthorized', 'unreachable', 'idle']),
+  /**
+   * `idle`: an active-tier source not read while the cluster is idle (waiting for activity), not a failure.
+   * `not-applicable`: on OpenShift, refused in a namespace only other clusters have (see source-applicability.ts).
+   */
+  status: z.enum(['pending', 'synced', 'stale', 'forbidden', 'unauthorized', 'unreachable', 'idle', 'not-applicable']),
   since: z.string(),
   lastSyncAt: z.string().optional(),
   lastEventAt: z.string().optional(),

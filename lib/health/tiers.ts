@@ -136,9 +136,9 @@ export function activityDto(state: ActivityState, holdDownMs: number = DEFAULT_H
 }
 
 /**
- * True when nothing a source should read is behind: synced, or an idle cluster's active-tier source waiting for
- * activity (not read on purpose).
+ * True when nothing a source should read is behind: synced, an idle cluster's active-tier source waiting for
+ * activity (not read on purpose), or a source that does not apply to the cluster (upstream-only, on OpenShift).
  */
 export function sourceUpToDate(source: { status: string }): boolean {
-  return source.status === 'synced' || source.status === 'idle';
+  return source.status === 'synced' || source.status === 'idle' || source.status === 'not-applicable';
 }

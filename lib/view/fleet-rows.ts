@@ -160,7 +160,8 @@ export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetV
 
 /**
  * Sources of a cluster that are not synced, for a compact live/stale summary. An idle cluster's active-tier sources
- * wait for activity: not read on purpose, not behind (the row says so from its activity).
+ * wait for activity: not read on purpose, not behind (the row says so from its activity); a source that does not
+ * apply to the cluster (upstream-only, on OpenShift) is not behind either.
  */
 export function unhealthySources(c: Pick<ClusterSummaryDto, 'sources'>): ClusterSummaryDto['sources'] {
   return c.sources.filter((s) => !sourceUpToDate(s));

@@ -8,11 +8,11 @@ import { DETECTORS, requiredLogs, requiredResources } from '@/lib/health/registr
 import { RESOURCES, type ResourceInfo, type ResourceName } from '@/lib/k8s/resources';
 import { THANOS_ALERTS_PATH } from '@/server/metrics/alerts-poller';
 import { OVNKUBE_NAMESPACE } from '@/server/metrics/scrape-source';
+import { UPSTREAM_ONLY_NAMESPACES } from '@/lib/health/source-applicability';
 import {
   accountGrants,
   isResourceGrant,
   renderOpenShiftManifests,
-  UPSTREAM_ONLY_NAMESPACES,
   type Manifest,
   type ResourceGrant,
 } from './rendered-manifests';

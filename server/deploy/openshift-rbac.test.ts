@@ -19,7 +19,9 @@ import { IDENTITY_USERS } from '@/server/simulator/auth';
 import { runScenario } from '@/server/simulator/core';
 import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
-import { renderOpenShiftManifests, UPSTREAM_ONLY_NAMESPACES, type Manifest } from './rendered-manifests';
+import { UPSTREAM_ONLY_NAMESPACES } from '@/lib/health/source-applicability';
+import { UPSTREAM_OLMV1_NAMESPACE } from '@/lib/health/shared/olmv1-presence';
+import { renderOpenShiftManifests, type Manifest } from './rendered-manifests';
 
 const RBAC_RESOURCES: Record<string, ResourceName> = {
   ClusterRole: 'clusterroles',
@@ -89,7 +91,7 @@ afterAll(async () => {
 });
 
 describe('deploy/openshift RBAC on a cluster', () => {
-  it('lets every watch the detectors start sync, the upstream-only OLMv1 namespace aside', async () => {
+  it('lets every watch the detectors start sync; the upstream-only OLMv1 namespace does not apply there', async () => {
     const engine = new ClusterEngine({ id: 'deployed', name: 'deployed', connection });
     stops.push(() => engine.stop());
     engine.start();
@@ -106,13 +108,36 @@ describe('deploy/openshift RBAC on a cluster', () => {
       .map(
         (s) =>
           `${s.resource}${s.namespace ? ` in ${s.namespace}` : ''}: ${
+            // The RBAC cannot bind a namespace OpenShift never has: refused there, which on OpenShift is no failure.
             // Pods are readable cluster-wide (the active tier watches them so), hence in every namespace.
-            UPSTREAM_ONLY_NAMESPACES.has(s.namespace ?? '') && s.resource !== 'pods' ? 'forbidden' : 'synced'
+            UPSTREAM_ONLY_NAMESPACES.has(s.namespace ?? '') && s.resource !== 'pods' ? 'not-applicable' : 'synced'
           }`,
       )
       .sort();
     expect(outcome).toEqual(expected);
     expect(sources.filter((s) => s.status === 'synced').length).toBeGreaterThan(15);
+  });
+
+  it('keeps the same refusal forbidden on a cluster that does not serve the ClusterVersion API (not OpenShift)', async () => {
+    const fault = server.cluster.faults.add({ resource: 'clusterversions', verb: 'any', kind: 'status', status: 404 });
+    try {
+      const engine = new ClusterEngine({ id: 'upstream', name: 'upstream', connection });
+      stops.push(() => engine.stop());
+      engine.start();
+      const sources = await until(() => {
+        const states = engine.health().sources;
+        const answered = (resource: string, namespace?: string) =>
+          states.find((s) => s.resource === resource && s.namespace === namespace && s.error);
+        return answered('clusterversions') && answered('deployments', UPSTREAM_OLMV1_NAMESPACE) ? states : undefined;
+      }, 'the ClusterVersion and upstream OLMv1 watches to answer');
+      const upstream = sources.filter((s) => s.namespace === UPSTREAM_OLMV1_NAMESPACE && s.resource !== 'pods');
+      expect(upstream.map((s) => `${s.resource}: ${s.status}`).sort()).toEqual([
+        'deployments: forbidden',
+        'leases: forbidden',
+      ]);
+    } finally {
+      server.cluster.faults.clear(fault);
+    }
   });
 
   it("reads the logs detectors corroborate with, and no other namespace's", async () => {

@@ -42,12 +42,6 @@ interface Binding extends Manifest {
   subjects?: { kind: string; name: string; namespace?: string }[];
 }
 
-/**
- * Upstream OLMv1's namespace: the detectors also look there for clusters that are not OpenShift, but OpenShift never
- * has it, and a RoleBinding cannot be created in a namespace that does not exist. Its watches answer 403 there.
- */
-export const UPSTREAM_ONLY_NAMESPACES: ReadonlySet<string> = new Set(['olmv1-system']);
-
 /** `kubectl kustomize deploy/openshift`, parsed. */
 export function renderOpenShiftManifests(): Manifest[] {
   return loadAll(execFileSync('kubectl', ['kustomize', 'deploy/openshift'], { encoding: 'utf8' })) as Manifest[];

@@ -26,6 +26,7 @@ import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
 import { sourceUpToDate } from '@/lib/health/tiers';
+import { judgeSources } from '@/lib/health/source-applicability';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set([
@@ -263,7 +264,11 @@ export class ClusterEngine {
       events += counters?.events ?? 0;
       relists += counters?.relists ?? 0;
     }
-    return { statuses: handles.map((handle) => handle.state().status), events, relists };
+    return {
+      statuses: judgeSources(handles.map((handle) => handle.state())).map((state) => state.status),
+      events,
+      relists,
+    };
   }
 
   /** Takes what the cluster's source says now (a hub reporting it unavailable); re-evaluates when it changed. */

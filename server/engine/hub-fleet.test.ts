@@ -14,6 +14,8 @@ import { hubSource } from '@/server/fleet-sources/hub-source';
 import { kubeconfigSource } from '@/server/fleet-sources/kubeconfig-source';
 import { until } from '@/server/testing/reflector-harness';
 import { AccessReviewer } from '@/server/auth/access-reviewer';
+import { UPSTREAM_OLMV1_NAMESPACE } from '@/lib/health/shared/olmv1-presence';
+import { unhealthySources } from '@/lib/view/fleet-rows';
 import { Fleet } from './fleet';
 
 const SCENARIOS = ['steady', 'update-in-progress', 'cross-minor-rollback'] as const;
@@ -74,6 +76,26 @@ describe('a fleet discovered from an ACM hub', () => {
       30_000,
     );
   }, 90_000);
+
+  it("with the shipped RBAC, no OpenShift member shows a forbidden source: upstream OLMv1's namespace does not apply", async () => {
+    // The hub grants each managed service account exactly deploy/openshift's RBAC, which cannot bind olmv1-system.
+    const answered = (id: string) => {
+      const row = fleet.get(id)?.summary();
+      const sources = row?.sources ?? [];
+      const upstream = sources.filter((s) => s.namespace === UPSTREAM_OLMV1_NAMESPACE && s.status !== 'idle');
+      return upstream.length > 0 && sources.every((s) => s.status !== 'pending') ? row : undefined;
+    };
+    for (const id of SCENARIOS) {
+      const row = (await until(`${id}: every source answered`, () => answered(id), 30_000))!;
+      const label = (s: (typeof row.sources)[number]) => `${s.resource} in ${s.namespace ?? '*'}: ${s.status}`;
+      expect(row.sources.filter((s) => s.status === 'forbidden').map(label), id).toEqual([]);
+      expect(
+        row.sources.filter((s) => s.namespace === UPSTREAM_OLMV1_NAMESPACE && s.status !== 'idle').map(label),
+        id,
+      ).toEqual(expect.arrayContaining([`deployments in ${UPSTREAM_OLMV1_NAMESPACE}: not-applicable`]));
+      expect(unhealthySources(row).map(label), id).toEqual([]);
+    }
+  }, 60_000);
 
   it('tokens rotating every 4 s: no source turns unauthorized or stale, and no watch relists', async () => {
     const relistsBefore = fleet.stats().relists;

@@ -16,6 +16,7 @@ import {
   type ActivityState,
 } from '@/lib/health/tiers';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
+import { judgeSources } from '@/lib/health/source-applicability';
 import { LogPoller } from './log-poller';
 import { OptionalSources } from './optional-sources';
 
@@ -146,9 +147,12 @@ export class SourceTiers {
     return this.o.enabled === false ? undefined : activityDto(this.state, this.holdDownMs);
   }
 
-  /** States of every source: running ones as they are, the active tier's needs as `idle` while it does not run. */
+  /**
+   * States of every source: running ones as they are (judged against the cluster, see {@link judgeSources}), the
+   * active tier's needs as `idle` while it does not run.
+   */
   sourceStates(): SourceStateDto[] {
-    const states = this.running.map(({ handle }) => handle.state());
+    const states = judgeSources(this.running.map(({ handle }) => handle.state()));
     if (this.active()) return states;
     const since = new Date(this.state.since).toISOString();
     for (const need of this.needs.active) {

@@ -25,7 +25,7 @@ import {
   staticDisruptionsAllowed,
 } from '@/lib/health/shared/workload-math';
 import { leaseFinding, olmAvailabilityFinding, pdbFinding, probeFinding } from '@/lib/health/shared/catalog-checks';
-import { olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/shared/olmv1-presence';
+import { UPSTREAM_OLMV1_NAMESPACE, olmv1NamespaceActive, runsOlmv1 } from '@/lib/health/shared/olmv1-presence';
 
 const ID = 'catalog-replicas' as const;
 const OLM_DOC =
@@ -38,14 +38,20 @@ export interface CatalogDeployment {
   lease?: string;
 }
 
-/** The OLMv1 Deployments (OpenShift namespaces first, then upstream `olmv1-system`). */
+/**
+ * The OLMv1 Deployments (OpenShift namespaces first, then upstream's): a refused watch in the upstream namespace is
+ * not applicable on OpenShift (lib/health/source-applicability.ts).
+ */
 export const CATALOG_DEPLOYMENTS: readonly CatalogDeployment[] = [
   {
     name: 'catalogd-controller-manager',
-    namespaces: ['openshift-catalogd', 'olmv1-system'],
+    namespaces: ['openshift-catalogd', UPSTREAM_OLMV1_NAMESPACE],
     lease: 'catalogd-operator-lock',
   },
-  { name: 'operator-controller-controller-manager', namespaces: ['openshift-operator-controller', 'olmv1-system'] },
+  {
+    name: 'operator-controller-controller-manager',
+    namespaces: ['openshift-operator-controller', UPSTREAM_OLMV1_NAMESPACE],
+  },
 ];
 
 const NAMESPACES = [...new Set(CATALOG_DEPLOYMENTS.flatMap((d) => d.namespaces))];
