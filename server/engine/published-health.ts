@@ -11,6 +11,25 @@ import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 
+const sharedValues = new Map<string, WeakRef<object>>();
+const forget = new FinalizationRegistry<string>((key) => {
+  if (sharedValues.get(key)?.deref() === undefined) sharedValues.delete(key);
+});
+
+/**
+ * One object for equal JSON values published by different clusters: the update recommendations of clusters on the
+ * same version and channel are the same tens of kilobytes. Published health is never mutated, so sharing is safe;
+ * an entry lives as long as some cluster still publishes its value.
+ */
+export function sharedValue<T extends object>(value: T): T {
+  const key = createHash('sha1').update(JSON.stringify(value)).digest('base64');
+  const hit = sharedValues.get(key)?.deref();
+  if (hit !== undefined) return hit as T;
+  sharedValues.set(key, new WeakRef(value));
+  forget.register(value, key);
+  return value;
+}
+
 /**
  * What a fleet member last published: its health (compared by digest, not by a 50 KB string kept per cluster) and
  * its detectors' sample series in bounded columns. Engines and hosted views both publish through one.
@@ -41,7 +60,10 @@ export class PublishedHealth {
     const messages: StreamMessage[] = [];
     const digest = createHash('sha1').update(JSON.stringify(assessment.health)).digest('base64');
     if (digest !== this.digest) {
-      this.current = assessment.health;
+      const { updateRecommendations } = assessment.health;
+      this.current = updateRecommendations
+        ? { ...assessment.health, updateRecommendations: sharedValue(updateRecommendations) }
+        : assessment.health;
       this.digest = digest;
       messages.push({ type: 'health', clusterId: this.clusterId, health: this.current, summary: this.summary() });
     }
