@@ -293,7 +293,11 @@ export class Reflector {
   private watchOpened(): void {
     this.authFailures = 0;
     // "synced" only once the watch proves itself, so a server closing every watch at once does not flap it
-    this.cancelHealthy = this.clock.setTimeout(() => this.markHealthy(), this.o.shortWatchMs ?? 1000);
+    this.cancelHealthy = this.clock.setTimeout(() => {
+      // fired: keeping its cancel (and the timer) for the hours the watch stays open would only hold memory
+      this.cancelHealthy = undefined;
+      this.markHealthy();
+    }, this.o.shortWatchMs ?? 1000);
   }
 
   private markHealthy(): void {
