@@ -9,12 +9,13 @@ import { makeContext } from '@/lib/health/testing/builders';
 import { assessCluster } from '@/lib/cluster/assess-cluster';
 import { projectObject } from './projections';
 
-// Real objects: `oc adm upgrade status` test data, a must-gather and the ClusterVersion CRDs of each release (see
-// server/fixtures/PROVENANCE.md).
+// Real objects: `oc adm upgrade status` test data, a must-gather, and the ClusterVersion CRDs and rendered FeatureGates
+// of each release (see server/fixtures/PROVENANCE.md).
 const FIXTURES = join(process.cwd(), 'server/fixtures');
 const OC_STATUS = join(FIXTURES, 'oc-upgrade/status');
 const MUST_GATHER = join(FIXTURES, 'must-gather/azure-4.8.11');
 const CRDS = join(FIXTURES, 'openshift-api/crds/clusterversion');
+const FEATURE_GATES = join(FIXTURES, 'openshift-api/crds/featuregate/rendered');
 
 type Objects = Partial<Record<ResourceName, KubeObject[]>>;
 
@@ -38,6 +39,7 @@ function yamlFiles(dir: string): string[] {
 /** Each case: the objects of one real cluster, as read from the fixture files (nothing projected). */
 function cases(): { name: string; objects: Objects }[] {
   const crds = readdirSync(CRDS).filter((name) => name.endsWith('.yaml'));
+  const gates = readdirSync(FEATURE_GATES).filter((name) => name.endsWith('.yaml'));
   const out: { name: string; objects: Objects }[] = [];
   const scenarios = readdirSync(OC_STATUS).filter((name) => name.endsWith('-cv.yaml'));
   for (const [index, cvFile] of scenarios.entries()) {
@@ -50,7 +52,17 @@ function cases(): { name: string; objects: Objects }[] {
     // The installed ClusterVersion CRD of some release: an older one rejects capabilities (failure B's finding).
     const crd = crds[index % crds.length];
     objectsIn(join(CRDS, crd), objects);
-    out.push({ name: `${prefix} with the ${crd} ClusterVersion CRD`, objects });
+    // A release's FeatureGate, its versions set as the operator would, listing only the oldest in the history:
+    // where the history has more than one, failure A's finding.
+    const gateFile = gates[index % gates.length];
+    objectsIn(join(FEATURE_GATES, gateFile), objects);
+    const history = (objects.clusterversions?.[0]?.status as { history?: { version?: string }[] } | undefined)?.history;
+    for (const gate of objects.featuregates ?? []) {
+      for (const entry of (gate.status as { featureGates: { version: string }[] }).featureGates) {
+        entry.version = history?.at(-1)?.version ?? '';
+      }
+    }
+    out.push({ name: `${prefix} with the ${crd} ClusterVersion CRD and the ${gateFile} FeatureGate`, objects });
   }
   const mustGather: Objects = {};
   for (const file of yamlFiles(MUST_GATHER)) objectsIn(file, mustGather);
@@ -100,9 +112,10 @@ describe('the watch cache projections on real objects', () => {
     const findings = all.flatMap((c) => assess(c.objects).health.findings);
     expect(findings.length).toBeGreaterThan(10);
     expect(findings.some((finding) => finding.detector === 'status-write-rejection')).toBe(true);
+    expect(findings.some((finding) => finding.detector === 'featuregate-coverage')).toBe(true);
     const size = (objects: Objects, resource: ResourceName) => JSON.stringify(objects[resource] ?? []).length;
     // Ignition payloads and CRD schemas are nearly all of their objects; a node keeps most of what is not its images.
-    const kept = { machineconfigs: 0.05, customresourcedefinitions: 0.1, nodes: 0.7 };
+    const kept = { machineconfigs: 0.05, customresourcedefinitions: 0.1, featuregates: 0.15, nodes: 0.7 };
     for (const [resource, share] of Object.entries(kept) as [ResourceName, number][]) {
       const before = all.reduce((sum, c) => sum + size(c.objects, resource), 0);
       const after = all.reduce((sum, c) => sum + size(projected(c.objects), resource), 0);

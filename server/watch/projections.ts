@@ -256,6 +256,17 @@ function withoutFields(object: KubeObject, fields: readonly (readonly [string, s
 }
 
 /**
+ * The FeatureGate with only the version of each `status.featureGates[]` entry (what failure A reads): the enabled
+ * and disabled gate lists are hundreds of names per version.
+ */
+function featureGateVersions(object: KubeObject): KubeObject {
+  const status = record(object.status);
+  if (!Array.isArray(status.featureGates)) return object;
+  const featureGates = status.featureGates.map((entry: unknown) => defined({ version: record(entry).version }));
+  return { ...object, status: { ...status, featureGates } };
+}
+
+/**
  * The form in which an object of `resource` is cached: slim for pods and events, the ClusterVersion CRD reduced to
  * its capability enums, other kinds stripped of what no detector reads; every string shared with equal ones.
  */
@@ -264,6 +275,7 @@ export function projectObject(resource: ResourceName, object: KubeObject): KubeO
   if (resource === 'events') return internStrings(projectEvent(object));
   let slim = stripObject(object);
   if (resource === 'customresourcedefinitions') slim = capabilityEnumsOnly(slim);
+  if (resource === 'featuregates') slim = featureGateVersions(slim);
   const unread = UNREAD_FIELDS[resource];
   if (unread) slim = withoutFields(slim, unread);
   return internedCopy(slim);
