@@ -282,6 +282,7 @@ export function projectObject(resource: ResourceName, object: KubeObject): KubeO
 }
 
 const INTERN_LIMIT = 200_000;
+const INTERN_MAX_LENGTH = 2_048;
 
 /** A copy of a string that shares no storage with it (a slice or concatenation would still point at the original). */
 function flatCopy(value: string): string {
@@ -295,7 +296,9 @@ const interned = new Map<string, string>();
  * release images and URLs in every cluster's objects; the parser makes a new copy of each.
  */
 export function internedCopy<T>(value: T): T {
-  if (typeof value === 'string') return internStrings(value);
+  // A long text (a ConfigMap's data, a rendered manifest) is seldom repeated, and the table would keep it after its
+  // object changed.
+  if (typeof value === 'string') return value.length <= INTERN_MAX_LENGTH ? internStrings(value) : value;
   if (Array.isArray(value)) return value.map((item: unknown) => internedCopy(item)) as T;
   if (value !== null && typeof value === 'object') {
     const out: Record<string, unknown> = {};
