@@ -34,6 +34,23 @@ describe('published health', () => {
     expect(b.health().cluster.id).toBe('b');
   });
 
+  it('publishes again only when the health or its recommendations changed', () => {
+    const published = new PublishedHealth('a', assessed('a', '4.14.1').health);
+    const at = Date.parse(NOW);
+    const kinds = (messages: { type: string }[]) => messages.map((message) => message.type);
+    expect(kinds(published.update(assessed('a', '4.14.1'), at, false))).toEqual(['health']);
+    expect(kinds(published.update(assessed('a', '4.14.1'), at, false))).toEqual([]);
+    const first = assessed('a', '4.14.1');
+    const changed = {
+      ...first,
+      health: {
+        ...first.health,
+        updateRecommendations: { ...first.health.updateRecommendations!, channel: 'candidate-4.15' },
+      },
+    };
+    expect(kinds(published.update(changed, at, false))).toEqual(['health']);
+  });
+
   it('shares values by content', () => {
     const one = sharedValue({ versions: ['4.14.2'], note: 'x' });
     expect(sharedValue({ versions: ['4.14.2'], note: 'x' })).toBe(one);

@@ -11,6 +11,10 @@ import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 
+function digestOf(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('base64');
+}
+
 const sharedValues = new Map<string, WeakRef<object>>();
 const forget = new FinalizationRegistry<string>((key) => {
   if (sharedValues.get(key)?.deref() === undefined) sharedValues.delete(key);
@@ -21,8 +25,7 @@ const forget = new FinalizationRegistry<string>((key) => {
  * same version and channel are the same tens of kilobytes. Published health is never mutated, so sharing is safe;
  * an entry lives as long as some cluster still publishes its value.
  */
-export function sharedValue<T extends object>(value: T): T {
-  const key = createHash('sha1').update(JSON.stringify(value)).digest('base64');
+export function sharedValue<T extends object>(value: T, key = digestOf(value)): T {
   const hit = sharedValues.get(key)?.deref();
   if (hit !== undefined) return hit as T;
   sharedValues.set(key, new WeakRef(value));
@@ -58,11 +61,13 @@ export class PublishedHealth {
   /** Takes an assessment; returns its health message when the health changed, and a point per detector when `sample`. */
   update(assessment: Assessment, now: number, sample: boolean): StreamMessage[] {
     const messages: StreamMessage[] = [];
-    const digest = createHash('sha1').update(JSON.stringify(assessment.health)).digest('base64');
+    // Recommendations hashed apart: the same digest then finds the copy other clusters share.
+    const { updateRecommendations, ...rest } = assessment.health;
+    const recommendations = updateRecommendations ? digestOf(updateRecommendations) : '';
+    const digest = `${digestOf(rest)}${recommendations}`;
     if (digest !== this.digest) {
-      const { updateRecommendations } = assessment.health;
       this.current = updateRecommendations
-        ? { ...assessment.health, updateRecommendations: sharedValue(updateRecommendations) }
+        ? { ...assessment.health, updateRecommendations: sharedValue(updateRecommendations, recommendations) }
         : assessment.health;
       this.digest = digest;
       messages.push({ type: 'health', clusterId: this.clusterId, health: this.current, summary: this.summary() });
