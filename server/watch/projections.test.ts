@@ -170,12 +170,17 @@ describe('projections', () => {
     expect(cv.metadata.annotations?.[LAST_APPLIED_ANNOTATION]).toBeDefined();
   });
 
-  it('drops the large fields no detector reads from nodes, MachineConfigs and ClusterOperators', () => {
+  it('drops the large fields no detector reads from nodes (images, volumes), MachineConfigs and ClusterOperators', () => {
     const node = projectObject('nodes', {
       apiVersion: 'v1',
       kind: 'Node',
       metadata: { name: 'm0' },
-      status: { conditions: [{ type: 'Ready', status: 'True' }], images: [{ names: ['a'], sizeBytes: 1 }] },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True' }],
+        images: [{ names: ['a'], sizeBytes: 1 }],
+        volumesInUse: ['kubernetes.io/csi/disk.csi.azure.com^pv-1'],
+        volumesAttached: [{ name: 'kubernetes.io/csi/disk.csi.azure.com^pv-1', devicePath: '' }],
+      },
     });
     expect(node.status).toEqual({ conditions: [{ type: 'Ready', status: 'True' }] });
     const mc = projectObject('machineconfigs', {

@@ -234,8 +234,12 @@ export function projectEvent(event: KubeObject): EventProjection {
  * them (projections-detectors.test.ts).
  */
 const UNREAD_FIELDS: Partial<Record<ResourceName, readonly (readonly [string, string])[]>> = {
-  // Every image on the node with its tags and digests: tens of kilobytes per node.
-  nodes: [['status', 'images']],
+  // Every image on the node with its tags and digests (tens of kilobytes per node), and its volumes.
+  nodes: [
+    ['status', 'images'],
+    ['status', 'volumesAttached'],
+    ['status', 'volumesInUse'],
+  ],
   // The rendered Ignition config, up to megabytes per MachineConfig: only its release-version annotation is read.
   machineconfigs: [['', 'spec']],
   // The namespaces and objects each operator relates to: only conditions and versions are read.
