@@ -362,8 +362,10 @@ export class KubeTransport {
   ): Promise<void> {
     const signal = controls.signal;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-    const prepared = await this.prepare(path, query, payload, rejected);
-    const { url } = prepared;
+    // Let go once the request is open: a watch's closures live for hours, and the URL objects and headers are its
+    // largest part (the stream keeps its own copy of the headers).
+    let prepared: Prepared | undefined = await this.prepare(path, query, payload, rejected);
+    const requestPath = prepared.url.pathname;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
@@ -386,7 +388,7 @@ export class KubeTransport {
         if (error) reject(error);
         else resolve();
       };
-      const idle = () => new KubeTransportError('idle-timeout', `no data from ${url.pathname} for ${idleTimeoutMs} ms`);
+      const idle = () => new KubeTransportError('idle-timeout', `no data from ${requestPath} for ${idleTimeoutMs} ms`);
       const onResponse = (res: CallResponse) => {
         const code = res.status;
         arm(idleTimeoutMs, idle);
@@ -438,7 +440,9 @@ export class KubeTransport {
         headerTimeoutMs,
         () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
       );
-      this.open(prepared, payload === undefined ? 'GET' : 'POST').then(
+      const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST');
+      prepared = undefined;
+      opening.then(
         (opened) => {
           call = opened;
           if (settled) {
