@@ -11,6 +11,8 @@ export const SERIES_CAPACITY = 1_000;
  * One detector's samples in columns (times as float64, each named value as float32, NaN for null) rather than an
  * object per point: about 20 bytes per point instead of 150, which is what a fleet of 500 clusters with several
  * detectors each, sampled every second, can afford. At `2 * capacity` points the older half keeps every other point.
+ * A run of equal points is kept as its first and last point (an idle cluster's series stay a few points long, not
+ * thousands); a window that starts or ends inside such a run gets the run's value at its edge.
  */
 export class SampleColumns {
   private times: Float64Array;
@@ -27,6 +29,10 @@ export class SampleColumns {
 
   /** Appends a point (times must not go backwards; a point at the last time replaces nothing, it is added). */
   append(point: SamplePointDto): void {
+    if (this.extendsRun(point)) {
+      this.times[this.count - 1] = point.t;
+      return;
+    }
     if (this.count === this.times.length) this.grow();
     const at = this.count;
     this.times[at] = point.t;
@@ -43,22 +49,52 @@ export class SampleColumns {
     if (this.count >= this.capacity * 2) this.thin();
   }
 
+  /**
+   * True when the point repeats the last two (stored as float32): the last point, the end of a run, moves to it.
+   * The run's start stays, so a chart still draws the flat line from where it began.
+   */
+  private extendsRun(point: SamplePointDto): boolean {
+    if (this.count < 2) return false;
+    for (const name of Object.keys(point.values)) if (!this.columns.has(name)) return false;
+    for (const [name, column] of this.columns) {
+      const value = point.values[name];
+      const stored = value === undefined || value === null ? Number.NaN : Math.fround(value);
+      if (!same(column[this.count - 1], stored) || !same(column[this.count - 2], stored)) return false;
+    }
+    return true;
+  }
+
+  private equalAt(a: number, b: number): boolean {
+    for (const column of this.columns.values()) if (!same(column[a], column[b])) return false;
+    return true;
+  }
+
   /** The points between `from` and `to` (inclusive), at most `max`, evenly strided, always ending with the last. */
   points(max: number, from = -Infinity, to = Infinity): SamplePointDto[] {
     let first = 0;
     while (first < this.count && this.times[first] < from) first += 1;
     let end = this.count;
     while (end > first && this.times[end - 1] > to) end -= 1;
+    // An edge inside a run of equal points (kept as its two ends) shows the run's value there.
+    const inRun = (before: number) =>
+      before >= 0 && before + 1 < this.count && this.equalAt(before, before + 1) ? before : undefined;
+    const head =
+      Number.isFinite(from) && (first >= this.count || this.times[first] > from) ? inRun(first - 1) : undefined;
+    const tail = Number.isFinite(to) && (end === 0 || this.times[end - 1] < to) ? inRun(end - 1) : undefined;
+    const edges = (head === undefined ? 0 : 1) + (tail === undefined ? 0 : 1);
     const span = end - first;
-    if (span <= 0) return [];
+    const room = Math.max(0, max - edges);
     const indexes: number[] = [];
-    if (span <= max) for (let i = first; i < end; i += 1) indexes.push(i);
-    else {
-      const stride = span / max;
-      for (let i = 0; i < max - 1; i += 1) indexes.push(first + Math.floor(i * stride));
+    if (span <= room) for (let i = first; i < end; i += 1) indexes.push(i);
+    else if (room > 0) {
+      const stride = span / room;
+      for (let i = 0; i < room - 1; i += 1) indexes.push(first + Math.floor(i * stride));
       indexes.push(end - 1);
     }
-    return indexes.map((i) => this.pointAt(i));
+    const out = indexes.map((i) => this.pointAt(i));
+    if (head !== undefined) out.unshift({ ...this.pointAt(head), t: from });
+    if (tail !== undefined && (tail !== head || from !== to)) out.push({ ...this.pointAt(tail), t: to });
+    return out;
   }
 
   private pointAt(index: number): SamplePointDto {
@@ -95,6 +131,10 @@ export class SampleColumns {
     for (const column of this.columns.values()) keep(column);
     this.count = length;
   }
+}
+
+function same(a: number, b: number): boolean {
+  return a === b || (Number.isNaN(a) && Number.isNaN(b));
 }
 
 /**

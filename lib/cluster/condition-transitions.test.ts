@@ -61,6 +61,44 @@ describe('bounded series (columns)', () => {
     expect(series.points(1_000, 6_000)).toEqual([]);
   });
 
+  it('keeps a run of equal points as its first and last, so an idle series stays a few points long', () => {
+    const series = new SampleColumns(1_000);
+    for (let t = 0; t < 5_000; t += 1) series.append({ t, values: { v: 0.1, gone: null } });
+    expect(series.length).toBe(2);
+    expect(series.points(1_000)).toEqual([
+      { t: 0, values: { v: 0.1, gone: null } },
+      { t: 4_999, values: { v: 0.1, gone: null } },
+    ]);
+    series.append({ t: 5_000, values: { v: 2, gone: null } });
+    series.append({ t: 5_001, values: { v: 2, gone: null, late: 1 } });
+    expect(series.points(1_000).map((point) => [point.t, point.values.v, point.values.late])).toEqual([
+      [0, 0.1, null],
+      [4_999, 0.1, null],
+      [5_000, 2, null],
+      [5_001, 2, 1],
+    ]);
+  });
+
+  it('gives a window that starts or ends inside a run the run value at its edges', () => {
+    const series = new SampleColumns(1_000);
+    for (let t = 0; t <= 100; t += 1) series.append({ t, values: { v: 1 } });
+    for (let t = 101; t <= 200; t += 1) series.append({ t, values: { v: t } });
+    expect(series.points(1_000, 10, 20)).toEqual([
+      { t: 10, values: { v: 1 } },
+      { t: 20, values: { v: 1 } },
+    ]);
+    const crossing = series.points(1_000, 50, 103);
+    expect(crossing.map((point) => [point.t, point.values.v])).toEqual([
+      [50, 1],
+      [100, 1],
+      [101, 101],
+      [102, 102],
+      [103, 103],
+    ]);
+    expect(series.points(3, 50, 150)).toHaveLength(3);
+    expect(series.points(3, 50, 150)[0]).toEqual({ t: 50, values: { v: 1 } });
+  });
+
   it('keeps nulls and values that appear or vanish later, at chart precision', () => {
     const series = new SampleColumns(10);
     series.append({ t: 1, values: { a: 0.1, b: null } });

@@ -21,6 +21,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   },
   fleet: async () => (await import('./fleet')).runFleetBench(),
   history: async () => (await import('./history')).runHistoryBench(),
+  'heap-summary': async () => (await import('./heap-summary')).runHeapSummary(),
 };
 
 async function main(): Promise<void> {

@@ -11,6 +11,28 @@ import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
 
+function digestOf(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('base64');
+}
+
+const sharedValues = new Map<string, WeakRef<object>>();
+const forget = new FinalizationRegistry<string>((key) => {
+  if (sharedValues.get(key)?.deref() === undefined) sharedValues.delete(key);
+});
+
+/**
+ * One object for equal JSON values published by different clusters: the update recommendations of clusters on the
+ * same version and channel are the same tens of kilobytes. Published health is never mutated, so sharing is safe;
+ * an entry lives as long as some cluster still publishes its value.
+ */
+export function sharedValue<T extends object>(value: T, key = digestOf(value)): T {
+  const hit = sharedValues.get(key)?.deref();
+  if (hit !== undefined) return hit as T;
+  sharedValues.set(key, new WeakRef(value));
+  forget.register(value, key);
+  return value;
+}
+
 /**
  * What a fleet member last published: its health (compared by digest, not by a 50 KB string kept per cluster) and
  * its detectors' sample series in bounded columns. Engines and hosted views both publish through one.
@@ -39,9 +61,14 @@ export class PublishedHealth {
   /** Takes an assessment; returns its health message when the health changed, and a point per detector when `sample`. */
   update(assessment: Assessment, now: number, sample: boolean): StreamMessage[] {
     const messages: StreamMessage[] = [];
-    const digest = createHash('sha1').update(JSON.stringify(assessment.health)).digest('base64');
+    // Recommendations hashed apart: the same digest then finds the copy other clusters share.
+    const { updateRecommendations, ...rest } = assessment.health;
+    const recommendations = updateRecommendations ? digestOf(updateRecommendations) : '';
+    const digest = `${digestOf(rest)}${recommendations}`;
     if (digest !== this.digest) {
-      this.current = assessment.health;
+      this.current = updateRecommendations
+        ? { ...assessment.health, updateRecommendations: sharedValue(updateRecommendations, recommendations) }
+        : assessment.health;
       this.digest = digest;
       messages.push({ type: 'health', clusterId: this.clusterId, health: this.current, summary: this.summary() });
     }

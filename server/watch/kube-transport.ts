@@ -297,13 +297,15 @@ export class KubeTransport {
       if (value !== undefined) url.searchParams.set(key, String(value));
     }
     const headers = this.requestHeaders(options, payload);
-    const prepared = { url, headers, applied: options };
-    if (cluster.proxyUrl) return { ...prepared, agent: options.agent as http.Agent | undefined };
+    if (cluster.proxyUrl) return { url, headers, agent: options.agent as http.Agent | undefined };
+    // The shared keep-alive agent, not client-node's options: those carry a fresh agent and CA buffer per call, and a
+    // watch keeps its request's state for hours (at fleet scale, megabytes of agents nobody uses).
+    const agent = this.agents.agentFor(url.protocol, options);
     if (url.protocol === 'https:' && this.sessions && !this.sessions.speaksHttp1(url)) {
       const { identity, tls } = this.agents.connectionOptions(url.protocol, options);
-      return { ...prepared, h2: { url, identity, tls, connectTimeoutMs: this.options.headerTimeoutMs } };
+      return { url, headers, agent, h2: { url, identity, tls, connectTimeoutMs: this.options.headerTimeoutMs } };
     }
-    return { ...prepared, agent: this.agents.agentFor(url.protocol, options) };
+    return { url, headers, agent };
   }
 
   /** Every header a request carries, over either protocol: credentials, content negotiation and the body's type. */
@@ -331,7 +333,7 @@ export class KubeTransport {
       const acquired = await this.sessions.acquire(h2);
       if (acquired !== 'http1') return h2Call(acquired.session, acquired.release, url, method, headers);
       // ALPN just said HTTP/1.1: this request and the server's next ones take the keep-alive agent
-      return h1Call(url, { method, headers, agent: this.agents.agentFor(url.protocol, prepared.applied) });
+      return h1Call(url, { method, headers, agent: prepared.agent });
     }
     return h1Call(url, { method, headers, agent: prepared.agent });
   }
@@ -368,8 +370,10 @@ export class KubeTransport {
   ): Promise<void> {
     const signal = controls.signal;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-    const prepared = await this.prepare(path, query, payload, rejected);
-    const { url } = prepared;
+    // Let go once the request is open: a watch's closures live for hours, and the URL objects and headers are its
+    // largest part (the stream keeps its own copy of the headers).
+    let prepared: Prepared | undefined = await this.prepare(path, query, payload, rejected);
+    const requestPath = prepared.url.pathname;
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
@@ -392,7 +396,7 @@ export class KubeTransport {
         if (error) reject(error);
         else resolve();
       };
-      const idle = () => new KubeTransportError('idle-timeout', `no data from ${url.pathname} for ${idleTimeoutMs} ms`);
+      const idle = () => new KubeTransportError('idle-timeout', `no data from ${requestPath} for ${idleTimeoutMs} ms`);
       const onResponse = (res: CallResponse) => {
         const code = res.status;
         arm(idleTimeoutMs, idle);
@@ -444,7 +448,9 @@ export class KubeTransport {
         headerTimeoutMs,
         () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
       );
-      this.open(prepared, payload === undefined ? 'GET' : 'POST').then(
+      const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST');
+      prepared = undefined;
+      opening.then(
         (opened) => {
           call = opened;
           if (settled) {
@@ -461,12 +467,11 @@ export class KubeTransport {
   }
 }
 
-/** A request ready to send: URL, headers, the kubeconfig's connection options, and the way to the server. */
+/** A request ready to send: URL, headers, and the way to the server. */
 interface Prepared {
   url: URL;
   headers: http.OutgoingHttpHeaders;
-  applied: https.RequestOptions;
-  /** The HTTP/1.1 agent (a proxy's, or the keep-alive pool) when the request does not try HTTP/2. */
+  /** The HTTP/1.1 agent: a proxy's, or the keep-alive pool (also when a server answers HTTP/2 with HTTP/1.1). */
   agent?: http.Agent;
   h2?: H2Target;
 }

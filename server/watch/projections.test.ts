@@ -164,9 +164,42 @@ describe('projections', () => {
     const projected = projectObject('clusterversions', cv);
     expect(projected.metadata.annotations).toEqual({ keep: 'me' });
     expect(projected.metadata.managedFields).toHaveLength(3);
-    expect(projected.spec).toBe(cv.spec);
-    expect(projected.status).toBe(cv.status);
+    expect(projected.spec).toEqual(cv.spec);
+    expect(projected.status).toEqual(cv.status);
     expect(cv.metadata.managedFields).toBe(managedFields);
     expect(cv.metadata.annotations?.[LAST_APPLIED_ANNOTATION]).toBeDefined();
+  });
+
+  it('drops the large fields no detector reads from nodes (images, volumes), MachineConfigs and ClusterOperators', () => {
+    const node = projectObject('nodes', {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: 'm0' },
+      status: {
+        conditions: [{ type: 'Ready', status: 'True' }],
+        images: [{ names: ['a'], sizeBytes: 1 }],
+        volumesInUse: ['kubernetes.io/csi/disk.csi.azure.com^pv-1'],
+        volumesAttached: [{ name: 'kubernetes.io/csi/disk.csi.azure.com^pv-1', devicePath: '' }],
+      },
+    });
+    expect(node.status).toEqual({ conditions: [{ type: 'Ready', status: 'True' }] });
+    const mc = projectObject('machineconfigs', {
+      apiVersion: 'machineconfiguration.openshift.io/v1',
+      kind: 'MachineConfig',
+      metadata: { name: 'rendered-master-1', annotations: { v: '4.14.1' } },
+      spec: { config: { ignition: { version: '3.4.0' } } },
+    });
+    expect(mc).toEqual({
+      apiVersion: 'machineconfiguration.openshift.io/v1',
+      kind: 'MachineConfig',
+      metadata: { name: 'rendered-master-1', annotations: { v: '4.14.1' } },
+    });
+    const co = projectObject('clusteroperators', {
+      apiVersion: 'config.openshift.io/v1',
+      kind: 'ClusterOperator',
+      metadata: { name: 'dns' },
+      status: { versions: [{ name: 'operator', version: '4.14.1' }], relatedObjects: [{ resource: 'namespaces' }] },
+    });
+    expect(co.status).toEqual({ versions: [{ name: 'operator', version: '4.14.1' }] });
   });
 });

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ResourceName } from '@/lib/k8s/resources';
+import { capabilityEnumsOnly } from '@/lib/release/crd-capability-enums';
 import type { Condition, KubeObject, ManagedFieldsEntry, ObjectMeta, OwnerReference } from '@/lib/k8s/types';
 
 /** The annotation `kubectl apply` writes: a full copy of the object (sometimes with secrets), never needed here. */
@@ -227,20 +228,92 @@ export function projectEvent(event: KubeObject): EventProjection {
   });
 }
 
-/** The form in which an object of `resource` is cached: slim for pods and events, stripped for other kinds. */
+/**
+ * Fields of other kinds that no detector reads and that are large in real clusters, dropped on the way into the
+ * cache (as client-go's SetTransform does). The detectors' results on real objects are the same with and without
+ * them (projections-detectors.test.ts).
+ */
+const UNREAD_FIELDS: Partial<Record<ResourceName, readonly (readonly [string, string])[]>> = {
+  // Every image on the node with its tags and digests (tens of kilobytes per node), and its volumes.
+  nodes: [
+    ['status', 'images'],
+    ['status', 'volumesAttached'],
+    ['status', 'volumesInUse'],
+  ],
+  // The rendered Ignition config, up to megabytes per MachineConfig: only its release-version annotation is read.
+  machineconfigs: [['', 'spec']],
+  // The namespaces and objects each operator relates to: only conditions and versions are read.
+  clusteroperators: [['status', 'relatedObjects']],
+};
+
+function withoutFields(object: KubeObject, fields: readonly (readonly [string, string])[]): KubeObject {
+  const out: Json = { ...object };
+  for (const [parent, field] of fields) {
+    if (parent === '') {
+      if (field in out) out[field] = undefined;
+      continue;
+    }
+    const holder = record(out[parent]);
+    if (field in holder) out[parent] = defined({ ...holder, [field]: undefined });
+  }
+  return defined(out) as KubeObject;
+}
+
+/**
+ * The FeatureGate with only the version of each `status.featureGates[]` entry (what failure A reads): the enabled
+ * and disabled gate lists are hundreds of names per version.
+ */
+function featureGateVersions(object: KubeObject): KubeObject {
+  const status = record(object.status);
+  if (!Array.isArray(status.featureGates)) return object;
+  const featureGates = status.featureGates.map((entry: unknown) => defined({ version: record(entry).version }));
+  return { ...object, status: { ...status, featureGates } };
+}
+
+/**
+ * The form in which an object of `resource` is cached: slim for pods and events, the ClusterVersion CRD reduced to
+ * its capability enums, other kinds stripped of what no detector reads; every string shared with equal ones.
+ */
 export function projectObject(resource: ResourceName, object: KubeObject): KubeObject {
   if (resource === 'pods') return internStrings(projectPod(object));
   if (resource === 'events') return internStrings(projectEvent(object));
-  return stripObject(object);
+  let slim = stripObject(object);
+  if (resource === 'customresourcedefinitions') slim = capabilityEnumsOnly(slim);
+  if (resource === 'featuregates') slim = featureGateVersions(slim);
+  const unread = UNREAD_FIELDS[resource];
+  if (unread) slim = withoutFields(slim, unread);
+  return internedCopy(slim);
 }
 
 const INTERN_LIMIT = 200_000;
+const INTERN_MAX_LENGTH = 2_048;
 
 /** A copy of a string that shares no storage with it (a slice or concatenation would still point at the original). */
 function flatCopy(value: string): string {
   return value.length < 13 ? value : Buffer.from(value, 'utf8').toString('utf8');
 }
 const interned = new Map<string, string>();
+
+/**
+ * A deep copy of parsed JSON with every string shared as {@link internStrings} does; the input is not changed (its
+ * nested parts may be shared with other holders). Fleets repeat the same condition reasons and messages, versions,
+ * release images and URLs in every cluster's objects; the parser makes a new copy of each.
+ */
+export function internedCopy<T>(value: T): T {
+  // A long text (a ConfigMap's data, a rendered manifest) is seldom repeated, and the table would keep it after its
+  // object changed.
+  if (typeof value === 'string') return value.length <= INTERN_MAX_LENGTH ? internStrings(value) : value;
+  if (Array.isArray(value)) return value.map((item: unknown) => internedCopy(item)) as T;
+  if (value !== null && typeof value === 'object') {
+    const out: Record<string, unknown> = {};
+    for (const [key, item] of Object.entries(value)) {
+      // Unique per object: sharing them saves nothing and would churn the bounded table.
+      out[key] = key === 'uid' || key === 'resourceVersion' ? item : internedCopy(item);
+    }
+    return out as T;
+  }
+  return value;
+}
 
 /**
  * Replaces every string value of a freshly built projection with one shared copy per distinct value. Pods repeat

@@ -48,8 +48,9 @@ export class Reflector {
   private cancelStale: (() => void) | undefined;
   private readonly inactivityMs: number;
   private readonly staleAfterMs: number;
-  private syncWaiters = new Set<(synced: boolean) => void>();
-  private readonly diagnosticCounts = new Map<string, number>();
+  // Made on first use: most of a fleet's thousands of watches never have a waiter or a diagnostic.
+  private syncWaiters: Set<(synced: boolean) => void> | undefined;
+  private diagnosticCounts: Map<string, number> | undefined;
 
   constructor(options: ReflectorOptions) {
     this.o = options;
@@ -81,7 +82,7 @@ export class Reflector {
     this.cancelHealthy?.();
     this.cancelStale?.();
     this.wake?.();
-    for (const waiter of [...this.syncWaiters]) waiter(false);
+    for (const waiter of [...(this.syncWaiters ?? [])]) waiter(false);
   }
 
   /** Resolves true once the first LIST completed, false on stop or after `timeoutMs`. */
@@ -91,11 +92,11 @@ export class Reflector {
     return new Promise((resolve) => {
       let cancel: (() => void) | undefined;
       const waiter = (synced: boolean) => {
-        this.syncWaiters.delete(waiter);
+        this.syncWaiters?.delete(waiter);
         cancel?.();
         resolve(synced);
       };
-      this.syncWaiters.add(waiter);
+      (this.syncWaiters ??= new Set()).add(waiter);
       if (timeoutMs !== undefined) cancel = this.clock.setTimeout(() => waiter(false), timeoutMs);
     });
   }
@@ -223,7 +224,7 @@ export class Reflector {
       this.emit(initial ? { type: 'added', object } : { type: 'added', object, synthetic: true });
     for (const { object } of diff.modified) this.emit({ type: 'modified', object, synthetic: true });
     this.emit({ type: 'synced' });
-    for (const waiter of [...this.syncWaiters]) waiter(true);
+    for (const waiter of [...(this.syncWaiters ?? [])]) waiter(true);
   }
 
   /**
@@ -293,7 +294,11 @@ export class Reflector {
   private watchOpened(): void {
     this.authFailures = 0;
     // "synced" only once the watch proves itself, so a server closing every watch at once does not flap it
-    this.cancelHealthy = this.clock.setTimeout(() => this.markHealthy(), this.o.shortWatchMs ?? 1000);
+    this.cancelHealthy = this.clock.setTimeout(() => {
+      // fired: keeping its cancel (and the timer) for the hours the watch stays open would only hold memory
+      this.cancelHealthy = undefined;
+      this.markHealthy();
+    }, this.o.shortWatchMs ?? 1000);
   }
 
   private markHealthy(): void {
@@ -403,6 +408,7 @@ export class Reflector {
       }
       return;
     }
+    this.diagnosticCounts ??= new Map();
     const seen = (this.diagnosticCounts.get(diagnostic.kind) ?? 0) + 1;
     this.diagnosticCounts.set(diagnostic.kind, seen);
     // log the 1st, 10th, 100th ... occurrence: a handler failing on every event must not flood the log
