@@ -30,6 +30,7 @@ import {
 import { CONDITION_AVAILABLE, MANAGED_SERVICE_ACCOUNT } from '@/lib/acm/ocm-names';
 import { managedClusterRbac } from './managed-rbac';
 import { TokenRotation } from './token-rotation';
+import type { ApiRequestHandler } from '../https-server';
 
 /** An embedded cluster the hub can manage. */
 export interface HubMember {
@@ -37,6 +38,8 @@ export interface HubMember {
   url: string;
   caData: string;
   cluster: SimulatedCluster;
+  /** Its in-process request handler when it has no listener: cluster-proxy hands requests to it directly. */
+  dispatch?: ApiRequestHandler;
 }
 
 /** Options of the hub's controllers. */
