@@ -58,6 +58,11 @@ export interface FleetBenchResult {
   /** p99 of GET /api/clusters, timed every 200 ms from the dashboard's first answer until every cluster synced. */
   clustersApiP99MsDuringSync: number;
   syncedClusters: number;
+  /**
+   * Sources the dashboard may not read (403) once synced: settled, shown as data, not behind. Through the hub the
+   * managed service account's RBAC decides which.
+   */
+  forbiddenSources: number;
   syncSeconds: number;
   dashboardHeapBytes: number;
   dashboardRssBytes: number;
@@ -335,6 +340,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     );
     const ids = new Set(fleet.clusters.map((running) => running.id));
     let synced = 0;
+    let forbiddenSources = 0;
     let syncSeconds = Number.NaN;
     const listLatencies: number[] = [];
     const deadline = performance.now() + 15 * 60_000;
@@ -346,9 +352,15 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       )) as { clusters: { id: string; sources: Pick<SourceStateDto, 'status'>[] }[] } | undefined;
       if (list) listLatencies.push(performance.now() - askedAt);
       // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
-      synced =
-        list?.clusters.filter((row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every(sourceUpToDate))
-          .length ?? 0;
+      // A forbidden source is settled (the answer is final and shown), not behind.
+      const settled = (source: Pick<SourceStateDto, 'status'>) =>
+        sourceUpToDate(source) || source.status === 'forbidden';
+      const rows = list?.clusters.filter((row) => ids.has(row.id)) ?? [];
+      synced = rows.filter((row) => row.sources.length > 0 && row.sources.every(settled)).length;
+      forbiddenSources = rows.reduce(
+        (sum, row) => sum + row.sources.filter((source) => source.status === 'forbidden').length,
+        0,
+      );
       if (synced === ids.size) {
         syncSeconds = (performance.now() - started) / 1000;
         break;
@@ -375,6 +387,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       ...steady,
       clustersApiP99MsDuringSync,
       syncedClusters: synced,
+      forbiddenSources,
       syncSeconds: Math.round(syncSeconds * 10) / 10,
       sockets,
       nodeVersion: process.version,
