@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- fleet [--clusters 500] [--updating N] [--sync-only] [--via-hub] [--json FILE] [--clients 3]
- * [--changes 200]`: the embedded clusters run in this process, the real dashboard (`server/cli/start.ts`, production build) in another. Browser-like SSE clients
+ * [--changes 200] [--dashboard-heap-mb 1024]`: the embedded clusters run in this process, the real dashboard (`server/cli/start.ts`, production build) in another. Browser-like SSE clients
  * stay connected to `/api/stream` while ClusterVersion objects change; each change carries a marker (its channel) and
  * its latency is the time until every client saw a health message with that marker. Then 20 clusters are
  * black-holed (TCP open, no byte in either direction) while the healthy ones keep changing (R13), and finally every
@@ -71,6 +71,8 @@ export interface FleetBenchResult {
    * hub's API server and cluster-proxy, once every cluster synced.
    */
   sockets: number;
+  /** The dashboard's heap limit (`--dashboard-heap-mb`, default 1,024 as deployed). */
+  dashboardHeapLimitMb: number;
   /** The Node.js version the bench and the dashboard ran on. */
   nodeVersion: string;
   changeToBrowserP50Ms: number;
@@ -261,6 +263,7 @@ function parse(argv: string[]) {
       clients: { type: 'string' },
       changes: { type: 'string' },
       port: { type: 'string' },
+      'dashboard-heap-mb': { type: 'string' },
       updating: { type: 'string' },
       'sync-only': { type: 'boolean' },
       'via-hub': { type: 'boolean' },
@@ -284,6 +287,7 @@ function parse(argv: string[]) {
     clients: number('clients', values.clients, 3),
     changes: number('changes', values.changes, 200),
     port: number('port', values.port, 3170),
+    dashboardHeapMb: number('dashboard-heap-mb', values['dashboard-heap-mb'], 1024),
     json: values.json,
   };
 }
@@ -318,7 +322,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     }
     const base = `http://127.0.0.1:${args.port}`;
     const started = performance.now();
-    // As deployed (deploy/openshift): the heap limit the container's memory limit leaves for JavaScript.
+    // As deployed (deploy/openshift) unless --dashboard-heap-mb: the heap limit the container's memory limit leaves
+    // for JavaScript.
     dashboard = spawn(
       process.execPath,
       [
@@ -331,15 +336,18 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
         String(args.port),
         '--no-build',
         '--max-heap-mb',
-        '1024',
+        String(args.dashboardHeapMb),
       ],
       {
         env: { ...process.env, UPDATE_HEALTH_DATA_DIR: join(dir, 'data'), NEXT_TELEMETRY_DISABLED: '1' },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
+    let exited: string | undefined;
+    dashboard.on('exit', (code, signal) => (exited = signal ?? `code ${code}`));
     const ids = new Set(fleet.clusters.map((running) => running.id));
     let synced = 0;
+    let reportedAt = performance.now();
     let forbiddenSources = 0;
     let syncSeconds = Number.NaN;
     const listLatencies: number[] = [];
@@ -364,6 +372,12 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       if (synced === ids.size) {
         syncSeconds = (performance.now() - started) / 1000;
         break;
+      }
+      const elapsed = Math.round((performance.now() - started) / 1000);
+      if (exited) throw new Error(`the dashboard exited (${exited}) after ${elapsed} s, ${synced}/${ids.size} synced`);
+      if (performance.now() - reportedAt > 15_000) {
+        reportedAt = performance.now();
+        console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${elapsed} s ...`);
       }
       await sleep(Math.max(0, LIST_SAMPLE_MS - (performance.now() - askedAt)));
     }
@@ -390,6 +404,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       forbiddenSources,
       syncSeconds: Math.round(syncSeconds * 10) / 10,
       sockets,
+      dashboardHeapLimitMb: args.dashboardHeapMb,
       nodeVersion: process.version,
     };
     if (args.syncOnly) {
