@@ -1,7 +1,7 @@
 /**
  * `npm run bench -- fleet [--clusters 500] [--updating N] [--sync-only] [--via-hub] [--json FILE] [--clients 3]
- * [--changes 200] [--dashboard-heap-mb 1024]`: the embedded clusters run in this process, the real dashboard (`server/cli/start.ts`, production build) in another. Browser-like SSE clients
- * stay connected to `/api/stream` while ClusterVersion objects change; each change carries a marker (its channel) and
+ * [--changes 200] [--dashboard-heap-mb 1024]`: the embedded clusters run in this process, the real dashboard
+ * (`server/cli/start.ts`, production build) in another. Browser-like SSE clients stay connected to `/api/stream` while ClusterVersion objects change; each change carries a marker (its channel) and
  * its latency is the time until every client saw a health message with that marker. Then 20 clusters are
  * black-holed (TCP open, no byte in either direction) while the healthy ones keep changing (R13), and finally every
  * API server restarts with watch rate limiting (429 + Retry-After) and each cluster's recovery is the time until a
