@@ -116,7 +116,7 @@ describe('members with no listener, reached through the embedded cluster-proxy i
     watch.stream.close();
   });
 
-  it('black-holes a member: its open watch stops delivering, new requests never reach it, others carry on', async () => {
+  it('black-holes a member: its watch stops delivering, new requests never reach it, others carry on', async () => {
     const watch = (index: number) =>
       open(session, `/steady-${index}${CV_PATH}?watch=true&allowWatchBookmarks=false`, token(`steady-${index}`));
     const [held, healthy] = [watch(1), watch(2)];

@@ -74,7 +74,8 @@ function clusterField(body: Record<string, unknown>): string {
 /**
  * The hub's `/__sim/hub/*` controls (cluster-admin only, like every `/__sim` path): `POST hub/available`
  * `{cluster, status: True|False|Unknown}`, `POST hub/rotate` `{cluster}`, `POST hub/proxy-faults`
- * `{cluster, status?: 502, count?}` or `{cluster, blackhole: true}`, `DELETE hub/proxy-faults[?cluster=]`. Returns false for other actions.
+ * `{cluster, status?: 502, count?}` or `{cluster, blackhole: true}`, `DELETE hub/proxy-faults[?cluster=]`. Returns
+ * false for other actions.
  */
 async function hubControl(
   hub: { controller: HubController; faults: ProxyFaults },
