@@ -115,7 +115,8 @@ export class HubController {
   /** The API server a live, registered cluster is reached at through cluster-proxy; undefined when it is not. */
   proxyTarget(name: string): HubMember | undefined {
     const member = this.members.get(name);
-    return member && this.client.get('managedclusters', name) ? member : undefined;
+    // Asked on every tunnelled request: an existence check, not a copy of the object.
+    return member && this.hub.store.get('managedclusters', undefined, name) ? member : undefined;
   }
 
   /** The token the hub currently hands out for a cluster (its Secret's `token`). */
