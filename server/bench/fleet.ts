@@ -29,10 +29,10 @@ import { SCENARIO_NAMES } from '@/server/simulator/types';
 import { parseExposition } from '@/lib/metrics/exposition';
 import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
+import { clustersPoller } from './clusters-poller';
 import { directTopology, hubTopology, type FleetTopology } from './fleet-topology';
 import { establishedConnections } from './process-sockets';
 import { sourceUpToDate } from '@/lib/health/tiers';
-import type { SourceStateDto } from '@/lib/api/dto';
 
 /** How long the open tabs' stream is measured with no change from the bench. */
 const QUIET_SECONDS = 30;
@@ -353,34 +353,34 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     let syncSeconds = Number.NaN;
     const listLatencies: number[] = [];
     const deadline = performance.now() + 15 * 60_000;
-    while (performance.now() < deadline) {
-      const askedAt = performance.now();
-      const list = (await fetch(`${base}/api/clusters`).then(
-        (r) => (r.ok ? r.json() : undefined),
-        () => undefined,
-      )) as { clusters: { id: string; sources: Pick<SourceStateDto, 'status'>[] }[] } | undefined;
-      if (list) listLatencies.push(performance.now() - askedAt);
-      // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
-      // A forbidden source is settled (the answer is final and shown), not behind.
-      const settled = (source: Pick<SourceStateDto, 'status'>) =>
-        sourceUpToDate(source) || source.status === 'forbidden';
-      const rows = list?.clusters.filter((row) => ids.has(row.id)) ?? [];
-      synced = rows.filter((row) => row.sources.length > 0 && row.sources.every(settled)).length;
-      forbiddenSources = rows.reduce(
-        (sum, row) => sum + row.sources.filter((source) => source.status === 'forbidden').length,
-        0,
-      );
-      if (synced === ids.size) {
-        syncSeconds = (performance.now() - started) / 1000;
-        break;
+    // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
+    // A forbidden source is settled (the answer is final and shown), not behind.
+    const settled = (status: string) => sourceUpToDate({ status }) || status === 'forbidden';
+    const poller = clustersPoller(`${base}/api/clusters`, LIST_SAMPLE_MS);
+    try {
+      while (performance.now() < deadline) {
+        const sample = await poller.next(5_000);
+        if (sample?.latencyMs !== undefined) listLatencies.push(sample.latencyMs);
+        if (sample?.rows) {
+          const rows = sample.rows.filter((row) => ids.has(row.id));
+          const statuses = (row: (typeof rows)[number]) => Object.keys(row.statuses);
+          synced = rows.filter((row) => statuses(row).length > 0 && statuses(row).every(settled)).length;
+          forbiddenSources = rows.reduce((sum, row) => sum + (row.statuses.forbidden ?? 0), 0);
+        }
+        if (synced === ids.size) {
+          syncSeconds = (performance.now() - started) / 1000;
+          break;
+        }
+        const elapsed = Math.round((performance.now() - started) / 1000);
+        if (exited)
+          throw new Error(`the dashboard exited (${exited}) after ${elapsed} s, ${synced}/${ids.size} synced`);
+        if (performance.now() - reportedAt > 15_000) {
+          reportedAt = performance.now();
+          console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${elapsed} s ...`);
+        }
       }
-      const elapsed = Math.round((performance.now() - started) / 1000);
-      if (exited) throw new Error(`the dashboard exited (${exited}) after ${elapsed} s, ${synced}/${ids.size} synced`);
-      if (performance.now() - reportedAt > 15_000) {
-        reportedAt = performance.now();
-        console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${elapsed} s ...`);
-      }
-      await sleep(Math.max(0, LIST_SAMPLE_MS - (performance.now() - askedAt)));
+    } finally {
+      await poller.close();
     }
     console.log(
       `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
