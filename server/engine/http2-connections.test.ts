@@ -8,21 +8,30 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startFleet, type Fleet } from '@/server/simulator/fleet';
+import { startFleet, type Fleet as SimFleet } from '@/server/simulator/fleet';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { until } from '@/server/testing/reflector-harness';
+import { HUB_CONTEXT, fleetMembers, startHub, type EmbeddedHub } from '@/server/simulator/hub/serve-hub';
+import { hubSource } from '@/server/fleet-sources/hub-source';
 import { ClusterEngine } from './cluster-engine';
+import { Fleet } from './fleet';
 
 /** Statuses of a settled source: synced, or forbidden by design (RBAC of the reader identity). */
 const SETTLED = new Set(['synced', 'forbidden', 'idle']);
 
-let fleet: Fleet | undefined;
+let fleet: SimFleet | undefined;
 let engines: ClusterEngine[] = [];
 let dir = '';
+let hub: EmbeddedHub | undefined;
+let hubFleet: Fleet | undefined;
 
 afterEach(async () => {
   for (const engine of engines) engine.stop();
   engines = [];
+  hubFleet?.stop();
+  hubFleet = undefined;
+  await hub?.close();
+  hub = undefined;
   await fleet?.close();
   fleet = undefined;
   if (dir) rmSync(dir, { recursive: true, force: true });
@@ -79,5 +88,33 @@ describe('connections from the dashboard to each API server', () => {
       const watching = engines[i].health().sources.filter((source) => source.status === 'synced').length;
       expect(connections.open).toBeGreaterThanOrEqual(watching);
     }
+  }, 90_000);
+
+  it("through a hub's cluster-proxy every cluster's lists and watches share ONE connection to the proxy", async () => {
+    fleet = await startFleet({ scenarios: ['steady', 'update-in-progress', 'cross-minor-rollback'], speed: 1 });
+    hub = await startHub(fleetMembers(fleet));
+    dir = mkdtempSync(join(tmpdir(), 'http2-connections-'));
+    const kubeconfig = join(dir, 'hub.yaml');
+    writeFileSync(kubeconfig, hub.kubeconfig('reader'), { mode: 0o600 });
+    hubFleet = new Fleet();
+    hubFleet.follow([hubSource({ kubeconfig, context: HUB_CONTEXT, namespace: hub.namespace })]);
+    await until(
+      'every cluster behind the hub to settle',
+      () => {
+        const members = hubFleet!.members();
+        return (
+          members.length === fleet!.clusters.length &&
+          members.every((member) => {
+            const sources = member.health().sources;
+            return sources.length > 5 && sources.every((source) => SETTLED.has(source.status));
+          })
+        );
+      },
+      60_000,
+      100,
+    );
+    const synced = hubFleet.members().map((member) => member.health().sources.filter((s) => s.status === 'synced'));
+    expect(Math.min(...synced.map((sources) => sources.length))).toBeGreaterThan(5);
+    expect(hub.proxy.connections()).toEqual({ tcp: 1, h2Sessions: 1, open: 1 });
   }, 90_000);
 });

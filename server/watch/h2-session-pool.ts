@@ -237,3 +237,15 @@ function limitOf(pooled: PooledSession): number {
 function isIp(host: string): boolean {
   return /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
 }
+
+let shared: H2SessionPool | undefined;
+
+/**
+ * The process's one pool with default timings, which every transport without pool options uses: requests to the same
+ * origin with the same TLS material share sessions across clusters, as the clusters a hub's cluster-proxy fronts do
+ * (a pool per transport would hold one connection per cluster to that single endpoint).
+ */
+export function sharedSessionPool(): H2SessionPool {
+  shared ??= new H2SessionPool();
+  return shared;
+}

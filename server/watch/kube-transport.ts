@@ -10,7 +10,7 @@ import {
   apiErrorFromResponse,
   toTransportError,
 } from './kube-errors';
-import { H2SessionPool, type H2PoolOptions, type H2Target } from './h2-session-pool';
+import { H2SessionPool, sharedSessionPool, type H2PoolOptions, type H2Target } from './h2-session-pool';
 import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
@@ -97,6 +97,8 @@ export class KubeTransport {
   watchListSupport: 'unknown' | 'supported' | 'unsupported' = 'unknown';
   /** HTTP/2 sessions to the server; undefined when HTTP/2 is switched off (every request over HTTP/1.1). */
   private readonly sessions: H2SessionPool | undefined;
+  /** False for the process's shared pool, which outlives any one transport (its idle sessions close on their own). */
+  private readonly ownsSessions: boolean;
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
     this.config = options.credentials ? withoutUserAuth(config) : config;
@@ -108,7 +110,13 @@ export class KubeTransport {
       userAgent: options.userAgent ?? 'update-health/0.1',
     };
     this.onResponseHeaders = options.onResponseHeaders;
-    this.sessions = options.http2 === false ? undefined : new H2SessionPool(options.http2);
+    this.ownsSessions = typeof options.http2 === 'object';
+    this.sessions =
+      options.http2 === false
+        ? undefined
+        : typeof options.http2 === 'object'
+          ? new H2SessionPool(options.http2)
+          : sharedSessionPool();
     this.credentials = options.credentials;
   }
 
@@ -260,7 +268,7 @@ export class KubeTransport {
   /** Releases pooled connections (HTTP/1.1 keep-alive sockets and idle HTTP/2 sessions). */
   close(): void {
     this.agents.close();
-    this.sessions?.close();
+    if (this.ownsSessions) this.sessions?.close();
   }
 
   private async prepare(path: string, query: Query, payload: string | undefined, rejected = false): Promise<Prepared> {

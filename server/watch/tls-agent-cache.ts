@@ -20,6 +20,22 @@ function fingerprint(protocol: string, options: https.RequestOptions): string {
 }
 
 /**
+ * TLS contexts by fingerprint, shared across transports: the clusters behind one hub's cluster-proxy all trust the same
+ * CA, and a context per cluster (each with its own certificate store) would cost thousands of copies of one thing.
+ * Held weakly so a rotated certificate's context goes with its last user.
+ */
+const contexts = new Map<string, WeakRef<tls.SecureContext>>();
+
+function sharedSecureContext(key: string, options: tls.SecureContextOptions): tls.SecureContext {
+  const existing = contexts.get(key)?.deref();
+  if (existing) return existing;
+  if (contexts.size >= 64) for (const [k, ref] of contexts) if (!ref.deref()) contexts.delete(k);
+  const context = createSecureContext(options);
+  contexts.set(key, new WeakRef(context));
+  return context;
+}
+
+/**
  * One keep-alive agent per TLS identity. client-node builds a fresh agent on every `applyToHTTPSOptions` call,
  * which would mean a new TLS handshake per list page; reusing ours keeps the connection pool, and a rotated
  * certificate (different fingerprint) gets a new agent while the old pool's idle sockets are closed.
@@ -64,9 +80,9 @@ export class TlsAgentCache {
         const value = (options as Record<string, unknown>)[k];
         if (value !== undefined) (tlsOptions as Record<string, unknown>)[k] = value;
       }
-      // One TLS context for every connection of this cluster: without it each connection (a watch per resource)
+      // One TLS context for every connection with this material: without it each connection (a watch per resource)
       // builds its own, with its own certificate store, which at fleet scale costs more memory than the caches.
-      tlsOptions.secureContext = createSecureContext(tlsOptions);
+      tlsOptions.secureContext = sharedSecureContext(key, tlsOptions);
       this.agent = new https.Agent(tlsOptions);
       this.tls = { ...tlsOptions };
       delete (this.tls as https.AgentOptions).keepAlive;
