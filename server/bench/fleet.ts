@@ -1,15 +1,22 @@
 /**
- * `npm run bench -- fleet [--clusters 500] [--updating N] [--sync-only] [--json FILE] [--clients 3] [--changes 200]`:
- * the embedded clusters run
- * in this process, the real dashboard (`server/cli/start.ts`, production build) in another. Browser-like SSE clients
- * stay connected to `/api/stream` while ClusterVersion objects change; each change carries a marker (its channel) and
- * its latency is the time until every client saw a health message with that marker. Then 20 clusters are
- * black-holed (TCP open, no byte in either direction) while the healthy ones keep changing (R13), and finally every
- * API server restarts with watch rate limiting (429 + Retry-After) and each cluster's recovery is the time until a
- * change made after the restart reaches the clients (R12). The bytes an open fleet tab receives per second are
- * measured with no change from the bench and during the steady changes. `--updating N` runs N clusters mid-update
- * (update-in-progress) and the rest steady instead of the scenario mix; `--sync-only` stops after the first sync and
+ * `npm run bench -- fleet [--clusters 500] [--updating N] [--sync-only] [--via-hub] [--json FILE] [--clients 3]
+ * [--changes 200] [--dashboard-heap-mb 1024]`: the embedded clusters run in this process, the real dashboard
+ * (`server/cli/start.ts`, production build) in another. Browser-like SSE clients stay connected to `/api/stream`
+ * while ClusterVersion objects change; each change carries a marker (its channel) and its latency is the time until
+ * every client saw a health message with that marker. Then 20 clusters are black-holed (TCP open, no byte in either
+ * direction) while the healthy ones keep changing (R13), and finally every API server restarts with watch rate
+ * limiting (429 + Retry-After) and each cluster's recovery is the time until a change made after the restart reaches
+ * the clients (R12). The bytes an open fleet tab receives per second are measured with no change from the bench and
+ * during the steady changes. `--updating N` runs N clusters mid-update (update-in-progress) and the rest steady
+ * instead of the scenario mix; `--sync-only` stops after the first sync and
  * the steady-state figures (heavy clusters, open watches, log polls).
+ *
+ * `--via-hub` puts the embedded ACM hub in front: the dashboard gets the hub's kubeconfig only (`--hub FILE`),
+ * discovers the clusters from ClusterProfiles and reaches every one through cluster-proxy; the members open no
+ * port (the proxy hands requests to them in process, one tunnel per cluster). Changes are still made on the members'
+ * stores. `sockets` counts the dashboard's connections to the hub API server and proxy; the isolation phase is a
+ * dead tunnel for 20 clusters in the proxy (requests held open, nothing sent), the resync phase a restart of the
+ * proxy (every tunnelled connection drops) with members rate-limiting watches. The JSON says `viaHub: true`.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -17,19 +24,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { buildKubeconfig } from '@/server/simulator/kubeconfig';
-import { serveCluster } from '@/server/simulator/api-server';
 import { startFleet, type Fleet, type FleetCluster } from '@/server/simulator/fleet';
 import { SCENARIO_NAMES } from '@/server/simulator/types';
 import { parseExposition } from '@/lib/metrics/exposition';
 import { needsBuild } from '@/server/cli/build-state';
 import { streamClient, type StreamClient } from './stream-client';
-import { relay } from './tcp-relay';
+import { clustersPoller } from './clusters-poller';
+import { directTopology, hubTopology, type FleetTopology } from './fleet-topology';
 import { establishedConnections } from './process-sockets';
 import { sourceUpToDate } from '@/lib/health/tiers';
-import type { SourceStateDto } from '@/lib/api/dto';
 
-const BLACKHOLED = 20;
 /** How long the open tabs' stream is measured with no change from the bench. */
 const QUIET_SECONDS = 30;
 /** How long after the first sync the fleet runs before its steady-state figures (heavy clusters, watches) are taken. */
@@ -40,6 +44,8 @@ const LIST_SAMPLE_MS = 200;
 /** What the bench writes (`--json FILE`) and prints. */
 export interface FleetBenchResult {
   clusters: number;
+  /** Present when the dashboard reached the fleet through the embedded hub's cluster-proxy (`--via-hub`). */
+  viaHub?: true;
   /** Clusters mid-update (`--updating`); absent: the scenario mix. */
   updating?: number;
   /**
@@ -53,11 +59,21 @@ export interface FleetBenchResult {
   /** p99 of GET /api/clusters, timed every 200 ms from the dashboard's first answer until every cluster synced. */
   clustersApiP99MsDuringSync: number;
   syncedClusters: number;
+  /**
+   * Sources the dashboard may not read (403) once synced: settled, shown as data, not behind. Through the hub the
+   * managed service account's RBAC decides which.
+   */
+  forbiddenSources: number;
   syncSeconds: number;
   dashboardHeapBytes: number;
   dashboardRssBytes: number;
-  /** TCP connections the dashboard holds to the API servers (direct or through a relay) once every cluster synced. */
+  /**
+   * TCP connections the dashboard holds to the API servers (direct or through a relay), or with `--via-hub` to the
+   * hub's API server and cluster-proxy, once every cluster synced.
+   */
   sockets: number;
+  /** The dashboard's heap limit (`--dashboard-heap-mb`, default 1,024 as deployed). */
+  dashboardHeapLimitMb: number;
   /** The Node.js version the bench and the dashboard ran on. */
   nodeVersion: string;
   changeToBrowserP50Ms: number;
@@ -248,8 +264,10 @@ function parse(argv: string[]) {
       clients: { type: 'string' },
       changes: { type: 'string' },
       port: { type: 'string' },
+      'dashboard-heap-mb': { type: 'string' },
       updating: { type: 'string' },
       'sync-only': { type: 'boolean' },
+      'via-hub': { type: 'boolean' },
     },
     strict: true,
   });
@@ -266,9 +284,11 @@ function parse(argv: string[]) {
     clusters,
     updating,
     syncOnly: values['sync-only'] ?? false,
+    viaHub: values['via-hub'] ?? false,
     clients: number('clients', values.clients, 3),
     changes: number('changes', values.changes, 200),
     port: number('port', values.port, 3170),
+    dashboardHeapMb: number('dashboard-heap-mb', values['dashboard-heap-mb'], 1024),
     json: values.json,
   };
 }
@@ -279,7 +299,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
   const dir = mkdtempSync(join(tmpdir(), 'fleet-bench-'));
   let fleet: Fleet | undefined;
   let dashboard: ChildProcess | undefined;
-  const relays: Awaited<ReturnType<typeof relay>>[] = [];
+  let topology: FleetTopology | undefined;
   const clients: StreamClient[] = [];
   try {
     console.log(`fleet bench: starting ${args.clusters} embedded clusters ...`);
@@ -287,21 +307,9 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       args.updating === undefined
         ? [...SCENARIO_NAMES]
         : Array.from({ length: args.clusters }, (_, i) => (i < args.updating! ? 'update-in-progress' : 'steady'));
-    fleet = await startFleet({ scenarios, size: args.clusters, speed: 1 });
-    // The black-hole candidates are reached through relays; management clusters are left direct (their hosted rows would double-count).
-    const candidates = fleet.clusters.filter((running) => running.name !== 'hypershift-management').slice(-BLACKHOLED);
-    for (const running of candidates) relays.push(await relay(running.url));
-    const entries = fleet.clusters.map((running) => {
-      const i = candidates.indexOf(running);
-      return {
-        name: running.id,
-        server: i >= 0 ? relays[i].url : running.url,
-        caData: running.server.caData,
-        token: running.server.tokens.reader,
-      };
-    });
-    const kubeconfig = join(dir, 'kubeconfig.yaml');
-    writeFileSync(kubeconfig, buildKubeconfig(entries), { mode: 0o600 });
+    // Behind the hub, members need no listener of their own: the proxy's tunnel reaches them in process.
+    fleet = await startFleet({ scenarios, size: args.clusters, speed: 1, listen: !args.viaHub });
+    topology = args.viaHub ? await hubTopology(fleet, dir) : await directTopology(fleet, dir);
 
     if (needsBuild(process.cwd())) {
       console.log('fleet bench: building the dashboard first (not timed) ...');
@@ -315,7 +323,8 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     }
     const base = `http://127.0.0.1:${args.port}`;
     const started = performance.now();
-    // As deployed (deploy/openshift): the heap limit the container's memory limit leaves for JavaScript.
+    // As deployed (deploy/openshift) unless --dashboard-heap-mb: the heap limit the container's memory limit leaves
+    // for JavaScript.
     dashboard = spawn(
       process.execPath,
       [
@@ -323,40 +332,55 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
         '--import',
         'tsx',
         'server/cli/start.ts',
-        '--kubeconfig',
-        kubeconfig,
+        ...topology.dashboardArgs,
         '--port',
         String(args.port),
         '--no-build',
         '--max-heap-mb',
-        '1024',
+        String(args.dashboardHeapMb),
       ],
       {
         env: { ...process.env, UPDATE_HEALTH_DATA_DIR: join(dir, 'data'), NEXT_TELEMETRY_DISABLED: '1' },
         stdio: ['ignore', 'inherit', 'inherit'],
       },
     );
+    let exited: string | undefined;
+    dashboard.on('exit', (code, signal) => (exited = signal ?? `code ${code}`));
     const ids = new Set(fleet.clusters.map((running) => running.id));
     let synced = 0;
+    let reportedAt = performance.now();
+    let forbiddenSources = 0;
     let syncSeconds = Number.NaN;
     const listLatencies: number[] = [];
     const deadline = performance.now() + 15 * 60_000;
-    while (performance.now() < deadline) {
-      const askedAt = performance.now();
-      const list = (await fetch(`${base}/api/clusters`).then(
-        (r) => (r.ok ? r.json() : undefined),
-        () => undefined,
-      )) as { clusters: { id: string; sources: Pick<SourceStateDto, 'status'>[] }[] } | undefined;
-      if (list) listLatencies.push(performance.now() - askedAt);
-      // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
-      synced =
-        list?.clusters.filter((row) => ids.has(row.id) && row.sources.length > 0 && row.sources.every(sourceUpToDate))
-          .length ?? 0;
-      if (synced === ids.size) {
-        syncSeconds = (performance.now() - started) / 1000;
-        break;
+    // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
+    // A forbidden source is settled (the answer is final and shown), not behind.
+    const settled = (status: string) => sourceUpToDate({ status }) || status === 'forbidden';
+    const poller = clustersPoller(`${base}/api/clusters`, LIST_SAMPLE_MS);
+    try {
+      while (performance.now() < deadline) {
+        const sample = await poller.next(5_000);
+        if (sample?.latencyMs !== undefined) listLatencies.push(sample.latencyMs);
+        if (sample?.rows) {
+          const rows = sample.rows.filter((row) => ids.has(row.id));
+          const statuses = (row: (typeof rows)[number]) => Object.keys(row.statuses);
+          synced = rows.filter((row) => statuses(row).length > 0 && statuses(row).every(settled)).length;
+          forbiddenSources = rows.reduce((sum, row) => sum + (row.statuses.forbidden ?? 0), 0);
+        }
+        if (synced === ids.size) {
+          syncSeconds = (performance.now() - started) / 1000;
+          break;
+        }
+        const elapsed = Math.round((performance.now() - started) / 1000);
+        if (exited)
+          throw new Error(`the dashboard exited (${exited}) after ${elapsed} s, ${synced}/${ids.size} synced`);
+        if (performance.now() - reportedAt > 15_000) {
+          reportedAt = performance.now();
+          console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${elapsed} s ...`);
+        }
       }
-      await sleep(Math.max(0, LIST_SAMPLE_MS - (performance.now() - askedAt)));
+    } finally {
+      await poller.close();
     }
     console.log(
       `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
@@ -369,17 +393,19 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
         `${steady.logPollsPerSecond} log GETs/s`,
     );
 
-    const apiPorts = new Set(entries.map((entry) => Number(new URL(entry.server).port)));
-    const sockets = dashboard.pid === undefined ? Number.NaN : establishedConnections(dashboard.pid, apiPorts);
+    const sockets = dashboard.pid === undefined ? Number.NaN : establishedConnections(dashboard.pid, topology.apiPorts);
     console.log(`fleet bench: the dashboard holds ${sockets} TCP connections to the API servers`);
     const syncFigures = {
       clusters: ids.size,
+      ...(args.viaHub ? { viaHub: true as const } : {}),
       ...(args.updating === undefined ? {} : { updating: args.updating }),
       ...steady,
       clustersApiP99MsDuringSync,
       syncedClusters: synced,
+      forbiddenSources,
       syncSeconds: Math.round(syncSeconds * 10) / 10,
       sockets,
+      dashboardHeapLimitMb: args.dashboardHeapMb,
       nodeVersion: process.version,
     };
     if (args.syncOnly) {
@@ -425,23 +451,18 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       ),
     };
 
-    for (const r of relays) r.blackhole();
+    topology.blackhole();
+    const { candidates } = topology;
     const healthy = fleet.clusters.filter((running) => !candidates.includes(running));
     const isolated = await measureChanges(base, healthy, clients, Math.ceil(args.changes / 2), 'isolated', changeStats);
     const during = await metricsOf(base);
     memory = { ...during, heap: Math.max(memory.heap, during.heap), rss: Math.max(memory.rss, during.rss) };
 
-    // R12: every API server restarts behind watch rate limiting; recovery = a change after the restart reaches the clients.
-    console.log('fleet bench: restarting every API server with watch rate limiting ...');
+    // R12: every API server (or the cluster-proxy) restarts behind watch rate limiting; recovery = a change after
+    // the restart reaches the clients.
+    console.log(`fleet bench: restarting ${args.viaHub ? 'the cluster-proxy' : 'every API server'} ...`);
     const restartAt = performance.now();
-    for (const running of healthy) {
-      running.cluster.faults.add({ verb: 'watch', kind: 'status', status: 429, retryAfterSeconds: 5, count: 40 });
-      await running.server.close();
-      running.server = await serveCluster(running.cluster, {
-        port: Number(new URL(running.url).port),
-        driver: running.driver,
-      });
-    }
+    await topology.restart(healthy);
     const gaps = await Promise.all(
       healthy.map(async (running, i) => {
         const marker = `bench-resync-${i}`;
@@ -456,7 +477,10 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       dashboardRssBytes: memory.rss,
       changeToBrowserP50Ms: Math.round(percentile(latencies, 0.5)),
       changeToBrowserP99Ms: Math.round(percentile(latencies, 0.99)),
-      isolation: { blackholed: relays.length, healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)) },
+      isolation: {
+        blackholed: topology.candidates.length,
+        healthyChangeToBrowserP99Ms: Math.round(percentile(isolated, 0.99)),
+      },
       resync: {
         seconds: Math.round(Math.max(...gaps) / 100) / 10,
         p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)),
@@ -476,7 +500,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
   } finally {
     for (const client of clients) client.close();
     dashboard?.kill('SIGTERM');
-    for (const r of relays) await r.close();
+    await topology?.close();
     await fleet?.close();
     rmSync(dir, { recursive: true, force: true });
   }

@@ -20,6 +20,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
     });
   },
   fleet: async () => (await import('./fleet')).runFleetBench(),
+  'fleet-footprint': async () => (await import('./fleet-footprint')).runFleetFootprint(),
   history: async () => (await import('./history')).runHistoryBench(),
   'heap-summary': async () => (await import('./heap-summary')).runHeapSummary(),
 };

@@ -30,7 +30,7 @@ import { resolveRoute } from './routes';
 import { RESOURCES, type ResourceInfo } from '@/lib/k8s/resources';
 import { handleSimControl } from './sim-control';
 import { servingCertificate } from './tls';
-import { listenHttps } from './https-server';
+import { listenHttps, type ApiRequestHandler } from './https-server';
 import { ApiStatusError, type FaultRule } from './types';
 import type { FaultVerb } from './faults';
 
@@ -58,6 +58,13 @@ export interface ServeClusterOptions {
   maxConcurrentStreams?: number;
   /** Answer WATCH with `sendInitialEvents=true` (WatchList, KEP-3157; default true); `false` refuses it (422). */
   watchList?: boolean;
+  /**
+   * Listen on a TCP port (default true). `false`: no listener of its own; requests reach it through `dispatch`
+   * only, as a managed cluster behind a hub's cluster-proxy agent tunnel, and it names itself by `address`.
+   */
+  listen?: boolean;
+  /** `host:port` a cluster that does not listen names itself by (default `api.sim.invalid:6443`). */
+  address?: string;
 }
 
 /** A running simulated API server. */
@@ -78,6 +85,11 @@ export interface ServedCluster {
   dropConnections(how: 'goaway' | 'destroy'): void;
   /** The OAuth server's tokens (its issuer is `url`). */
   oauth: OAuthTokenStore;
+  /**
+   * Answers one request in this process as the listener would (`req.url` is the path and query): what an embedded
+   * cluster-proxy's agent tunnel calls instead of opening a connection.
+   */
+  dispatch: ApiRequestHandler;
   close(): Promise<void>;
 }
 
@@ -219,6 +231,29 @@ function applyFault(
 }
 
 /**
+ * A cluster with no listener: its requests come in through `dispatch`, whose open responses it keeps so that
+ * dropping connections or closing ends them as a listener's would.
+ */
+function inProcess(address: string, handler: ApiRequestHandler) {
+  const open = new Set<ServerResponse>();
+  const end = () => {
+    for (const res of open) res.destroy();
+  };
+  return {
+    url: `https://${address}`,
+    address,
+    dispatch: ((req, res) => {
+      open.add(res);
+      res.on('close', () => open.delete(res));
+      handler(req, res);
+    }) satisfies ApiRequestHandler,
+    connections: () => ({ tcp: 0, h2Sessions: 0, open: 0 }),
+    dropConnections: end,
+    close: async () => end(),
+  };
+}
+
+/**
  * Serves a simulated cluster over HTTPS as OpenShift would: bearer-token authentication (service accounts and OAuth
  * access tokens), RBAC authorization, the OAuth server and review APIs, discovery, the resource API, logs, proxy,
  * and the cluster-admin-only `/__sim` control surface.
@@ -332,27 +367,32 @@ export async function serveCluster(
     });
   };
 
-  const served = await listenHttps(
-    certificate,
-    (req, res) => {
-      // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
-      res.sendDate = false;
-      res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
-      const url = new URL(req.url ?? '/', 'https://sim.local');
-      const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
-      res.on('close', done);
-      handle(req, res, url).catch((error: unknown) => {
-        if (res.headersSent) {
-          res.destroy();
-          return;
-        }
-        if (error instanceof ApiStatusError) return sendStatus(res, error.status);
-        const message = error instanceof Error ? error.message : String(error);
-        sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
-      });
-    },
-    { port: options.port, host, http2: options.http2, maxConcurrentStreams: options.maxConcurrentStreams },
-  );
+  const dispatch: ApiRequestHandler = (req, res) => {
+    // Like a real API server, answer with the cluster's own clock: clients learn "now" from Date.
+    res.sendDate = false;
+    res.setHeader('Date', new Date(cluster.clock.now()).toUTCString());
+    const url = new URL(req.url ?? '/', 'https://sim.local');
+    const done = stats.begin(req.method ?? 'GET', url.pathname, url.search.replace(/^\?/, ''));
+    res.on('close', done);
+    handle(req, res, url).catch((error: unknown) => {
+      if (res.headersSent) {
+        res.destroy();
+        return;
+      }
+      if (error instanceof ApiStatusError) return sendStatus(res, error.status);
+      const message = error instanceof Error ? error.message : String(error);
+      sendStatus(res, failure(500, 'InternalError', `Internal error occurred: ${message}`, {}));
+    });
+  };
+  const served =
+    options.listen === false
+      ? inProcess(options.address ?? 'api.sim.invalid:6443', dispatch)
+      : await listenHttps(certificate, dispatch, {
+          port: options.port,
+          host,
+          http2: options.http2,
+          maxConcurrentStreams: options.maxConcurrentStreams,
+        });
   address = served.address;
   const url = served.url;
   clients = oauthClients(url, tokens);
@@ -366,6 +406,7 @@ export async function serveCluster(
       buildKubeconfig([{ name: contextName, server: url, caData: certificate.caData, token: tokens[identity] }]),
     connections: () => served.connections(),
     dropConnections: (how) => served.dropConnections(how),
+    dispatch: 'dispatch' in served ? served.dispatch : dispatch,
     close: () => served.close(),
   };
 }

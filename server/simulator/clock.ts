@@ -117,41 +117,82 @@ export type ClockDriver = (() => void) & {
   setSpeed(speed: number): void;
 };
 
+/** One timer advancing many clocks (a fleet's): one real-time interval however many clusters it drives. */
+export interface SharedClockDriver {
+  /**
+   * Drives `clock` at `speed` from now on. The returned driver pauses, re-tunes and (called) stops this clock alone.
+   */
+  add(clock: VirtualClock, speed: number): ClockDriver;
+  /** Clocks driven now. */
+  size(): number;
+  /** Stops the timer; no clock advances from then on. */
+  stop(): void;
+}
+
+/**
+ * Starts one real-time timer that, every `tickMs` (default 100), advances each added clock by its own
+ * `speed` × the real time elapsed since its last advance. A fleet of thousands of clusters costs one timer, not
+ * one each.
+ */
+export function startSharedClockDriver(options: { tickMs?: number } = {}): SharedClockDriver {
+  const tickers = new Set<(now: number) => void>();
+  const handle = setInterval(() => {
+    const now = performance.now();
+    for (const tick of tickers) tick(now);
+  }, options.tickMs ?? 100);
+  handle.unref?.();
+  return {
+    add: (clock, initialSpeed) => {
+      let speed = initialSpeed;
+      let paused = false;
+      let last = performance.now();
+      let carry = 0;
+      const tick = (now: number) => {
+        const elapsed = now - last;
+        last = now;
+        if (paused) return;
+        const exact = elapsed * speed + carry;
+        const whole = Math.floor(exact);
+        carry = exact - whole;
+        if (whole > 0) clock.advance(whole);
+      };
+      tickers.add(tick);
+      const stop = (() => void tickers.delete(tick)) as ClockDriver;
+      stop.pause = () => {
+        tick(performance.now());
+        paused = true;
+      };
+      stop.resume = () => {
+        last = performance.now();
+        paused = false;
+      };
+      stop.isPaused = () => paused;
+      stop.setSpeed = (next: number) => {
+        tick(performance.now());
+        speed = next;
+      };
+      return stop;
+    },
+    size: () => tickers.size,
+    stop: () => {
+      clearInterval(handle);
+      tickers.clear();
+    },
+  };
+}
+
 /**
  * Advances `clock` by `speed` × elapsed real time every `tickMs`. Calling the returned function stops it;
  * `pause()` freezes virtual time (real time passing while paused is not caught up on resume).
  */
 export function startClockDriver(clock: VirtualClock, options: ClockDriverOptions): ClockDriver {
-  let speed = options.speed;
-  const tickMs = options.tickMs ?? 100;
-  let paused = false;
-  let last = performance.now();
-  let carry = 0;
-  const tick = () => {
-    const now = performance.now();
-    const elapsed = now - last;
-    last = now;
-    if (paused) return;
-    const exact = elapsed * speed + carry;
-    const whole = Math.floor(exact);
-    carry = exact - whole;
-    if (whole > 0) clock.advance(whole);
-  };
-  const handle = setInterval(tick, tickMs);
-  handle.unref?.();
-  const stop = (() => clearInterval(handle)) as ClockDriver;
-  stop.pause = () => {
-    tick();
-    paused = true;
-  };
-  stop.resume = () => {
-    last = performance.now();
-    paused = false;
-  };
-  stop.isPaused = () => paused;
-  stop.setSpeed = (next: number) => {
-    tick();
-    speed = next;
-  };
-  return stop;
+  const shared = startSharedClockDriver({ tickMs: options.tickMs });
+  const driver = shared.add(clock, options.speed);
+  const stop = (() => shared.stop()) as ClockDriver;
+  return Object.assign(stop, {
+    pause: driver.pause,
+    resume: driver.resume,
+    isPaused: driver.isPaused,
+    setSpeed: driver.setSpeed,
+  });
 }

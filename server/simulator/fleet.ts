@@ -1,6 +1,6 @@
 import { serveCluster, type ServedCluster } from './api-server';
 import type { Identity } from './auth';
-import { startClockDriver, type ClockDriver } from './clock';
+import { startSharedClockDriver, type ClockDriver } from './clock';
 import { createSimulatedCluster, runScenario, type SimulatedCluster } from './core';
 import { buildKubeconfig, type KubeconfigEntry } from './kubeconfig';
 import { SCENARIOS, scenarioNamed } from './scenarios/registry';
@@ -36,6 +36,11 @@ export interface FleetOptions {
   /** Serve HTTP/2 and WatchList (default true each): off, the API servers answer as older or proxied ones do. */
   http2?: boolean;
   watchList?: boolean;
+  /**
+   * Give each cluster a listening HTTPS API server (default true). `false`: clusters are reached only in process
+   * through `server.dispatch`, as members behind an embedded hub's cluster-proxy (no port, no TLS per cluster).
+   */
+  listen?: boolean;
   /** Add the test-only XSS corpus ClusterExtension to extension-install-flap (for the UI's hostile-text tests). */
   xssProbe?: boolean;
 }
@@ -45,6 +50,7 @@ export interface FleetCluster {
   /** The kubeconfig context and cluster name: the scenario name, or `<scenario>-<i>` in a sized fleet. */
   id: string;
   name: ScenarioName;
+  /** Its API server: listening, or the address a cluster reached only in process names itself by. */
   url: string;
   cluster: SimulatedCluster;
   server: ServedCluster;
@@ -54,6 +60,8 @@ export interface FleetCluster {
 /** A running fleet. */
 export interface Fleet {
   clusters: FleetCluster[];
+  /** Whether each cluster listens on its own port (`FleetOptions.listen`); if not, a hub's proxy dispatches to it. */
+  listens: boolean;
   /** One kubeconfig with a context per cluster (context and cluster names = scenario names). */
   kubeconfig(identity: Identity): string;
   /** The kubeconfig entries of `kubeconfig`, to merge into another kubeconfig (the hub's). */
@@ -78,12 +86,16 @@ export function defaultFleetSpeed(size: number | undefined): number {
   return size !== undefined && size >= 50 ? 1 : 10;
 }
 
-/** Starts one simulated cluster and HTTPS API server per scenario, each driven by its own real-time clock. */
+/**
+ * Starts one simulated cluster and API server per scenario (listening on HTTPS unless `listen: false`), their
+ * clocks advanced in real time by one shared timer.
+ */
 export async function startFleet(options: FleetOptions): Promise<Fleet> {
   const scenarios = resolveScenarios(options.scenarios, { xssProbe: options.xssProbe });
   const clusters: FleetCluster[] = [];
+  const clock = startSharedClockDriver({ tickMs: options.tickMs });
   const close = async () => {
-    for (const running of clusters) running.driver();
+    clock.stop();
     await Promise.all(clusters.map((running) => running.server.close()));
   };
   try {
@@ -93,8 +105,10 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
       const id = options.size === undefined ? scenario.name : `${scenario.name}-${index}`;
       const cluster = createSimulatedCluster({ seed: (options.seed ?? 1) + index });
       runScenario(cluster, scenario);
-      const driver = startClockDriver(cluster.clock, { speed: options.speed ?? 10, tickMs: options.tickMs });
+      const driver = clock.add(cluster.clock, options.speed ?? 10);
       const server = await serveCluster(cluster, {
+        listen: options.listen,
+        address: `api.${id}.sim.invalid:6443`,
         port: options.basePort ? options.basePort + index : undefined,
         bookmarkIntervalMs: options.bookmarkIntervalMs,
         http2: options.http2,
@@ -119,6 +133,7 @@ export async function startFleet(options: FleetOptions): Promise<Fleet> {
     }));
   return {
     clusters,
+    listens: options.listen ?? true,
     kubeconfig: (identity) => buildKubeconfig(kubeconfigEntries(identity)),
     kubeconfigEntries,
     close,

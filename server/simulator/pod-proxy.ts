@@ -4,15 +4,29 @@ import type { PodProxy, ProxyHandler, ProxyResponse } from './types';
 export class ProxyRegistry implements PodProxy {
   private readonly pods = new Map<string, Map<number, ProxyHandler>>();
   private readonly services = new Map<string, Map<number, ProxyHandler>>();
+  private readonly prepares = new Map<string, () => Promise<void>>();
 
-  /** Registers what a pod answers on `port`. */
-  registerPod(namespace: string, pod: string, port: number, handler: ProxyHandler): void {
+  /** Registers what a pod answers on `port` (and what brings its answer up to date before a read). */
+  registerPod(
+    namespace: string,
+    pod: string,
+    port: number,
+    handler: ProxyHandler,
+    prepare?: () => Promise<void>,
+  ): void {
     register(this.pods, `${namespace}/${pod}`, port, handler);
+    if (prepare) this.prepares.set(`${namespace}/${pod}`, prepare);
   }
 
   /** Removes every port of a pod. */
   unregisterPod(namespace: string, pod: string): void {
     this.pods.delete(`${namespace}/${pod}`);
+    this.prepares.delete(`${namespace}/${pod}`);
+  }
+
+  /** Resolves once what a pod answers is current. */
+  async prepare(target: 'pods' | 'services', namespace: string, name: string): Promise<void> {
+    if (target === 'pods') await this.prepares.get(`${namespace}/${name}`)?.();
   }
 
   /** Registers what a service answers on `port`. */

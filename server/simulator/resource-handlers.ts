@@ -176,7 +176,7 @@ function serveLog(request: ResourceRequest): void {
   sendText(res, 200, text, 'text/plain');
 }
 
-function serveProxy(request: ResourceRequest): void {
+async function serveProxy(request: ResourceRequest): Promise<void> {
   const { cluster, namespace = '', name = '', res, req } = request;
   if (request.verb !== 'get') {
     throw new ApiStatusError(
@@ -185,6 +185,7 @@ function serveProxy(request: ResourceRequest): void {
   }
   const target = request.resource === 'services' ? 'services' : 'pods';
   const search = new URL(req.url ?? '/', 'https://sim').search;
+  await cluster.proxy.prepare(target, namespace, name);
   const answer = cluster.proxy.handle(target, namespace, name, request.port, `${request.proxyPath ?? '/'}${search}`);
   if (answer) return sendText(res, answer.status, answer.body, answer.contentType);
   if (!cluster.store.get(target, namespace, name)) throw notFound(target, name);

@@ -79,10 +79,16 @@ export type ProxyHandler = (path: string) => ProxyResponse;
 
 /** Registry of what simulated pods and services answer on their ports. */
 export interface PodProxy {
-  registerPod(namespace: string, pod: string, port: number, handler: ProxyHandler): void;
+  /**
+   * `prepare`, when given, is awaited before each proxied GET to the pod: for an answer rendered asynchronously (a
+   * prom-client registry), so that it is rendered when read rather than after every change.
+   */
+  registerPod(namespace: string, pod: string, port: number, handler: ProxyHandler, prepare?: () => Promise<void>): void;
   unregisterPod(namespace: string, pod: string): void;
   /** A service proxy picks a ready pod selected by the service, as kube-proxy would. */
   registerService(namespace: string, service: string, port: number, handler: ProxyHandler): void;
+  /** Resolves once what a pod answers is current (its `prepare`, if it registered one). */
+  prepare(target: 'pods' | 'services', namespace: string, name: string): Promise<void>;
   /** What a pod or service answers to a GET on `port` (its lowest port when undefined); undefined: nothing listens. */
   handle(
     target: 'pods' | 'services',

@@ -96,8 +96,10 @@ export class OvnkubeController {
         path.replace(/^\//, '') === 'metrics'
           ? { status: 200, contentType: 'text/plain; version=0.0.4; charset=utf-8', body: metrics.text() }
           : { status: 404, contentType: 'text/plain; charset=utf-8', body: '404 page not found\n' };
-      this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PORT, handler);
-      this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PROXY_PORT, handler);
+      // Rendered when scraped: an idle cluster's metrics are read by no one.
+      const render = () => metrics.settled();
+      this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PORT, handler, render);
+      this.context.proxy.registerPod(OVN_NAMESPACE, name, OVNKUBE_METRICS_PROXY_PORT, handler, render);
       this.loads.set(node, { podsPerTick: 0.3, latency: (random) => 0.12 + random() * 0.2 });
       this.context.logs.append(
         OVN_NAMESPACE,

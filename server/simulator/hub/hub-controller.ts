@@ -30,6 +30,7 @@ import {
 import { CONDITION_AVAILABLE, MANAGED_SERVICE_ACCOUNT } from '@/lib/acm/ocm-names';
 import { managedClusterRbac } from './managed-rbac';
 import { TokenRotation } from './token-rotation';
+import type { ApiRequestHandler } from '../https-server';
 
 /** An embedded cluster the hub can manage. */
 export interface HubMember {
@@ -37,6 +38,8 @@ export interface HubMember {
   url: string;
   caData: string;
   cluster: SimulatedCluster;
+  /** Its in-process request handler when it has no listener: cluster-proxy hands requests to it directly. */
+  dispatch?: ApiRequestHandler;
 }
 
 /** Options of the hub's controllers. */
@@ -112,7 +115,8 @@ export class HubController {
   /** The API server a live, registered cluster is reached at through cluster-proxy; undefined when it is not. */
   proxyTarget(name: string): HubMember | undefined {
     const member = this.members.get(name);
-    return member && this.client.get('managedclusters', name) ? member : undefined;
+    // Asked on every tunnelled request: an existence check, not a copy of the object.
+    return member && this.hub.store.get('managedclusters', undefined, name) ? member : undefined;
   }
 
   /** The token the hub currently hands out for a cluster (its Secret's `token`). */

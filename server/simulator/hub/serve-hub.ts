@@ -74,7 +74,8 @@ function clusterField(body: Record<string, unknown>): string {
 /**
  * The hub's `/__sim/hub/*` controls (cluster-admin only, like every `/__sim` path): `POST hub/available`
  * `{cluster, status: True|False|Unknown}`, `POST hub/rotate` `{cluster}`, `POST hub/proxy-faults`
- * `{cluster, status?: 502, count?}`, `DELETE hub/proxy-faults[?cluster=]`. Returns false for other actions.
+ * `{cluster, status?: 502, count?}` or `{cluster, blackhole: true}`, `DELETE hub/proxy-faults[?cluster=]`. Returns
+ * false for other actions.
  */
 async function hubControl(
   hub: { controller: HubController; faults: ProxyFaults },
@@ -105,6 +106,11 @@ async function hubControl(
         const status = body.status === undefined ? 502 : body.status;
         if (!Number.isInteger(status) || (status as number) < 500 || (status as number) > 599)
           throw badRequest('"status" must be a 5xx code (default 502)');
+        if (body.blackhole === true) {
+          hub.faults.set({ cluster: clusterField(body), blackhole: true });
+          sendJson(res, 201, { cluster: body.cluster, blackhole: true });
+          return true;
+        }
         const count = body.count;
         if (count !== undefined && !(Number.isInteger(count) && (count as number) > 0))
           throw badRequest('"count" must be a positive integer');
@@ -193,5 +199,7 @@ export function fleetMembers(fleet: Fleet): HubMember[] {
     url: running.url,
     caData: running.server.caData,
     cluster: running.cluster,
+    // Members that listen are reached over HTTPS as before; the others only through the proxy's tunnel.
+    ...(fleet.listens ? {} : { dispatch: running.server.dispatch }),
   }));
 }

@@ -29,7 +29,8 @@ export interface PodBatchConfig {
 /**
  * The ovnkube metrics of one ovnkube-node pod (interconnect mode: its ovnkube-controller container and the node's
  * CNI server), in one prom-client Registry. Names, labels and buckets follow ovn-kubernetes' definitions.
- * Exposition is async in prom-client, so the text is rendered after each change and served from a cache.
+ * Exposition is async in prom-client, so the text is rendered by `settled()` (before each scrape) when something
+ * changed, and served from a cache.
  */
 export class OvnkubeNodeMetrics {
   readonly registry = new Registry();
@@ -140,19 +141,15 @@ export class OvnkubeNodeMetrics {
     this.markDirty();
   }
 
-  /** The latest rendered exposition text. */
+  /** The exposition text as of the last `settled()`. */
   text(): string {
     return this.cached;
   }
 
-  /** Resolves once the text reflects every observation made so far. */
+  /** Renders the text if anything changed; resolves once it reflects every observation made so far. */
   async settled(): Promise<void> {
     while (this.rendering) await this.rendering;
-  }
-
-  private markDirty(): void {
-    this.dirty = true;
-    if (this.rendering) return;
+    if (!this.dirty) return;
     this.rendering = (async () => {
       while (this.dirty) {
         this.dirty = false;
@@ -160,5 +157,10 @@ export class OvnkubeNodeMetrics {
       }
       this.rendering = undefined;
     })();
+    await this.rendering;
+  }
+
+  private markDirty(): void {
+    this.dirty = true;
   }
 }

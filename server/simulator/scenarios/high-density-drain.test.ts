@@ -24,8 +24,8 @@ function start(seed = 6) {
 type Cluster = ReturnType<typeof start>['cluster'];
 
 async function scrape(cluster: Cluster, node: string): Promise<string> {
-  await new Promise((resolve) => setTimeout(resolve, 5));
   const pod = cluster.client.list('pods', { namespace: OVN_NAMESPACE, fieldSelector: `spec.nodeName=${node}` })[0];
+  await cluster.proxy.prepare('pods', OVN_NAMESPACE, pod.metadata.name);
   const response = cluster.proxy.handle('pods', OVN_NAMESPACE, pod.metadata.name, OVNKUBE_METRICS_PORT, '/metrics');
   expect(response?.status).toBe(200);
   return response!.body;

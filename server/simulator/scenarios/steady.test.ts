@@ -53,8 +53,8 @@ describe('steady scenario', () => {
     expect(log).toContain('Finished syncing cluster version');
     expect(log).not.toContain('Error handling');
 
-    await new Promise((resolve) => setTimeout(resolve, 5));
     for (const pod of cluster.client.list('pods', { namespace: OVN_NAMESPACE })) {
+      await cluster.proxy.prepare('pods', OVN_NAMESPACE, pod.metadata.name);
       const body = cluster.proxy.handle(
         'pods',
         OVN_NAMESPACE,
