@@ -372,6 +372,8 @@ export const fleetSourceStatusSchema = z.object({
 export const fleetMembershipSchema = z.object({
   discovered: z.number(),
   connected: z.number(),
+  /** Rows none of whose sources is behind (`rowSynced`): with `discovered`, how far the fleet's first sync is. */
+  synced: z.number(),
   waiting: z.array(waitingClusterSchema),
   /** Waiting clusters not listed by name (a logged-in viewer: who may see them cannot be asked yet). */
   waitingHidden: z.number().optional(),
