@@ -4,6 +4,7 @@
  * error themselves.
  */
 import { refuseUnsupportedMethodsOnServer } from './server/http/unsupported-methods';
+import { compressInOneStepOnServer } from './server/http/one-step-gzip';
 import { drain } from './server/observability/shutdown';
 import { getIncidentRepository } from './server/incidents/incident-store';
 import { getFleet } from './server/engine/fleet';
@@ -16,6 +17,8 @@ export function registerNode(): void {
   // proxy.ts leaves must-gather uploads alone (it would buffer the whole body): this guard refuses an oversized,
   // unauthenticated or over-quota upload before reading its body, and admits the rest with the edge's viewer header.
   guardUploadsOnServer();
+  // The fleet list (megabytes at thousands of clusters) is compressed in one step, not in 16 KiB event-loop turns.
+  compressInOneStepOnServer();
   // Graceful stop (Next closes the listener and waits for open responses): end the event streams so clients
   // reconnect to another replica, then close watches and databases.
   process.once('SIGTERM', () => void drain());

@@ -204,13 +204,21 @@ test.describe('a cluster leaving', () => {
   });
 });
 
-test('a context added to the watched kubeconfig is a new row, without a restart', async ({ page, fleet }) => {
+test('a context added to the watched kubeconfig is a streamed row, without a restart or a list fetch', async ({
+  page,
+  fleet,
+}) => {
   test.setTimeout(120_000);
   await page.goto(`http://127.0.0.1:${PORT}/?sort=name`);
   await expect(fleet.row('steady')).toBeVisible({ timeout: SIXTY_SECONDS });
+  // The page fetches the list again now and then: held from here on, the new row can only come from the stream.
+  const held: string[] = [];
+  await page.route('**/api/clusters', (route) => void held.push(route.request().url()));
   const current = load(readFileSync(watched(), 'utf8')) as Kubeconfig;
   const other = load(readFileSync(join(dir, 'other.yaml'), 'utf8')) as Kubeconfig;
   write(watched(), merge(current, onlyContexts(other, ['catalogd-rollout'])));
   await expect(fleet.row('catalogd-rollout')).toBeVisible({ timeout: SIXTY_SECONDS });
+  await page.unroute('**/api/clusters');
+  // The membership is the list's: the next fetch counts the new cluster.
   await expect(page.getByTestId('membership-discovered')).toHaveText('3 discovered', { timeout: SIXTY_SECONDS });
 });

@@ -11,6 +11,7 @@ describe('FleetMembership', () => {
     const membership: FleetMembershipDto = {
       discovered: 22,
       connected: 19,
+      synced: 18,
       waiting: [
         {
           id: 'spoke-7',
@@ -44,10 +45,28 @@ describe('FleetMembership', () => {
 
   it('a viewer who may not see waiting clusters gets their number only', () => {
     render(
-      <FleetMembership membership={{ discovered: 3, connected: 2, waiting: [], waitingHidden: 1, sources: [] }} />,
+      <FleetMembership
+        membership={{ discovered: 3, connected: 2, synced: 2, waiting: [], waitingHidden: 1, sources: [] }}
+      />,
     );
     expect(screen.getByTestId('membership-waiting').textContent).toBe('1 waiting');
     expect(screen.queryByTestId('membership-waiting-cluster')).toBeNull();
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+
+  it('says how far the first sync is while it runs, and nothing once every cluster is synced', () => {
+    const membership: FleetMembershipDto = {
+      discovered: 3500,
+      connected: 1300,
+      synced: 1100,
+      waiting: [],
+      sources: [],
+    };
+    const { rerender } = render(
+      <FleetMembership membership={membership} progress={{ synced: 1204, total: 3500, done: false }} />,
+    );
+    expect(screen.getByTestId('membership-sync-progress').textContent).toBe('1,204 of 3,500 clusters synced');
+    rerender(<FleetMembership membership={membership} progress={{ synced: 3500, total: 3500, done: true }} />);
+    expect(screen.queryByTestId('membership-sync-progress')).toBeNull();
   });
 });

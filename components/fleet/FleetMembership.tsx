@@ -1,13 +1,16 @@
 'use client';
 import type { FleetMembershipDto } from '@/lib/api/dto';
 import { formatDateTime } from '@/lib/view/format-time';
+import type { SyncProgress } from '@/lib/view/sync-progress';
 import styles from './fleet.module.css';
+
+const count = (n: number) => n.toLocaleString('en-US');
 
 /**
  * How many clusters the fleet's sources found, how many are connected and which wait (and why), plus any source
- * that cannot be read now: no cluster is silently missing from the page.
+ * that cannot be read now: no cluster is silently missing from the page. While the first sync runs, how far it is.
  */
-export function FleetMembership({ membership }: { membership: FleetMembershipDto }) {
+export function FleetMembership({ membership, progress }: { membership: FleetMembershipDto; progress?: SyncProgress }) {
   const waiting = membership.waiting.length + (membership.waitingHidden ?? 0);
   const failing = membership.sources.filter((source) => source.error);
   return (
@@ -19,6 +22,14 @@ export function FleetMembership({ membership }: { membership: FleetMembershipDto
         {' · '}
         <span data-testid="membership-waiting">{waiting} waiting</span>
       </p>
+      {progress && !progress.done ? (
+        <p role="status">
+          <span data-testid="membership-sync-progress">
+            {`${count(progress.synced)} of ${count(progress.total)} clusters synced`}
+          </span>{' '}
+          <progress max={progress.total} value={progress.synced} aria-hidden="true" />
+        </p>
+      ) : null}
       {failing.length ? (
         <ul role="alert" className={styles.stale}>
           {failing.map((source) => (

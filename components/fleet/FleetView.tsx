@@ -12,6 +12,7 @@ import {
   type FleetView as FleetViewState,
   type UpdateFilter,
 } from '@/lib/view/fleet-rows';
+import { syncProgress } from '@/lib/view/sync-progress';
 import { StreamStatusBadge } from '@/components/live/StreamStatusBadge';
 import { useLiveStream } from '@/components/live/use-live-stream';
 import { AppHeader } from '@/components/shell/AppHeader';
@@ -80,6 +81,9 @@ export function FleetView() {
   // Rows only, for every cluster: a fleet of 500 streams summaries, not whole health documents.
   const stream = useLiveStream(list.isSuccess ? 'all' : [], 'summary');
   const facets = useMemo(() => fleetFacets(clusters), [clusters]);
+  const membership = list.data?.membership;
+  // Counted from the rows, which the stream keeps current; the membership is as fresh as the last fetch.
+  const progress = useMemo(() => membership && syncProgress(clusters, membership), [clusters, membership]);
   const rows = useMemo(() => selectFleetRows(clusters, view), [clusters, view]);
   const filtered = (Object.keys(DEFAULT_FLEET_VIEW) as (keyof FleetViewState)[]).some(
     (key) => key !== 'sort' && key !== 'dir' && view[key] !== DEFAULT_FLEET_VIEW[key],
@@ -157,7 +161,7 @@ export function FleetView() {
             {list.isSuccess ? `${rows.length} of ${clusters.length} clusters` : ''}
           </span>
         </div>
-        {list.data?.membership ? <FleetMembership membership={list.data.membership} /> : null}
+        {membership ? <FleetMembership membership={membership} progress={progress} /> : null}
         {list.isPending ? <p role="status">Loading clusters…</p> : null}
         {list.isError ? (
           <div role="alert">

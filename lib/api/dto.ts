@@ -84,6 +84,18 @@ export const sourceStateSchema = z.object({
 });
 
 /**
+ * A source as a fleet row carries it: what the row shows and the stream patches, without the timestamps that move
+ * with every event (a row per cluster of thousands, sent whole in `GET /api/clusters`).
+ */
+export const rowSourceSchema = sourceStateSchema.pick({
+  resource: true,
+  namespace: true,
+  status: true,
+  since: true,
+  error: true,
+});
+
+/**
  * Why a cluster reads its active tier: an update in progress, a node cordoned (a drain recreates pods), a finding of
  * warning or worse, a viewer.
  */
@@ -340,7 +352,7 @@ export const clusterSummarySchema = z.object({
     .optional(),
   /** Findings by severity. */
   findingCounts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
-  sources: z.array(sourceStateSchema),
+  sources: z.array(rowSourceSchema),
   /** See {@link activitySchema}. */
   activity: activitySchema.optional(),
   role: clusterRoleSchema,
@@ -375,6 +387,8 @@ export const fleetSourceStatusSchema = z.object({
 export const fleetMembershipSchema = z.object({
   discovered: z.number(),
   connected: z.number(),
+  /** Rows none of whose sources is behind (`rowSynced`): with `discovered`, how far the fleet's first sync is. */
+  synced: z.number(),
   waiting: z.array(waitingClusterSchema),
   /** Waiting clusters not listed by name (a logged-in viewer: who may see them cannot be asked yet). */
   waitingHidden: z.number().optional(),
@@ -448,6 +462,7 @@ export type SeverityDto = z.infer<typeof severitySchema>;
 export type ObjectRefDto = z.infer<typeof objectRefSchema>;
 export type FindingDto = z.infer<typeof findingSchema>;
 export type SourceStateDto = z.infer<typeof sourceStateSchema>;
+export type RowSourceDto = z.infer<typeof rowSourceSchema>;
 export type ActivityDto = z.infer<typeof activitySchema>;
 export type ActivityReasonDto = z.infer<typeof activityReasonSchema>;
 export type ClusterInfoDto = z.infer<typeof clusterInfoSchema>;

@@ -48,4 +48,31 @@ describe('summaryOf', () => {
     expect(row.worstFinding).toBeUndefined();
     expect(row.findingCounts).toEqual({ critical: 0, warning: 0, info: 0 });
   });
+  it("carries each source's state without the timestamps that move with every event", () => {
+    const since = '2026-11-25T10:00:00Z';
+    const row = summaryOf({
+      ...health([]),
+      sources: [
+        { resource: 'pods', status: 'synced', since, lastSyncAt: since, lastEventAt: '2026-11-25T10:00:07Z' },
+        {
+          resource: 'events',
+          namespace: 'openshift-etcd',
+          status: 'unreachable',
+          since,
+          error: { message: 'connect ECONNREFUSED' },
+          retryAt: '2026-11-25T10:00:30Z',
+        },
+      ],
+    });
+    expect(row.sources).toEqual([
+      { resource: 'pods', status: 'synced', since },
+      {
+        resource: 'events',
+        namespace: 'openshift-etcd',
+        status: 'unreachable',
+        since,
+        error: { message: 'connect ECONNREFUSED' },
+      },
+    ]);
+  });
 });

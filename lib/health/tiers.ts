@@ -142,3 +142,8 @@ export function activityDto(state: ActivityState, holdDownMs: number = DEFAULT_H
 export function sourceUpToDate(source: { status: string }): boolean {
   return source.status === 'synced' || source.status === 'idle' || source.status === 'not-applicable';
 }
+
+/** True for a fleet row that has sources and none of them is behind: the cluster's first sync is done. */
+export function rowSynced(row: { sources: readonly { status: string }[] }): boolean {
+  return row.sources.length > 0 && row.sources.every(sourceUpToDate);
+}

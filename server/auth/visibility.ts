@@ -27,7 +27,9 @@ import {
   visibleHealth,
   visibleSeries,
 } from '@/lib/access/visible-health';
+import { viewerDiscoveredBy, viewerSourceNames, viewerSourceStatus } from '@/lib/access/source-names';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
+import { rowSynced } from '@/lib/health/tiers';
 import { timelineAccess, timelineEntryDto, visibleTimeline } from '@/lib/access/visible-timeline';
 import type { TimelineEntryDto } from '@/lib/api/history-dto';
 import type { StoredTimelineEntry } from '@/lib/history/timeline';
@@ -54,7 +56,7 @@ export async function healthFor(
   const health = member.health();
   if (viewer.kind === 'local') return health;
   const allowed = await answers(viewer, member.id, healthAccess(health, DETECTORS));
-  return clusterVisible(health, DETECTORS, allowed) ? visibleHealth(health, allowed) : undefined;
+  return clusterVisible(health, DETECTORS, allowed) ? viewerSourceNames(visibleHealth(health, allowed)) : undefined;
 }
 
 /**
@@ -94,24 +96,31 @@ export async function summariesFor(viewer: Viewer, members: readonly FleetMember
  */
 export async function clusterListFor(
   viewer: Viewer,
-  fleet: { members(): FleetMember[]; membership(): FleetMembershipDto },
+  fleet: { members(): FleetMember[]; membership(rows?: readonly ClusterSummaryDto[]): FleetMembershipDto },
 ): Promise<ClusterListDto> {
   const members = fleet.members();
+  if (viewer.kind === 'local') {
+    const clusters = members.map((member) => member.summary());
+    return { clusters, membership: fleet.membership(clusters) };
+  }
   const clusters = await summariesFor(viewer, members);
   const membership = fleet.membership();
-  if (viewer.kind === 'local') return { clusters, membership };
   const rowIds = new Set(members.map((member) => member.id));
   const visible = new Set(clusters.map((row) => row.id));
   // Rows the viewer sees are theirs to count and name; clusters without a row are counted only.
-  const waiting = membership.waiting.filter((entry) => visible.has(entry.id));
+  const waiting = membership.waiting
+    .filter((entry) => visible.has(entry.id))
+    .map((entry) => ({ ...entry, discoveredBy: viewerDiscoveredBy(entry.discoveredBy) }));
+  const waitingHidden = membership.waiting.filter((entry) => !rowIds.has(entry.id)).length;
   return {
     clusters,
     membership: {
-      discovered: clusters.length + membership.waiting.filter((entry) => !rowIds.has(entry.id)).length,
+      discovered: clusters.length + waitingHidden,
       connected: clusters.length - waiting.length,
+      synced: clusters.filter(rowSynced).length,
       waiting,
-      waitingHidden: membership.waiting.filter((entry) => !rowIds.has(entry.id)).length,
-      sources: membership.sources,
+      waitingHidden,
+      sources: membership.sources.map(viewerSourceStatus),
     },
   };
 }
@@ -176,7 +185,8 @@ export async function incidentFor(viewer: Viewer, incident: IncidentDto | undefi
   }
   const allowed = await answers(viewer, incident.cluster.id, incidentAccess(incident, DETECTORS));
   if (!clusterVisible(incident.health, DETECTORS, allowed)) return undefined;
-  return visibleIncident(incident, DETECTORS, allowed);
+  const visible = visibleIncident(incident, DETECTORS, allowed);
+  return { ...visible, health: viewerSourceNames(visible.health) };
 }
 
 async function messageFor(

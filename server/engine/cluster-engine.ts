@@ -22,6 +22,7 @@ import type { ClusterConnection, SourceEvent } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { SourceTiers, type TierService } from './source-tiers';
 import { PublishedHealth } from './published-health';
+import { evaluationPacer } from './evaluation-pacer';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
@@ -250,6 +251,7 @@ export class ClusterEngine {
     clearTimeout(this.periodic);
     clearInterval(this.periodic);
     clearTimeout(this.scheduled);
+    evaluationPacer().cancel(this);
     this.connection.close();
   }
 
@@ -332,6 +334,7 @@ export class ClusterEngine {
   evaluateNow(): void {
     clearTimeout(this.scheduled);
     this.scheduled = undefined;
+    evaluationPacer().cancel(this);
     this.evaluate();
   }
 
@@ -369,7 +372,10 @@ export class ClusterEngine {
     this.scheduledDelay = delayMs;
     this.scheduled = setTimeout(() => {
       this.scheduled = undefined;
-      this.evaluate();
+      // In the fleet's next slice of evaluations, not at once: the event loop answers requests between slices.
+      evaluationPacer().run(this, () => {
+        if (this.running) this.evaluate();
+      });
     }, delayMs);
     this.scheduled.unref?.();
   }

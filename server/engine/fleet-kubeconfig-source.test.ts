@@ -103,6 +103,7 @@ describe('a fleet following a watched kubeconfig', () => {
     fleet = new Fleet();
     fleet.follow([kubeconfigSource(path, { contexts: ['one', 'two'], debounceMs: 50 })]);
     expect(ids()).toEqual(['one']);
+    expect(fleet.membership()).toMatchObject({ discovered: 2, connected: 0, synced: 0 });
     // Rows still connecting wait too; the missing context waits with its own reason.
     expect(fleet.membership().waiting.find((entry) => entry.id === 'two')).toMatchObject({
       reason: 'the kubeconfig has no context "two"',
@@ -111,5 +112,7 @@ describe('a fleet following a watched kubeconfig', () => {
     await until('two joins', () => ids().includes('two'), 10_000);
     await until('nothing waits once both synced', () => fleet!.membership().waiting.length === 0, 20_000);
     expect(fleet.membership()).toMatchObject({ discovered: 2, connected: 2 });
+    // Synced once no source of either is behind (connected needs one source only).
+    await until('both synced', () => fleet!.membership().synced === 2, 20_000);
   });
 });

@@ -9,6 +9,7 @@ import type {
 import type { Snapshot } from '@/lib/health/types';
 import { joinHealth } from '@/lib/cluster/join-hosted';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
+import { rowSynced } from '@/lib/health/tiers';
 import { publicUrl, serverEnv } from '@/server/env';
 import { stopMetricsSources } from '@/server/metrics/sources';
 import type { ClusterEngine } from './cluster-engine';
@@ -83,13 +84,12 @@ export class Fleet {
   }
 
   /**
-   * How many clusters the sources found, how many are connected (a source synced), and each that waits with its
-   * reason: found but not reachable at all (no access provider), or a row none of whose sources has synced yet.
+   * How many clusters the sources found, how many are connected (a source synced) and synced (no source behind),
+   * and each that waits with its reason: found but not reachable at all (no access provider), or a row none of whose
+   * sources has synced yet. `rows` are every member's summary when the caller has them already.
    */
-  membership(): FleetMembershipDto {
-    const members = this.members();
-    const waitingRows = members.flatMap((member) => {
-      const row = member.summary();
+  membership(rows: readonly ClusterSummaryDto[] = this.summaries()): FleetMembershipDto {
+    const waitingRows = rows.flatMap((row) => {
       if (row.sources.some((source) => source.status === 'synced')) return [];
       const failing = row.sources.find((source) => source.error);
       const reason = row.reachability
@@ -100,13 +100,13 @@ export class Fleet {
       const since = row.reachability?.since ?? row.sources.map((source) => source.since).sort()[0];
       return [{ id: row.id, name: row.name, discoveredBy: row.discoveredBy, reason, since }];
     });
+    const unconnectable = this.sourced.waiting();
     return {
-      discovered: members.length + this.sourced.waiting().length,
-      connected: members.length - waitingRows.length,
+      discovered: rows.length + unconnectable.length,
+      connected: rows.length - waitingRows.length,
+      synced: rows.filter(rowSynced).length,
       waiting: [
-        ...this.sourced
-          .waiting()
-          .map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
+        ...unconnectable.map(({ id, name, discoveredBy, waiting }) => ({ id, name, discoveredBy, ...waiting })),
         ...waitingRows.map((row) => ({
           ...row,
           discoveredBy: row.discoveredBy ?? { kind: 'kubeconfig' as const, name: '' },

@@ -4,6 +4,7 @@ import { mergeMembers } from '@/server/fleet-sources/merge-members';
 import { stopMetricsSources } from '@/server/metrics/sources';
 import type { ClusterEngine } from './cluster-engine';
 import { fleetPollScale, type EngineBuilder } from './fleet-build';
+import { StagedStarts } from './staged-starts';
 
 /** How often membership is recomputed without a source change (cluster IDs learnt from ClusterVersions join rows). */
 const RECONCILE_MS = 5_000;
@@ -21,6 +22,7 @@ export class SourcedEngines {
   private waitingMembers: WaitingMember[] = [];
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  private readonly starts = new StagedStarts<ClusterEngine>();
 
   constructor(
     private readonly engines: Map<string, ClusterEngine>,
@@ -53,7 +55,9 @@ export class SourcedEngines {
     let changed = false;
     for (const [id, fingerprint] of this.built) {
       if (wanted.get(id)?.fingerprint === fingerprint) continue;
-      this.engines.get(id)?.stop();
+      const gone = this.engines.get(id);
+      if (gone) this.starts.remove(gone);
+      gone?.stop();
       stopMetricsSources([id]);
       this.engines.delete(id);
       this.built.delete(id);
@@ -75,7 +79,7 @@ export class SourcedEngines {
       engine.setDiscovery(discovery);
       this.engines.set(member.id, engine);
       this.built.set(member.id, member.fingerprint);
-      engine.start();
+      this.starts.add(engine);
       added.push(engine);
     }
     this.waitingMembers = plan.waiting;
@@ -94,6 +98,7 @@ export class SourcedEngines {
   stop(): void {
     this.stopped = true;
     clearInterval(this.timer);
+    this.starts.stop();
     for (const source of this.sources) source.stop();
   }
 }

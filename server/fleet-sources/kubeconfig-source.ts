@@ -15,6 +15,8 @@ export interface KubeconfigSourceOptions {
   /** A re-read however quiet the watcher was (file systems that do not report changes). Default 30 s. */
   pollMs?: number;
   now?: () => number;
+  /** Where a failure goes in full (path and detail; viewers see the file's base name only). Default `console.warn`. */
+  warn?: (message: string) => void;
 }
 
 /** The members one kubeconfig text describes: one per context (or per chosen context); throws on a bad file. */
@@ -86,9 +88,11 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
   let reading = Promise.resolve();
   let report: (members: readonly MemberSpec[]) => void = () => undefined;
 
+  const warn = options.warn ?? ((message: string) => console.warn(`Update Health: ${message}`));
   const fail = (message: string) => {
-    if (status.error?.message !== message)
-      status = { ...status, error: { message, since: new Date(now()).toISOString() } };
+    if (status.error?.message === message) return;
+    status = { ...status, error: { message, since: new Date(now()).toISOString() } };
+    warn(message);
   };
   const read = async () => {
     let text: string;

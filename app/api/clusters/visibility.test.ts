@@ -4,7 +4,7 @@
  */
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clusterHealthSchema, type ClusterHealthDto } from '@/lib/api/dto';
+import { clusterHealthSchema, clusterListSchema, type ClusterHealthDto } from '@/lib/api/dto';
 import { AuthService } from '@/server/auth/auth-service';
 import type { Viewer } from '@/server/auth/identity';
 import type { IncidentDto } from '@/lib/api/incident-dto';
@@ -284,5 +284,62 @@ describe('an incident of a cluster that left the fleet', () => {
     expect((await incidentFor(onlyClusterVersion, incident))?.id).toBe(incident.id);
     expect(await incidentFor(nobody, incident)).toBeUndefined();
     expect(await incidentFor(user('admin'), incident)).toBeDefined();
+  });
+});
+
+describe('a kubeconfig source as viewers see it', () => {
+  it('is named by its base name, without error detail; the local operator gets the path and the detail', async () => {
+    const { GET: getList } = await import('./route');
+    const { kubeconfigSource } = await import('@/server/fleet-sources/kubeconfig-source');
+    const fleet = holder.__updateHealthFleet!;
+    const standalone = engines.find((engine) => engine.id === STANDALONE)!;
+    const { mkdtempSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const dir = mkdtempSync(join(tmpdir(), 'uh-operator-home-'));
+    // The directory exists (it is watched); the file does not, yet.
+    const path = join(dir, 'prod-fleet.yaml');
+    const logged: string[] = [];
+    const source = kubeconfigSource(path, { warn: (message) => logged.push(message), pollMs: 60_000 });
+    fleet.follow([source]);
+    standalone.setDiscovery({ discoveredBy: { kind: 'kubeconfig', name: path } });
+    try {
+      await until(() => standalone.health().cluster.discoveredBy?.name === path);
+      const listAs = async (viewer: Viewer) => {
+        const response = await getList(request('/api/clusters', viewer));
+        expect(response.status).toBe(200);
+        return clusterListSchema.parse(await response.json());
+      };
+
+      const viewerList = await listAs(onlyClusterVersion);
+      expect(viewerList.clusters.find((row) => row.id === STANDALONE)?.discoveredBy).toEqual({
+        kind: 'kubeconfig',
+        name: 'prod-fleet.yaml',
+      });
+      expect(viewerList.membership?.sources).toEqual([
+        {
+          kind: 'kubeconfig',
+          name: 'prod-fleet.yaml',
+          error: {
+            message: 'the kubeconfig prod-fleet.yaml cannot be read now; the clusters read before are kept',
+            since: expect.any(String),
+          },
+        },
+      ]);
+      expect(JSON.stringify(viewerList)).not.toContain(dir);
+      expect((await healthAs(onlyClusterVersion, STANDALONE)).cluster.discoveredBy?.name).toBe('prod-fleet.yaml');
+
+      const localList = await listAs({ kind: 'local' });
+      expect(localList.clusters.find((row) => row.id === STANDALONE)?.discoveredBy?.name).toBe(path);
+      expect(localList.membership?.sources[0]).toMatchObject({ name: path });
+      expect(localList.membership?.sources[0]?.error?.message).toBe(
+        `cannot read ${path}: ENOENT: no such file or directory, open '${path}'`,
+      );
+      // The server log has it all, once.
+      expect(logged).toEqual([localList.membership?.sources[0]?.error?.message]);
+    } finally {
+      source.stop();
+      standalone.setDiscovery({});
+    }
   });
 });

@@ -1,0 +1,95 @@
+import 'server-only';
+import http from 'node:http';
+import { gzip } from 'node:zlib';
+
+/** Answers compressed here, in one step: the fleet list, megabytes while thousands of clusters sync. */
+const ONE_STEP_PATHS: ReadonlySet<string> = new Set(['/api/clusters']);
+/** Smaller answers go out as they are. */
+const MIN_BYTES = 32 * 1024;
+
+type Callback = (error?: Error | null) => void;
+
+/** True when an `Accept-Encoding` header takes gzip (not refused with `q=0`). */
+export function acceptsGzip(header: string | undefined): boolean {
+  return (header ?? '').split(',').some((part) => {
+    const [coding, ...params] = part.trim().toLowerCase().split(';');
+    return coding === 'gzip' && !params.some((param) => /^\s*q=0(\.0*)?\s*$/.test(param));
+  });
+}
+
+function toBuffer(chunk: unknown, encoding?: unknown): Buffer {
+  if (Buffer.isBuffer(chunk)) return chunk;
+  if (chunk instanceof Uint8Array) return Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
+  return Buffer.from(String(chunk), typeof encoding === 'string' ? (encoding as BufferEncoding) : 'utf8');
+}
+
+/**
+ * Makes a `GET /api/clusters` answer go out gzip-compressed in one thread-pool job. Next compresses a body in 16 KiB
+ * steps, flushed one by one, each a thread-pool round trip that waits for its turn on the event loop: a 1 MB list
+ * took 15 turns more than the same list sent plain, and while a fleet syncs a turn is long (measured: 2.1 s against
+ * 0.5 s with 100 ms turns). Here the answer is buffered, compressed at once and written with its length; Next's
+ * compression sees no `Accept-Encoding` and leaves it alone. Errors, small and non-JSON answers go out unchanged.
+ */
+export function compressInOneStep(req: http.IncomingMessage, res: http.ServerResponse): void {
+  if (req.method !== 'GET' || !ONE_STEP_PATHS.has((req.url ?? '').split('?')[0])) return;
+  if (!acceptsGzip(req.headers['accept-encoding'])) return;
+  delete req.headers['accept-encoding'];
+  const chunks: Buffer[] = [];
+  const original = { write: res.write, end: res.end, flushHeaders: res.flushHeaders, writeHead: res.writeHead };
+  const restore = () => Object.assign(res, original);
+  // Headers stay open until the body is complete (its encoding and length are decided then).
+  res.flushHeaders = () => undefined;
+  res.writeHead = ((status: number, ...rest: unknown[]) => {
+    res.statusCode = status;
+    const headers = rest.find((arg) => typeof arg === 'object' && arg !== null);
+    if (Array.isArray(headers)) {
+      for (let i = 0; i + 1 < headers.length; i += 2) res.setHeader(String(headers[i]), headers[i + 1] as string);
+    } else if (headers) {
+      for (const [name, value] of Object.entries(headers)) if (value !== undefined) res.setHeader(name, value);
+    }
+    return res;
+  }) as typeof res.writeHead;
+  res.write = ((chunk: unknown, encoding?: unknown, callback?: Callback) => {
+    chunks.push(toBuffer(chunk, encoding));
+    const done = typeof encoding === 'function' ? (encoding as Callback) : callback;
+    if (done) process.nextTick(done);
+    return true;
+  }) as typeof res.write;
+  res.end = ((chunk?: unknown, encoding?: unknown, callback?: Callback) => {
+    const done = [chunk, encoding, callback].find((arg): arg is Callback => typeof arg === 'function');
+    if (chunk !== undefined && typeof chunk !== 'function') chunks.push(toBuffer(chunk, encoding));
+    restore();
+    const body = Buffer.concat(chunks);
+    const json = String(res.getHeader('content-type') ?? '').includes('json');
+    if (res.statusCode !== 200 || body.length < MIN_BYTES || !json || res.headersSent) {
+      res.end(body, done);
+      return res;
+    }
+    gzip(body, { chunkSize: Math.max(64 * 1024, body.length) }, (error, encoded) => {
+      if (error || res.headersSent) {
+        res.end(body, done);
+        return;
+      }
+      const vary = String(res.getHeader('vary') ?? '');
+      if (!/accept-encoding/i.test(vary)) res.setHeader('Vary', vary ? `${vary}, Accept-Encoding` : 'Accept-Encoding');
+      res.setHeader('Content-Encoding', 'gzip');
+      res.setHeader('Content-Length', encoded.length);
+      res.removeHeader('Transfer-Encoding');
+      res.end(encoded, done);
+    });
+    return res;
+  }) as typeof res.end;
+}
+
+/** Installs {@link compressInOneStep} on the Node server, once per process, before Next sees a request. */
+export function compressInOneStepOnServer(): void {
+  const holder = globalThis as unknown as { __updateHealthOneStepGzip?: boolean };
+  if (holder.__updateHealthOneStepGzip) return;
+  holder.__updateHealthOneStepGzip = true;
+  type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
+  const emit = http.Server.prototype.emit as Emit;
+  http.Server.prototype.emit = function withOneStepGzip(this: http.Server, event: string | symbol, ...args: unknown[]) {
+    if (event === 'request') compressInOneStep(...(args as [http.IncomingMessage, http.ServerResponse]));
+    return emit.call(this, event, ...args);
+  } as typeof emit;
+}
