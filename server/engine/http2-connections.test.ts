@@ -16,8 +16,8 @@ import { hubSource } from '@/server/fleet-sources/hub-source';
 import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
 
-/** Statuses of a settled source: synced, or forbidden by design (RBAC of the reader identity). */
-const SETTLED = new Set(['synced', 'forbidden', 'idle']);
+/** Statuses of a settled source: synced, idle, or refused by design (RBAC of the reader identity, not applicable). */
+const SETTLED = new Set(['synced', 'forbidden', 'idle', 'not-applicable']);
 
 let fleet: SimFleet | undefined;
 let engines: ClusterEngine[] = [];
