@@ -4,8 +4,8 @@ import { gzip } from 'node:zlib';
 
 /** Answers compressed here, in one step: the fleet list, megabytes while thousands of clusters sync. */
 const ONE_STEP_PATHS: ReadonlySet<string> = new Set(['/api/clusters']);
-/** Smaller answers go out as they are. */
-const MIN_BYTES = 32 * 1024;
+/** Smaller answers go out as they are (the threshold Next's own compression uses: below it gzip saves nothing). */
+const MIN_BYTES = 1024;
 
 type Callback = (error?: Error | null) => void;
 
