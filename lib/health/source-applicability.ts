@@ -18,6 +18,25 @@ export function servesOpenShift(sources: readonly Pick<SourceStateDto, 'resource
 }
 
 /**
+ * What to do with the needs in upstream-only namespaces, from the cluster's sources: `'not-applicable'` on OpenShift
+ * (its ClusterVersion API listed: no watch, no request), `'watch'` once the ClusterVersion source answered otherwise
+ * (404 on Kubernetes without OpenShift; a refusal or an outage, where OpenShift cannot be told) or where nothing
+ * watches ClusterVersion, `'wait'` until then.
+ */
+export function upstreamOnlyPlan(
+  sources: readonly Pick<SourceStateDto, 'resource' | 'status' | 'error'>[],
+): 'not-applicable' | 'watch' | 'wait' {
+  if (servesOpenShift(sources)) return 'not-applicable';
+  const clusterVersion = sources.find((s) => s.resource === 'clusterversions');
+  return clusterVersion === undefined || clusterVersion.error !== undefined ? 'watch' : 'wait';
+}
+
+/** True for a need in a namespace only clusters that are not OpenShift have (started only once that is known). */
+export function upstreamOnly(need: { namespace?: string }): boolean {
+  return need.namespace !== undefined && UPSTREAM_ONLY_NAMESPACES.has(need.namespace);
+}
+
+/**
  * The sources as the cluster's health states them: on OpenShift, a watch in an upstream-only namespace that RBAC
  * refuses is `not-applicable` (still retried: an upstream OLMv1 granted later is read); elsewhere a refusal stays
  * `forbidden`, and what a reader may read there is watched and used as on any cluster.

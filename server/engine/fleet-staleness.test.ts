@@ -14,9 +14,9 @@ import { createKubeConnection } from '@/server/kube/kube-connection';
 import { ClusterEngine } from './cluster-engine';
 
 const MINUTE = 60_000;
-/** Statuses that are not an alarm: synced, and forbidden by design (RBAC of the reader identity). */
+/** Statuses that are not an alarm: synced, forbidden by design (RBAC of the reader identity), idle, not applicable. */
 // An idle cluster's active-tier sources wait for activity on purpose: quiet, not behind.
-const QUIET = new Set(['synced', 'forbidden', 'idle']);
+const QUIET = new Set(['synced', 'forbidden', 'idle', 'not-applicable']);
 
 /** Lets real socket I/O run between fake-timer steps: each setImmediate is one turn of the event loop. */
 async function ioTurns(turns = 25): Promise<void> {

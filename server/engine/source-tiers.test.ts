@@ -8,6 +8,8 @@ import { createKubeConnection } from '@/server/kube/kube-connection';
 import { ScrapeSource } from '@/server/metrics/scrape-source';
 import { HD_DRAIN_AT_MS } from '@/server/simulator/scenarios/high-density-drain';
 import { MINUTE, SECOND } from '@/server/simulator/objects/time';
+import { sourceUpToDate } from '@/lib/health/tiers';
+import { UPSTREAM_OLMV1_NAMESPACE } from '@/lib/health/shared/olmv1-presence';
 
 const HOLD_DOWN_MS = 1_500;
 
@@ -66,9 +68,7 @@ const logGets = (s: TestServer) => s.served.stats.snapshot().requests['pods/log:
 const clusterWidePods = (health: ClusterHealthDto) =>
   health.sources.find((source) => source.resource === 'pods' && source.namespace === undefined);
 const settledIdle = (health: ClusterHealthDto) =>
-  health.activity?.tier === 'always' &&
-  health.sources.length > 0 &&
-  health.sources.every((source) => source.status === 'synced' || source.status === 'idle');
+  health.activity?.tier === 'always' && health.sources.length > 0 && health.sources.every(sourceUpToDate);
 
 describe('tiers of sources on one cluster', () => {
   it('a steady idle cluster holds no cluster-wide pod watch and polls no log', async () => {
@@ -85,6 +85,19 @@ describe('tiers of sources on one cluster', () => {
     expect(health.findings.filter((finding) => finding.detector === 'pod-setup-latency')).toStrictEqual([]);
     expect(health.findings.filter((f) => f.severity === 'warning' || f.severity === 'critical')).toStrictEqual([]);
   }, 60_000);
+
+  it('sends no request to an upstream-only namespace on OpenShift, and states those sources not applicable', async () => {
+    const { server: s, engine: e } = await boot();
+    const health = await until(e, settledIdle, 'the idle cluster to settle');
+    const upstream = health.sources.filter((source) => source.namespace === UPSTREAM_OLMV1_NAMESPACE);
+    expect(upstream.map((source) => `${source.resource}: ${source.status}`).sort()).toEqual([
+      'deployments: not-applicable',
+      'leases: not-applicable',
+      'pods: not-applicable',
+    ]);
+    expect(health.sources.every(sourceUpToDate)).toBe(true);
+    expect(openWatches(s).some((path) => path.includes(UPSTREAM_OLMV1_NAMESPACE))).toBe(false);
+  });
 
   it('turns active when a viewer looks, reads pods and logs, and goes idle after the hold-down', async () => {
     const { server: s, engine: e } = await boot();
@@ -148,7 +161,8 @@ describe('tiers of sources on one cluster', () => {
     const s = server;
     const health = await until(
       engine,
-      (h) => h.sources.length > 0 && h.sources.every((source) => source.status === 'synced'),
+      // Upstream OLMv1's namespace does not apply on OpenShift, tiers or not.
+      (h) => h.sources.length > 0 && h.sources.every((s) => s.status === 'synced' || s.status === 'not-applicable'),
       'did not sync',
     );
     expect(health.activity).toBeUndefined();

@@ -16,7 +16,7 @@ import {
   type ActivityState,
 } from '@/lib/health/tiers';
 import type { ClusterConnection, SourceEvent, SourceHandle } from '@/server/kube/connection';
-import { judgeSources } from '@/lib/health/source-applicability';
+import { judgeSources, upstreamOnly, upstreamOnlyPlan } from '@/lib/health/source-applicability';
 import { LogPoller } from './log-poller';
 import { OptionalSources } from './optional-sources';
 
@@ -59,8 +59,14 @@ export class SourceTiers {
   private readonly logs: Record<SourceTier, LogPoller>;
   private readonly running: RunningSource[] = [];
   private optional: OptionalSources | undefined;
+  /**
+   * Always-tier needs in namespaces only clusters that are not OpenShift have: started once the cluster answered
+   * that it is not OpenShift, never on OpenShift (where they are `not-applicable`: no watch, no request).
+   */
+  private upstreamOnly: ResourceNeed[] = [];
   private state: ActivityState;
   private started = false;
+  private startedAt = Date.now();
   private viewers = 0;
   private looked = false;
   private readonly holdDownMs: number;
@@ -83,6 +89,7 @@ export class SourceTiers {
   start(): void {
     if (this.started) return;
     this.started = true;
+    this.startedAt = Date.now();
     this.startTier('always');
     if (this.state.tier === 'active') this.startActive();
   }
@@ -125,6 +132,7 @@ export class SourceTiers {
    * reason). Returns true when the tier changed.
    */
   decide(healths: readonly ClusterHealthDto[], nodes: readonly KubeObject[] = []): boolean {
+    this.startUpstreamOnlyOffOpenShift();
     if (this.o.enabled === false) return false;
     const viewed = this.looked || this.viewers > 0;
     this.looked = false;
@@ -153,6 +161,17 @@ export class SourceTiers {
    */
   sourceStates(): SourceStateDto[] {
     const states = judgeSources(this.running.map(({ handle }) => handle.state()));
+    if (this.upstreamOnly.length > 0) {
+      const status = upstreamOnlyPlan(states) === 'not-applicable' ? 'not-applicable' : 'pending';
+      const since = new Date(this.startedAt).toISOString();
+      for (const need of this.upstreamOnly)
+        states.push({
+          resource: need.resource,
+          ...(need.namespace ? { namespace: need.namespace } : {}),
+          status,
+          since,
+        });
+    }
     if (this.active()) return states;
     const since = new Date(this.state.since).toISOString();
     for (const need of this.needs.active) {
@@ -213,7 +232,10 @@ export class SourceTiers {
 
   private startTier(tier: SourceTier): void {
     const needs = this.needs[tier];
-    for (const need of needs.filter((candidate) => tier === 'active' || !candidate.optional)) this.watch(need, tier);
+    if (tier === 'always') this.upstreamOnly = needs.filter((need) => upstreamOnly(need) && !need.optional);
+    for (const need of needs.filter((candidate) => tier === 'active' || !candidate.optional)) {
+      if (!this.upstreamOnly.includes(need)) this.watch(need, tier);
+    }
     if (tier === 'always') {
       this.optional = new OptionalSources(
         this.o.connection,
@@ -227,6 +249,13 @@ export class SourceTiers {
     }
     this.logs[tier].start();
     if (tier === METRICS_TIER) for (const service of this.o.services ?? []) service.start();
+  }
+
+  /** Starts the upstream-only needs once the cluster's ClusterVersion source answered other than OpenShift does. */
+  private startUpstreamOnlyOffOpenShift(): void {
+    if (this.upstreamOnly.length === 0 || !this.started) return;
+    if (upstreamOnlyPlan(this.running.map(({ handle }) => handle.state())) !== 'watch') return;
+    for (const need of this.upstreamOnly.splice(0)) this.watch(need, 'always');
   }
 
   private startActive(): void {
