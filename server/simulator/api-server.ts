@@ -27,7 +27,7 @@ import { errorEventLine, expiredFor } from './list-watch';
 import { RequestStats } from './request-stats';
 import { handleResourceRequest } from './resource-handlers';
 import { resolveRoute } from './routes';
-import { RESOURCES, type ResourceInfo } from '@/lib/k8s/resources';
+import { RESOURCES, type ResourceInfo, type ResourceName } from '@/lib/k8s/resources';
 import { handleSimControl } from './sim-control';
 import { servingCertificate } from './tls';
 import { listenHttps, type ApiRequestHandler } from './https-server';
@@ -284,6 +284,7 @@ export async function serveCluster(
     forbidden: (user: UserInfo, attrs: AccessAttributes) => forbidden(user, attrs),
   };
 
+  const servedNow = (resource: ResourceName) => cluster.api.served(resource);
   const handle = async (req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> => {
     const route = resolveRoute(url.pathname);
     const query = url.searchParams;
@@ -311,21 +312,22 @@ export async function serveCluster(
       case 'core-versions':
         return sendJson(res, 200, coreVersions(address));
       case 'groups':
-        return sendJson(res, 200, groupList());
+        return sendJson(res, 200, groupList(servedNow));
       case 'group': {
-        const groups = (groupList() as { groups: { name: string }[] }).groups;
+        const groups = (groupList(servedNow) as { groups: { name: string }[] }).groups;
         const group = groups.find((candidate) => candidate.name === route.group);
         return group
           ? sendJson(res, 200, { kind: 'APIGroup', apiVersion: 'v1', ...group })
           : sendStatus(res, pathNotFound());
       }
       case 'resources': {
-        const list = resourceList(route.group, route.version, (resource) => cluster.api.hasStatus(resource));
+        const list = resourceList(route.group, route.version, (resource) => cluster.api.hasStatus(resource), servedNow);
         return list ? sendJson(res, 200, list) : sendStatus(res, pathNotFound());
       }
       case 'not-found':
         return sendStatus(res, pathNotFound());
       case 'resource':
+        if (!servedNow(route.resource)) return sendStatus(res, pathNotFound());
         break;
     }
     const verb = verbOf(req.method ?? 'GET', route.name, query);

@@ -33,11 +33,15 @@ export function versionInfo(minor: number): Record<string, string> {
   };
 }
 
+/** Whether a resource is served now (a custom resource once its CRD is installed); every one when absent. */
+export type Served = (resource: ResourceName) => boolean;
+
 /** Group/versions served, in discovery order (core first). */
-export function groupVersions(): { group: string; version: string }[] {
+export function groupVersions(served: Served = () => true): { group: string; version: string }[] {
   const seen = new Set<string>();
   const out: { group: string; version: string }[] = [];
   for (const name of RESOURCE_NAMES) {
+    if (!served(name)) continue;
     const info: ResourceInfo = RESOURCES[name];
     const key = `${info.group}/${info.version}`;
     if (!seen.has(key)) {
@@ -58,10 +62,10 @@ export function coreVersions(serverAddress: string): unknown {
 }
 
 /** `/apis` (APIGroupList). */
-export function groupList(): unknown {
+export function groupList(served: Served = () => true): unknown {
   // One entry per group even when its resources span versions (cluster.open-cluster-management.io v1 and v1beta2).
   const byGroup = new Map<string, { groupVersion: string; version: string }[]>();
-  for (const { group, version } of groupVersions()) {
+  for (const { group, version } of groupVersions(served)) {
     if (group === '') continue;
     byGroup.set(group, [...(byGroup.get(group) ?? []), { groupVersion: `${group}/${version}`, version }]);
   }
@@ -70,10 +74,15 @@ export function groupList(): unknown {
 }
 
 /** `/api/v1` or `/apis/<group>/<version>` (APIResourceList); undefined when not served. */
-export function resourceList(group: string, version: string, hasStatus: (resource: ResourceName) => boolean): unknown {
+export function resourceList(
+  group: string,
+  version: string,
+  hasStatus: (resource: ResourceName) => boolean,
+  served: Served = () => true,
+): unknown {
   const names = RESOURCE_NAMES.filter((name) => {
     const info: ResourceInfo = RESOURCES[name];
-    return info.group === group && info.version === version;
+    return info.group === group && info.version === version && served(name);
   });
   if (!names.length) return undefined;
   const resources: unknown[] = [];

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installBaseCrds, installCrd, loadCrd } from './crds';
+import { installBaseCrds, installCrd, installHyperShiftCrds, loadCrd } from './crds';
 import { startTestServer, type TestServer } from './test-harness';
 import { testClusterVersion, testFeatureGate, testNamespace, testPod } from './test-objects';
 
@@ -46,6 +46,27 @@ describe('real kubectl against the simulated API server', () => {
     ]) {
       expect(stdout).toMatch(new RegExp(`^${name}\\s`, 'm'));
     }
+  });
+
+  it('serves the HyperShift API only once its CRDs are installed, as a standalone cluster has none', async () => {
+    const before = await t.kubectl('reader', ['api-resources', '--api-group', 'hypershift.openshift.io']);
+    expect(before.stdout).not.toMatch(/^hostedclusters\s/m);
+    const missing = await t.kubectl('reader', ['get', 'hostedclusters', '-A']);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/the server doesn't have a resource type "hostedclusters"/);
+    installHyperShiftCrds(t.cluster.client);
+    // kubectl caches discovery per server: ask without the cache.
+    const after = await t.kubectl('reader', [
+      'api-resources',
+      '--api-group',
+      'hypershift.openshift.io',
+      '--cached=false',
+    ]);
+    expect(after.code).toBe(0);
+    for (const name of ['hostedclusters', 'nodepools', 'hostedcontrolplanes', 'controlplanecomponents'])
+      expect(after.stdout).toMatch(new RegExp(`^${name}\\s`, 'm'));
+    const listed = await t.kubectl('reader', ['get', 'hostedclusters', '-A']);
+    expect(listed.code).toBe(0);
   });
 
   it('gets ClusterVersion as YAML and FeatureGate as JSON', async () => {

@@ -25,6 +25,9 @@ const BUILTIN_STATUS = new Set<ResourceName>([
   'customresourcedefinitions',
 ]);
 
+/** API groups of add-ons, served only once their CRDs are installed. */
+const ADD_ON_GROUPS: ReadonlySet<string> = new Set(['hypershift.openshift.io']);
+
 /** How a write is made. */
 export interface WriteOptions {
   manager: string;
@@ -62,6 +65,16 @@ export class ResourceApi {
   crd(resource: ResourceName): CrdFacts | undefined {
     if (!isCustomResource(resource)) return undefined;
     return crdFacts(resource, this.store.get('customresourcedefinitions', undefined, crdName(resource))?.object);
+  }
+
+  /**
+   * Whether the API server serves the resource now. An add-on's API (HyperShift's) exists once its CRDs are installed,
+   * as on a real cluster: a standalone cluster has none, the management cluster's operator installs them. The
+   * payload's own APIs are served from the start (not every payload CRD is loaded from the fixtures).
+   */
+  served(resource: ResourceName): boolean {
+    if (!ADD_ON_GROUPS.has(RESOURCES[resource].group)) return true;
+    return this.store.get('customresourcedefinitions', undefined, crdName(resource)) !== undefined;
   }
 
   /** Whether the resource has a `/status` subresource right now. */
