@@ -1,8 +1,9 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
-import { constants as h2, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
+import type { AcquiredStream } from './h2-session-pool';
 
 const { HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = h2;
 
@@ -23,6 +24,8 @@ export interface PendingCall {
   onResponse(listener: (response: CallResponse) => void): void;
   /** Ends the request now (an HTTP/2 stream is reset, the rest of the session lives on). */
   destroy(): void;
+  /** After a failure: how long to wait before reconnecting when the connection under it was lost (0 otherwise). */
+  reconnectDelayMs(): number;
 }
 
 /** An HTTP/1.1 (or plain HTTP) request through `agent`. */
@@ -45,13 +48,13 @@ export function h1Call(
         }),
       ),
     destroy: () => req.destroy(),
+    reconnectDelayMs: () => 0,
   };
 }
 
 /** A stream on an HTTP/2 session; `release` frees its slot in the pool once the stream has ended or closed. */
 export function h2Call(
-  session: ClientHttp2Session,
-  release: () => void,
+  { session, release, reconnectDelayMs }: AcquiredStream,
   url: URL,
   method: string,
   headers: http.OutgoingHttpHeaders,
@@ -68,8 +71,9 @@ export function h2Call(
   }
   let ended = false;
   // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
+  // A session torn down also ends its streams' bodies, which then are cut, not complete.
   stream.on('end', () => {
-    ended = true;
+    ended = !session.destroyed;
     release();
   });
   stream.on('close', release);
@@ -87,5 +91,6 @@ export function h2Call(
         }),
       ),
     destroy: () => stream.destroy(),
+    reconnectDelayMs,
   };
 }
