@@ -110,6 +110,22 @@ describe('liveness as client-go judges it', () => {
   });
 });
 
+describe('deadlines on the server', () => {
+  it("a request's header timeout does not count the time our own event loop was blocked", async () => {
+    sim = await startSim({ pods: 1 });
+    sim.fault({ resource: 'pods', verb: 'list', kind: 'slow', delayMs: 300, count: 1 });
+    const transport = transportTo(sim.served.url, { headerTimeoutMs: 600 });
+    await transport.getJson('/version');
+    const listing = transport.getJson<{ items: unknown[] }>('/api/v1/namespaces/ns/pods');
+    await until('the server to hold the list', () =>
+      sim!.served.stats.snapshot().activeRequests.some((r) => r.path.endsWith('/pods')),
+    );
+    // the server answered at 300 ms, but our loop only gets to read it after the 600 ms deadline
+    blockLoop(1_000);
+    await expect(listing).resolves.toMatchObject({ items: [expect.anything()] });
+  });
+});
+
 describe('connecting', () => {
   it('a connect that times out fails only its own attempt: the requests waiting on it get the next session', async () => {
     sim = await startSim();
