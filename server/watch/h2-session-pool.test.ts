@@ -126,6 +126,29 @@ describe('deadlines on the server', () => {
   });
 });
 
+describe('giving up on requests', () => {
+  it('a burst of requests abandoned before their answer does not make the server close the session', async () => {
+    sim = await startSim();
+    sim.fault({ resource: 'pods', verb: 'list', kind: 'hang' });
+    const transport = transportTo(sim.served.url, { headerTimeoutMs: 1_000, http2: {} });
+    const [namespaces] = (observed = [observe(transport, { resource: 'namespaces', namespace: undefined })]);
+    namespaces.reflector.start();
+    expect(await namespaces.reflector.waitForSync(5_000)).toBe(true);
+    const hung = () => sim!.served.stats.snapshot().activeRequests.filter((r) => r.path.endsWith('/pods')).length;
+
+    // past Node's rapid-reset budget (1,000 streams cancelled before their answer), which closes the session
+    const lists = Array.from({ length: 1_200 }, () => transport.getJson('/api/v1/namespaces/ns/pods'));
+    const outcomes = await Promise.allSettled(lists);
+    expect(outcomes.every((o) => o.status === 'rejected' && o.reason.failure === 'header-timeout')).toBe(true);
+    await until('the server to see the first cancels', () => hung() <= 1_000, 10_000);
+    await transport.getJson('/version');
+
+    expect(namespaces.watches()).toHaveLength(1);
+    expect(namespaces.reflector.state().error).toBeUndefined();
+    expect(sim.served.connections()).toMatchObject({ tcp: 1, h2Sessions: 1, open: 1 });
+  });
+});
+
 describe('connecting', () => {
   it('a connect that times out fails only its own attempt: the requests waiting on it get the next session', async () => {
     sim = await startSim();

@@ -1,7 +1,8 @@
 import 'server-only';
-import type { ClientHttp2Session } from 'node:http2';
+import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2';
 import { KubeTransportError, toTransportError } from './kube-errors';
 import { watchLiveness, type LivenessOptions } from './h2-liveness';
+import { ResetPacer } from './h2-reset-pacer';
 import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
 
 /** Timings of the HTTP/2 sessions a pool keeps. */
@@ -28,6 +29,8 @@ export interface AcquiredStream {
    * the origin's staged reconnects (asked once per slot).
    */
   reconnectDelayMs: () => number;
+  /** Cancels a stream of this slot that has no response yet, paced per session (see {@link ResetPacer}). */
+  cancelUnanswered: (stream: ClientHttp2Stream) => void;
 }
 
 interface PooledSession {
@@ -38,6 +41,7 @@ interface PooledSession {
   draining: boolean;
   idleTimer?: NodeJS.Timeout;
   stopLiveness?: () => void;
+  resets?: ResetPacer;
 }
 
 interface Waiter {
@@ -46,6 +50,8 @@ interface Waiter {
   reject: (error: Error) => void;
   signal?: AbortSignal;
   onAbort?: () => void;
+  /** Gave up waiting (its signal aborted). */
+  gone?: boolean;
 }
 
 /** The default stream limit before the server's SETTINGS say otherwise (RFC 9113 recommends at least 100). */
@@ -147,6 +153,10 @@ export class H2SessionPool {
     const queue = this.waiters.get(key);
     if (!queue || this.closed) return;
     while (queue.length > 0) {
+      if (queue[0].gone) {
+        queue.shift();
+        continue;
+      }
       const free = this.freeSession(key);
       if (!free) break;
       this.settle(queue.shift()!, this.grant(key, free));
@@ -164,7 +174,7 @@ export class H2SessionPool {
       (connected) => {
         this.connecting.delete(key);
         if (connected !== 'http1') return this.dispatch(key);
-        for (const waiter of this.waiters.get(key) ?? []) this.settle(waiter, 'http1');
+        for (const waiter of this.waiters.get(key) ?? []) if (!waiter.gone) this.settle(waiter, 'http1');
         this.waiters.delete(key);
       },
       (error: unknown) => {
@@ -193,17 +203,18 @@ export class H2SessionPool {
     const queue = this.waiters.get(key) ?? [];
     this.waiters.delete(key);
     for (const waiter of queue) {
+      if (waiter.gone) continue;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
       waiter.reject(error);
     }
   }
 
+  /** Leaves the waiter in the queue, marked: thousands giving up at once must not each search it. */
   private dropWaiter(key: string, waiter: Waiter): void {
+    waiter.gone = true;
     const queue = this.waiters.get(key);
-    const at = queue?.indexOf(waiter) ?? -1;
-    if (!queue || at < 0) return;
-    queue.splice(at, 1);
-    if (queue.length === 0) this.waiters.delete(key);
+    while (queue?.[0]?.gone) queue.shift();
+    if (queue?.length === 0) this.waiters.delete(key);
   }
 
   private grant(key: string, pooled: PooledSession): AcquiredStream {
@@ -211,6 +222,7 @@ export class H2SessionPool {
     return {
       session: pooled.session,
       release: this.hold(key, pooled),
+      cancelUnanswered: (stream) => (pooled.resets ??= new ResetPacer()).cancel(stream),
       reconnectDelayMs: () => {
         const lost = pooled.session.destroyed || pooled.session.closed;
         delay ??= lost ? this.stagedReconnect(key) : 0;

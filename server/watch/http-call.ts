@@ -54,7 +54,7 @@ export function h1Call(
 
 /** A stream on an HTTP/2 session; `release` frees its slot in the pool once the stream has ended or closed. */
 export function h2Call(
-  { session, release, reconnectDelayMs }: AcquiredStream,
+  { session, release, reconnectDelayMs, cancelUnanswered }: AcquiredStream,
   url: URL,
   method: string,
   headers: http.OutgoingHttpHeaders,
@@ -77,6 +77,8 @@ export function h2Call(
     release();
   });
   stream.on('close', release);
+  let answered = false;
+  stream.once('response', () => (answered = true));
   return {
     send: (payload) => stream.end(payload),
     onError: (listener) => stream.on('error', listener),
@@ -90,7 +92,8 @@ export function h2Call(
           complete: () => ended,
         }),
       ),
-    destroy: () => stream.destroy(),
+    // cancels before an answer are paced, so that a burst of them does not make the server close the session
+    destroy: () => (answered ? stream.destroy() : cancelUnanswered(stream)),
     reconnectDelayMs,
   };
 }

@@ -404,6 +404,8 @@ export class KubeTransport {
       };
       const idle = () => new KubeTransportError('idle-timeout', `no data from ${requestPath} for ${idleTimeoutMs} ms`);
       const onResponse = (res: CallResponse) => {
+        // a request given up before its answer (its cancel deferred) is drained, not delivered
+        if (settled) return;
         const code = res.status;
         arm(idleTimeoutMs, idle);
         try {
@@ -479,7 +481,8 @@ export class KubeTransport {
  * the thousands of watches of one lost session do not all come back in the same instant.
  */
 function staged(error: Error, call: PendingCall | undefined): Error {
-  if (!call || !(error instanceof KubeTransportError)) return error;
+  // a request we ended ourselves reconnects nowhere: it must not take a place in the schedule
+  if (!call || !(error instanceof KubeTransportError) || error.failure === 'aborted') return error;
   const reconnectDelayMs = call.reconnectDelayMs();
   if (reconnectDelayMs <= 0) return error;
   return new KubeTransportError(error.failure, error.message, { errno: error.errno, cause: error, reconnectDelayMs });
