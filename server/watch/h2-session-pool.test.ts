@@ -126,6 +126,30 @@ describe('deadlines on the server', () => {
   });
 });
 
+describe('a busy server is not a dead one', () => {
+  it('over HTTP/2 a request whose session still receives bytes gets one more header period, and no more', async () => {
+    sim = await startSim({ pods: 1 });
+    const transport = transportTo(sim.served.url, { headerTimeoutMs: 600, http2: {} });
+    const [pods] = (observed = [observe(transport, { inactivityTimeoutMs: 60_000, staleAfterMs: 60_000 })]);
+    pods.reflector.start();
+    expect(await pods.reflector.waitForSync(5_000)).toBe(true);
+    let created = 0;
+    const busy = setInterval(() => sim!.cluster.client.create('pods', testPod('ns', `busy-${created++}`)), 20);
+    cleanups.push(() => clearInterval(busy));
+
+    sim.fault({ resource: 'configmaps', verb: 'list', kind: 'slow', delayMs: 1_000, count: 1 });
+    await expect(transport.getJson('/api/v1/namespaces/ns/configmaps')).resolves.toMatchObject({ items: [] });
+
+    sim.fault({ resource: 'configmaps', verb: 'list', kind: 'hang' });
+    const started = Date.now();
+    await expect(transport.getJson('/api/v1/namespaces/ns/configmaps')).rejects.toMatchObject({
+      failure: 'header-timeout',
+      message: 'no response headers within 1200 ms',
+    });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_100);
+  });
+});
+
 describe('giving up on requests', () => {
   it('a burst of requests abandoned before their answer does not make the server close the session', async () => {
     sim = await startSim();

@@ -1,5 +1,6 @@
 import 'server-only';
 import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2';
+import type { Socket } from 'node:net';
 import { KubeTransportError, toTransportError } from './kube-errors';
 import { watchLiveness, type LivenessOptions } from './h2-liveness';
 import { ResetPacer } from './h2-reset-pacer';
@@ -29,12 +30,15 @@ export interface AcquiredStream {
    * the origin's staged reconnects (asked once per slot).
    */
   reconnectDelayMs: () => number;
+  /** Bytes read so far from the session's connection: progress proves the server alive (and busy, if slow). */
+  bytesRead: () => number;
   /** Cancels a stream of this slot that has no response yet, paced per session (see {@link ResetPacer}). */
   cancelUnanswered: (stream: ClientHttp2Stream) => void;
 }
 
 interface PooledSession {
   session: ClientHttp2Session;
+  socket: Socket;
   /** Streams opened and not yet closed. */
   active: number;
   /** No new stream may start (GOAWAY received, closing, or failed). */
@@ -222,6 +226,7 @@ export class H2SessionPool {
     return {
       session: pooled.session,
       release: this.hold(key, pooled),
+      bytesRead: () => pooled.socket.bytesRead,
       cancelUnanswered: (stream) => (pooled.resets ??= new ResetPacer()).cancel(stream),
       reconnectDelayMs: () => {
         const lost = pooled.session.destroyed || pooled.session.closed;
@@ -271,7 +276,7 @@ export class H2SessionPool {
       return 'http1';
     }
     const { session, socket } = connected;
-    const pooled: PooledSession = { session, active: 0, draining: false };
+    const pooled: PooledSession = { session, socket, active: 0, draining: false };
     const list = this.sessions.get(key) ?? [];
     list.push(pooled);
     this.sessions.set(key, list);

@@ -26,6 +26,8 @@ export interface PendingCall {
   destroy(): void;
   /** After a failure: how long to wait before reconnecting when the connection under it was lost (0 otherwise). */
   reconnectDelayMs(): number;
+  /** Bytes read so far from the connection when it is shared (HTTP/2), else undefined. */
+  peerBytes(): number | undefined;
 }
 
 /** An HTTP/1.1 (or plain HTTP) request through `agent`. */
@@ -49,12 +51,13 @@ export function h1Call(
       ),
     destroy: () => req.destroy(),
     reconnectDelayMs: () => 0,
+    peerBytes: () => undefined,
   };
 }
 
 /** A stream on an HTTP/2 session; `release` frees its slot in the pool once the stream has ended or closed. */
 export function h2Call(
-  { session, release, reconnectDelayMs, cancelUnanswered }: AcquiredStream,
+  { session, release, reconnectDelayMs, cancelUnanswered, bytesRead }: AcquiredStream,
   url: URL,
   method: string,
   headers: http.OutgoingHttpHeaders,
@@ -95,5 +98,6 @@ export function h2Call(
     // cancels before an answer are paced, so that a burst of them does not make the server close the session
     destroy: () => (answered ? stream.destroy() : cancelUnanswered(stream)),
     reconnectDelayMs,
+    peerBytes: bytesRead,
   };
 }

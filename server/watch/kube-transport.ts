@@ -453,15 +453,32 @@ export class KubeTransport {
         res.body.on('end', () => finish(res.complete() ? undefined : cut(), true));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      arm(
-        headerTimeoutMs,
-        () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
-      );
+      // Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness
+      // check's to find): its answer gets one more period, as client-go sets no header deadline of its own. Giving up
+      // sooner would only have a loaded server compute the same answer again.
+      let peerBytesAtOpen: number | undefined;
+      let waitedMs = headerTimeoutMs;
+      const onHeaderDeadline = () => {
+        const bytes = call?.peerBytes();
+        if (
+          waitedMs === headerTimeoutMs &&
+          bytes !== undefined &&
+          peerBytesAtOpen !== undefined &&
+          bytes > peerBytesAtOpen
+        ) {
+          waitedMs += headerTimeoutMs;
+          cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+          return;
+        }
+        finish(new KubeTransportError('header-timeout', `no response headers within ${waitedMs} ms`));
+      };
+      cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
       const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST', waiting.signal);
       prepared = undefined;
       opening.then(
         (opened) => {
           call = opened;
+          peerBytesAtOpen = opened.peerBytes();
           if (settled) {
             opened.destroy();
             return;
