@@ -1,9 +1,7 @@
 import 'server-only';
-import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2';
-import type { Socket } from 'node:net';
 import { KubeTransportError, toTransportError } from './kube-errors';
 import { watchLiveness, type LivenessOptions } from './h2-liveness';
-import { ResetPacer } from './h2-reset-pacer';
+import { Lease, ReconnectSchedule, type AcquiredStream, type PooledSession } from './h2-lease';
 import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
 
 /** Timings of the HTTP/2 sessions a pool keeps. */
@@ -19,33 +17,6 @@ export interface H2PoolOptions {
    * at this rate instead of all in the same instant. Default 500.
    */
   reconnectsPerSecond?: number;
-}
-
-/** A stream slot on a session, held until `release`. */
-export interface AcquiredStream {
-  session: ClientHttp2Session;
-  release: () => void;
-  /**
-   * After the stream failed: 0 when its session is alive, else how long to wait before reconnecting, a place in
-   * the origin's staged reconnects (asked once per slot).
-   */
-  reconnectDelayMs: () => number;
-  /** Bytes read so far from the session's connection: progress proves the server alive (and busy, if slow). */
-  bytesRead: () => number;
-  /** Cancels a stream of this slot that has no response yet, paced per session (see {@link ResetPacer}). */
-  cancelUnanswered: (stream: ClientHttp2Stream) => void;
-}
-
-interface PooledSession {
-  session: ClientHttp2Session;
-  socket: Socket;
-  /** Streams opened and not yet closed. */
-  active: number;
-  /** No new stream may start (GOAWAY received, closing, or failed). */
-  draining: boolean;
-  idleTimer?: NodeJS.Timeout;
-  stopLiveness?: () => void;
-  resets?: ResetPacer;
 }
 
 interface Waiter {
@@ -64,9 +35,6 @@ const DEFAULT_STREAM_LIMIT = 100;
 /** Pause before connecting again after a connect failed for a reason that may pass (a timeout, a reset). */
 const CONNECT_RETRY_MS = 100;
 
-/** Longest wait a staged reconnect is given, however many streams were lost at once. */
-const MAX_STAGE_MS = 120_000;
-
 /**
  * HTTP/2 sessions to one API server, as client-go keeps them: every request and watch is a stream on a shared
  * session, and another session opens only when the server's `maxConcurrentStreams` is reached. ALPN decides the
@@ -81,8 +49,8 @@ export class H2SessionPool {
   /** Keys with a connect in flight (or pausing before the next one). */
   private readonly connecting = new Set<string>();
   private readonly http1 = new Set<string>();
-  /** Per key, when (performance.now) the next staged reconnect may go. */
-  private readonly nextReconnectAt = new Map<string, number>();
+  /** Per key, the staged reconnects after a session loss. */
+  private readonly reconnects = new Map<string, ReconnectSchedule>();
   private readonly liveness: LivenessOptions;
   private readonly idleSessionMs: number;
   private readonly reconnectGapMs: number;
@@ -222,26 +190,12 @@ export class H2SessionPool {
   }
 
   private grant(key: string, pooled: PooledSession): AcquiredStream {
-    let delay: number | undefined;
-    return {
-      session: pooled.session,
-      release: this.hold(key, pooled),
-      bytesRead: () => pooled.socket.bytesRead,
-      cancelUnanswered: (stream) => (pooled.resets ??= new ResetPacer()).cancel(stream),
-      reconnectDelayMs: () => {
-        const lost = pooled.session.destroyed || pooled.session.closed;
-        delay ??= lost ? this.stagedReconnect(key) : 0;
-        return delay;
-      },
-    };
-  }
-
-  /** A place in the origin's reconnect schedule: one every `reconnectGapMs`, in the order the streams failed. */
-  private stagedReconnect(key: string): number {
-    const now = performance.now();
-    const at = Math.max(now, this.nextReconnectAt.get(key) ?? 0);
-    this.nextReconnectAt.set(key, at + this.reconnectGapMs);
-    return Math.min(MAX_STAGE_MS, Math.round(at - now));
+    let schedule = this.reconnects.get(key);
+    if (!schedule) {
+      schedule = new ReconnectSchedule(this.reconnectGapMs);
+      this.reconnects.set(key, schedule);
+    }
+    return new Lease(pooled, schedule, this.hold(key, pooled));
   }
 
   private hold(key: string, pooled: PooledSession): () => void {

@@ -3,7 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
-import type { AcquiredStream } from './h2-session-pool';
+import type { AcquiredStream } from './h2-lease';
 
 const { HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = h2;
 
@@ -57,11 +57,12 @@ export function h1Call(
 
 /** A stream on an HTTP/2 session; `release` frees its slot in the pool once the stream has ended or closed. */
 export function h2Call(
-  { session, release, reconnectDelayMs, cancelUnanswered, bytesRead }: AcquiredStream,
+  lease: AcquiredStream,
   url: URL,
   method: string,
   headers: http.OutgoingHttpHeaders,
 ): PendingCall {
+  const { session, release } = lease;
   let stream: ClientHttp2Stream;
   try {
     stream = session.request(
@@ -96,8 +97,8 @@ export function h2Call(
         }),
       ),
     // cancels before an answer are paced, so that a burst of them does not make the server close the session
-    destroy: () => (answered ? stream.destroy() : cancelUnanswered(stream)),
-    reconnectDelayMs,
-    peerBytes: bytesRead,
+    destroy: () => (answered ? stream.destroy() : lease.cancelUnanswered(stream)),
+    reconnectDelayMs: () => lease.reconnectDelayMs(),
+    peerBytes: () => lease.bytesRead(),
   };
 }
