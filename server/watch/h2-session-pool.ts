@@ -1,65 +1,68 @@
 import 'server-only';
-import http2, { type ClientHttp2Session } from 'node:http2';
-import tls from 'node:tls';
 import { KubeTransportError, toTransportError } from './kube-errors';
+import { watchLiveness, type LivenessOptions } from './h2-liveness';
+import { Lease, ReconnectSchedule, type AcquiredStream, type PooledSession } from './h2-lease';
+import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
 
 /** Timings of the HTTP/2 sessions a pool keeps. */
 export interface H2PoolOptions {
-  /** How often an open session is PINGed to catch a silent peer (black hole). Default 30 s. */
-  pingIntervalMs?: number;
-  /** A PING not acknowledged within this fails the session and every stream on it. Default 15 s. */
+  /** A session is PINGed only after this long without receiving a byte (client-go's `ReadIdleTimeout`). Default 30 s. */
+  readIdleTimeoutMs?: number;
+  /** A PING not acknowledged within this (nor any byte received) fails the session and its streams. Default 15 s. */
   pingTimeoutMs?: number;
   /** A session without streams for this long is closed. Default 60 s. */
   idleSessionMs?: number;
+  /**
+   * Reconnects per second to one origin after a session is lost with streams on it: its watches come back staged
+   * at this rate instead of all in the same instant. Default 500.
+   */
+  reconnectsPerSecond?: number;
 }
 
-/** Where to connect: the server's origin and the TLS material of the kubeconfig (CA, client certificate). */
-export interface H2Target {
-  url: URL;
-  /** Identifies the TLS material: a session is only shared by requests with the same identity. */
-  identity: string;
-  tls: tls.ConnectionOptions;
-  /** Time allowed for TCP connect, TLS handshake and the server's SETTINGS. */
-  connectTimeoutMs: number;
+interface Waiter {
+  target: H2Target;
+  resolve: (acquired: AcquiredStream | 'http1') => void;
+  reject: (error: Error) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+  /** Gave up waiting (its signal aborted). */
+  gone?: boolean;
 }
-
-interface PooledSession {
-  session: ClientHttp2Session;
-  /** Streams opened and not yet closed. */
-  active: number;
-  /** No new stream may start (GOAWAY received, closing, or failed). */
-  draining: boolean;
-  idleTimer?: NodeJS.Timeout;
-  pingTimer?: NodeJS.Timeout;
-}
-
-/** Receive windows of golang.org/x/net/http2's transport (client-go): 4 MiB per stream, 1 GiB per connection. */
-const STREAM_WINDOW_BYTES = 4 << 20;
-const CONNECTION_WINDOW_BYTES = 1 << 30;
 
 /** The default stream limit before the server's SETTINGS say otherwise (RFC 9113 recommends at least 100). */
 const DEFAULT_STREAM_LIMIT = 100;
+
+/** Pause before connecting again after a connect failed for a reason that may pass (a timeout, a reset). */
+const CONNECT_RETRY_MS = 100;
 
 /**
  * HTTP/2 sessions to one API server, as client-go keeps them: every request and watch is a stream on a shared
  * session, and another session opens only when the server's `maxConcurrentStreams` is reached. ALPN decides the
  * protocol on the first connection; a server that does not offer `h2` is remembered and `acquire` answers
  * `'http1'` from then on. A session that dies (GOAWAY, socket error, unanswered PING) fails the streams on it, and
- * the next request opens a fresh one.
+ * the next request opens a fresh one. Requests waiting for a slot are served first-come first-served; a connect
+ * that fails for a reason that may pass (timeout, reset) is tried again for those still waiting.
  */
 export class H2SessionPool {
   private readonly sessions = new Map<string, PooledSession[]>();
-  private readonly connecting = new Map<string, Promise<PooledSession | 'http1'>>();
+  private readonly waiters = new Map<string, Waiter[]>();
+  /** Keys with a connect in flight (or pausing before the next one). */
+  private readonly connecting = new Set<string>();
   private readonly http1 = new Set<string>();
-  private readonly pingIntervalMs: number;
-  private readonly pingTimeoutMs: number;
+  /** Per key, the staged reconnects after a session loss. */
+  private readonly reconnects = new Map<string, ReconnectSchedule>();
+  private readonly liveness: LivenessOptions;
   private readonly idleSessionMs: number;
+  private readonly reconnectGapMs: number;
   private closed = false;
 
   constructor(options: H2PoolOptions = {}) {
-    this.pingIntervalMs = options.pingIntervalMs ?? 30_000;
-    this.pingTimeoutMs = options.pingTimeoutMs ?? 15_000;
+    this.liveness = {
+      readIdleTimeoutMs: options.readIdleTimeoutMs ?? 30_000,
+      pingTimeoutMs: options.pingTimeoutMs ?? 15_000,
+    };
     this.idleSessionMs = options.idleSessionMs ?? 60_000;
+    this.reconnectGapMs = 1000 / Math.max(1, options.reconnectsPerSecond ?? 500);
   }
 
   /** True once the server at this origin answered without `h2` in ALPN: requests go over HTTP/1.1. */
@@ -76,31 +79,123 @@ export class H2SessionPool {
 
   /**
    * A session with a free stream slot, counted as in use until the returned release is called (on the stream's
-   * close); `'http1'` when the server does not speak HTTP/2.
+   * close); `'http1'` when the server does not speak HTTP/2. Waits its turn behind earlier requests when every
+   * session is full; `signal` gives up waiting.
    */
-  async acquire(target: H2Target): Promise<{ session: ClientHttp2Session; release: () => void } | 'http1'> {
-    if (this.closed) throw new KubeTransportError('aborted', 'transport closed');
+  acquire(target: H2Target, signal?: AbortSignal): Promise<AcquiredStream | 'http1'> {
+    if (this.closed) return Promise.reject(new KubeTransportError('aborted', 'transport closed'));
+    if (signal?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
+    if (this.http1.has(target.url.origin)) return Promise.resolve('http1');
     const key = `${target.url.origin}|${target.identity}`;
-    for (;;) {
-      if (this.http1.has(target.url.origin)) return 'http1';
-      const free = (this.sessions.get(key) ?? []).find((pooled) => !pooled.draining && pooled.active < limitOf(pooled));
-      if (free) return { session: free.session, release: this.hold(key, free) };
-      let pending = this.connecting.get(key);
-      if (!pending) {
-        pending = this.connect(key, target).finally(() => this.connecting.delete(key));
-        this.connecting.set(key, pending);
+    if (!this.waiters.has(key)) {
+      const free = this.freeSession(key);
+      if (free) return Promise.resolve(this.grant(key, free));
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = { target, resolve, reject, signal };
+      if (signal) {
+        waiter.onAbort = () => {
+          this.dropWaiter(key, waiter);
+          reject(new KubeTransportError('aborted', 'request aborted'));
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
       }
-      const connected = await pending;
-      if (connected === 'http1') return 'http1';
-      // another waiter may have filled the new session already: look again
+      const queue = this.waiters.get(key) ?? [];
+      queue.push(waiter);
+      this.waiters.set(key, queue);
+      this.dispatch(key);
+    });
+  }
+
+  /** Closes every session; streams still open on them are failed, and requests waiting for one are refused. */
+  close(): void {
+    this.closed = true;
+    for (const key of [...this.waiters.keys()])
+      this.failWaiters(key, new KubeTransportError('aborted', 'transport closed'));
+    for (const list of this.sessions.values()) for (const pooled of [...list]) pooled.session.destroy();
+    this.sessions.clear();
+  }
+
+  private freeSession(key: string): PooledSession | undefined {
+    return (this.sessions.get(key) ?? []).find((pooled) => !pooled.draining && pooled.active < limitOf(pooled));
+  }
+
+  /** Hands free slots to the waiters in arrival order, and connects when some are left without one. */
+  private dispatch(key: string): void {
+    const queue = this.waiters.get(key);
+    if (!queue || this.closed) return;
+    while (queue.length > 0) {
+      if (queue[0].gone) {
+        queue.shift();
+        continue;
+      }
+      const free = this.freeSession(key);
+      if (!free) break;
+      this.settle(queue.shift()!, this.grant(key, free));
+    }
+    if (queue.length === 0) {
+      this.waiters.delete(key);
+      return;
+    }
+    if (!this.connecting.has(key)) this.startConnect(key, queue[0].target);
+  }
+
+  private startConnect(key: string, target: H2Target): void {
+    this.connecting.add(key);
+    this.connect(key, target).then(
+      (connected) => {
+        this.connecting.delete(key);
+        if (connected !== 'http1') return this.dispatch(key);
+        for (const waiter of this.waiters.get(key) ?? []) if (!waiter.gone) this.settle(waiter, 'http1');
+        this.waiters.delete(key);
+      },
+      (error: unknown) => {
+        const failure = toTransportError(error);
+        if (isDefinitiveConnectFailure(failure)) {
+          this.connecting.delete(key);
+          this.failWaiters(key, failure);
+          return;
+        }
+        // only this attempt failed: those still waiting (within their own deadlines) get the next one
+        const pause = setTimeout(() => {
+          this.connecting.delete(key);
+          this.dispatch(key);
+        }, CONNECT_RETRY_MS);
+        pause.unref();
+      },
+    );
+  }
+
+  private settle(waiter: Waiter, value: AcquiredStream | 'http1'): void {
+    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+    waiter.resolve(value);
+  }
+
+  private failWaiters(key: string, error: Error): void {
+    const queue = this.waiters.get(key) ?? [];
+    this.waiters.delete(key);
+    for (const waiter of queue) {
+      if (waiter.gone) continue;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(error);
     }
   }
 
-  /** Closes every session; streams still open on them are failed. */
-  close(): void {
-    this.closed = true;
-    for (const list of this.sessions.values()) for (const pooled of [...list]) pooled.session.destroy();
-    this.sessions.clear();
+  /** Leaves the waiter in the queue, marked: thousands giving up at once must not each search it. */
+  private dropWaiter(key: string, waiter: Waiter): void {
+    waiter.gone = true;
+    const queue = this.waiters.get(key);
+    while (queue?.[0]?.gone) queue.shift();
+    if (queue?.length === 0) this.waiters.delete(key);
+  }
+
+  private grant(key: string, pooled: PooledSession): AcquiredStream {
+    let schedule = this.reconnects.get(key);
+    if (!schedule) {
+      schedule = new ReconnectSchedule(this.reconnectGapMs);
+      this.reconnects.set(key, schedule);
+    }
+    return new Lease(pooled, schedule, this.hold(key, pooled));
   }
 
   private hold(key: string, pooled: PooledSession): () => void {
@@ -113,6 +208,8 @@ export class H2SessionPool {
       if (released) return;
       released = true;
       pooled.active -= 1;
+      // the freed slot goes to the longest waiter first
+      if (!pooled.draining && !pooled.session.destroyed) this.dispatch(key);
       if (pooled.active > 0 || pooled.session.destroyed) return;
       if (pooled.draining) {
         pooled.session.close();
@@ -126,61 +223,14 @@ export class H2SessionPool {
   }
 
   private async connect(key: string, target: H2Target): Promise<PooledSession | 'http1'> {
-    const { url } = target;
-    const socket = tls.connect({
-      ...target.tls,
-      host: url.hostname.replace(/^\[|\]$/g, ''),
-      port: Number(url.port || 443),
-      servername: target.tls.servername ?? (isIp(url.hostname) ? undefined : url.hostname),
-      ALPNProtocols: ['h2', 'http/1.1'],
-    });
-    const protocol = await new Promise<string | false>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        socket.destroy();
-        reject(new KubeTransportError('header-timeout', `no TLS connection within ${target.connectTimeoutMs} ms`));
-      }, target.connectTimeoutMs);
-      socket.once('secureConnect', () => {
-        clearTimeout(timer);
-        socket.off('error', onError);
-        resolve(socket.alpnProtocol ?? false);
-      });
-      const onError = (error: Error) => {
-        clearTimeout(timer);
-        reject(toTransportError(error));
-      };
-      socket.once('error', onError);
-    });
-    if (protocol !== 'h2') {
+    const connected = await connectH2(target);
+    if (connected === 'http1') {
       // one wasted handshake per server: from now on this origin is HTTP/1.1 (the agent's keep-alive path)
-      socket.destroy();
-      this.http1.add(url.origin);
+      this.http1.add(target.url.origin);
       return 'http1';
     }
-    const session = http2.connect(url.origin, {
-      createConnection: () => socket,
-      settings: { enablePush: false, initialWindowSize: STREAM_WINDOW_BYTES },
-    });
-    // Go's transport windows: with HTTP/2's 64 KiB default, a busy event loop (late WINDOW_UPDATEs) would hold every
-    // watch of the server behind the busiest one.
-    session.setLocalWindowSize(CONNECTION_WINDOW_BYTES);
-    const pooled: PooledSession = { session, active: 0, draining: false };
-    // Until the server's SETTINGS arrive its stream limit is unknown; waiting keeps the first burst under it.
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        session.destroy();
-        reject(new KubeTransportError('header-timeout', `no HTTP/2 SETTINGS within ${target.connectTimeoutMs} ms`));
-      }, target.connectTimeoutMs);
-      session.once('remoteSettings', () => {
-        clearTimeout(timer);
-        session.off('error', onError);
-        resolve();
-      });
-      const onError = (error: Error) => {
-        clearTimeout(timer);
-        reject(toTransportError(error));
-      };
-      session.once('error', onError);
-    });
+    const { session, socket } = connected;
+    const pooled: PooledSession = { session, socket, active: 0, draining: false };
     const list = this.sessions.get(key) ?? [];
     list.push(pooled);
     this.sessions.set(key, list);
@@ -189,36 +239,24 @@ export class H2SessionPool {
     session.on('goaway', () => {
       pooled.draining = true;
       if (pooled.active === 0) session.close();
+      this.dispatch(key);
     });
     session.on('error', () => forget());
     session.on('close', forget);
-    pooled.pingTimer = setInterval(() => this.ping(key, pooled), this.pingIntervalMs);
-    pooled.pingTimer.unref();
+    pooled.stopLiveness = watchLiveness(
+      session,
+      socket,
+      this.liveness,
+      () => pooled.active > 0,
+      (error) => this.retire(key, pooled, () => session.destroy(error)),
+    );
     return pooled;
-  }
-
-  /** A silent peer (black hole) never acknowledges: the session and its streams fail instead of hanging. */
-  private ping(key: string, pooled: PooledSession): void {
-    if (pooled.session.destroyed || pooled.active === 0) return;
-    const timer = setTimeout(() => {
-      this.retire(key, pooled, () =>
-        pooled.session.destroy(
-          new KubeTransportError('reset', `HTTP/2 PING not acknowledged within ${this.pingTimeoutMs} ms`),
-        ),
-      );
-    }, this.pingTimeoutMs);
-    timer.unref();
-    try {
-      pooled.session.ping(() => clearTimeout(timer));
-    } catch {
-      clearTimeout(timer); // session closing meanwhile: its close event retires it
-    }
   }
 
   private retire(key: string, pooled: PooledSession, then?: () => void): void {
     pooled.draining = true;
     if (pooled.idleTimer) clearTimeout(pooled.idleTimer);
-    if (pooled.pingTimer) clearInterval(pooled.pingTimer);
+    pooled.stopLiveness?.();
     const list = this.sessions.get(key);
     const at = list?.indexOf(pooled) ?? -1;
     if (list && at >= 0) {
@@ -226,16 +264,13 @@ export class H2SessionPool {
       if (list.length === 0) this.sessions.delete(key);
     }
     then?.();
+    this.dispatch(key);
   }
 }
 
 function limitOf(pooled: PooledSession): number {
   const limit = pooled.session.remoteSettings?.maxConcurrentStreams;
   return typeof limit === 'number' && limit > 0 ? limit : DEFAULT_STREAM_LIMIT;
-}
-
-function isIp(host: string): boolean {
-  return /^[\d.]+$/.test(host) || host.includes(':') || host.startsWith('[');
 }
 
 let shared: H2SessionPool | undefined;

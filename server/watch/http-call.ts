@@ -1,8 +1,9 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
-import { constants as h2, type ClientHttp2Session, type ClientHttp2Stream } from 'node:http2';
+import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
+import type { AcquiredStream } from './h2-lease';
 
 const { HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = h2;
 
@@ -23,6 +24,10 @@ export interface PendingCall {
   onResponse(listener: (response: CallResponse) => void): void;
   /** Ends the request now (an HTTP/2 stream is reset, the rest of the session lives on). */
   destroy(): void;
+  /** After a failure: how long to wait before reconnecting when the connection under it was lost (0 otherwise). */
+  reconnectDelayMs(): number;
+  /** Bytes read so far from the connection when it is shared (HTTP/2), else undefined. */
+  peerBytes(): number | undefined;
 }
 
 /** An HTTP/1.1 (or plain HTTP) request through `agent`. */
@@ -45,17 +50,19 @@ export function h1Call(
         }),
       ),
     destroy: () => req.destroy(),
+    reconnectDelayMs: () => 0,
+    peerBytes: () => undefined,
   };
 }
 
 /** A stream on an HTTP/2 session; `release` frees its slot in the pool once the stream has ended or closed. */
 export function h2Call(
-  session: ClientHttp2Session,
-  release: () => void,
+  lease: AcquiredStream,
   url: URL,
   method: string,
   headers: http.OutgoingHttpHeaders,
 ): PendingCall {
+  const { session, release } = lease;
   let stream: ClientHttp2Stream;
   try {
     stream = session.request(
@@ -68,11 +75,14 @@ export function h2Call(
   }
   let ended = false;
   // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
+  // A session torn down also ends its streams' bodies, which then are cut, not complete.
   stream.on('end', () => {
-    ended = true;
+    ended = !session.destroyed;
     release();
   });
   stream.on('close', release);
+  let answered = false;
+  stream.once('response', () => (answered = true));
   return {
     send: (payload) => stream.end(payload),
     onError: (listener) => stream.on('error', listener),
@@ -86,6 +96,9 @@ export function h2Call(
           complete: () => ended,
         }),
       ),
-    destroy: () => stream.destroy(),
+    // cancels before an answer are paced, so that a burst of them does not make the server close the session
+    destroy: () => (answered ? stream.destroy() : lease.cancelUnanswered(stream)),
+    reconnectDelayMs: () => lease.reconnectDelayMs(),
+    peerBytes: () => lease.bytesRead(),
   };
 }

@@ -4,10 +4,10 @@
  * the reflectors resume from their resourceVersion without a relist; a server's stream limit opens another session.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, connect, type Server, type Socket } from 'node:net';
 import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { testPod } from '@/server/simulator/test-objects';
 import type { ResourceName } from '@/lib/k8s/resources';
+import { startTcpRelay } from '@/server/testing/tcp-relay';
 import { KubeTransport } from './kube-transport';
 import { FAST, observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
 
@@ -98,11 +98,11 @@ describe('HTTP/2 sessions', () => {
 
   it('a peer gone silent (black hole) fails the watches by PING timeout, before any inactivity timeout', async () => {
     sim = await startSim({ pods: 1 });
-    const hole = await relay(new URL(sim.served.url));
+    const hole = await startTcpRelay(new URL(sim.served.url));
     cleanups.push(() => hole.close());
     const transport = KubeTransport.fromString(
       buildKubeconfig([{ name: 'sim', server: hole.url, caData: sim.served.caData, token: sim.served.tokens.admin }]),
-      { http2: { pingIntervalMs: 100, pingTimeoutMs: 300 } },
+      { http2: { readIdleTimeoutMs: 100, pingTimeoutMs: 300 } },
     );
     cleanups.push(() => transport.close());
     const [pods] = (observed = [observe(transport, { inactivityTimeoutMs: 60_000, staleAfterMs: 60_000 })]);
@@ -116,38 +116,3 @@ describe('HTTP/2 sessions', () => {
     expect(Date.now() - started).toBeLessThan(FAST.inactivityTimeoutMs! * 5);
   });
 });
-
-/** A TCP relay in front of the server that can stop relaying while keeping every connection open. */
-async function relay(target: URL): Promise<{ url: string; blackhole(): void; close(): Promise<void> }> {
-  const pairs: [Socket, Socket][] = [];
-  let holed = false;
-  const server: Server = createServer((client) => {
-    if (holed) return;
-    const upstream = connect(Number(target.port), target.hostname);
-    client.pipe(upstream).pipe(client);
-    pairs.push([client, upstream]);
-    client.on('error', () => upstream.destroy());
-    upstream.on('error', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `https://127.0.0.1:${(server.address() as { port: number }).port}`,
-    blackhole: () => {
-      holed = true;
-      for (const [client, upstream] of pairs) {
-        client.unpipe(upstream);
-        upstream.unpipe(client);
-        client.pause();
-        upstream.pause();
-      }
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const [client, upstream] of pairs) {
-          client.destroy();
-          upstream.destroy();
-        }
-        server.close(() => resolve());
-      }),
-  };
-}

@@ -10,10 +10,12 @@ import {
   apiErrorFromResponse,
   toTransportError,
 } from './kube-errors';
-import { H2SessionPool, sharedSessionPool, type H2PoolOptions, type H2Target } from './h2-session-pool';
+import { H2SessionPool, sharedSessionPool, type H2PoolOptions } from './h2-session-pool';
+import type { H2Target } from './h2-connect';
 import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
+import { loopAwareTimeout } from './loop-timer';
 
 /** Query parameters; `undefined` values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -327,11 +329,11 @@ export class KubeTransport {
    * Starts one request: a stream on the server's HTTP/2 session, or an HTTP/1.1 request when the server does not
    * speak h2 (or a proxy is configured). The session may first have to be connected.
    */
-  private async open(prepared: Prepared, method: 'GET' | 'POST'): Promise<PendingCall> {
+  private async open(prepared: Prepared, method: 'GET' | 'POST', signal: AbortSignal): Promise<PendingCall> {
     const { url, headers, h2 } = prepared;
     if (h2 && this.sessions) {
-      const acquired = await this.sessions.acquire(h2);
-      if (acquired !== 'http1') return h2Call(acquired.session, acquired.release, url, method, headers);
+      const acquired = await this.sessions.acquire(h2, signal);
+      if (acquired !== 'http1') return h2Call(acquired, url, method, headers);
       // ALPN just said HTTP/1.1: this request and the server's next ones take the keep-alive agent
       return h1Call(url, { method, headers, agent: prepared.agent });
     }
@@ -380,24 +382,30 @@ export class KubeTransport {
 
     await new Promise<void>((resolve, reject) => {
       let settled = false;
-      let timer: NodeJS.Timeout | undefined;
+      let cancelTimer: (() => void) | undefined;
       let call: PendingCall | undefined;
+      // gives up a wait for a stream slot or a connect once the request is over
+      const waiting = new AbortController();
+      // the time our own event loop was blocked does not count against the server
       const arm = (ms: number, error: () => KubeTransportError) => {
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(() => finish(error()), ms);
+        cancelTimer?.();
+        cancelTimer = loopAwareTimeout(() => finish(error()), ms);
       };
       const onAbort = () => finish(new KubeTransportError('aborted', 'request aborted'));
       const finish = (error?: Error, keepSocket = false) => {
         if (settled) return;
         settled = true;
-        if (timer) clearTimeout(timer);
+        cancelTimer?.();
         signal?.removeEventListener('abort', onAbort);
+        if (!call) waiting.abort();
         if (!keepSocket) call?.destroy();
-        if (error) reject(error);
+        if (error) reject(staged(error, call));
         else resolve();
       };
       const idle = () => new KubeTransportError('idle-timeout', `no data from ${requestPath} for ${idleTimeoutMs} ms`);
       const onResponse = (res: CallResponse) => {
+        // a request given up before its answer (its cancel deferred) is drained, not delivered
+        if (settled) return;
         const code = res.status;
         arm(idleTimeoutMs, idle);
         try {
@@ -406,8 +414,9 @@ export class KubeTransport {
           // an observer must not break the request
         }
         res.body.on('error', (error) => finish(toTransportError(error)));
+        const cut = () => new KubeTransportError('reset', 'connection closed before the response ended');
         res.body.on('close', () => {
-          if (!res.complete()) finish(new KubeTransportError('reset', 'connection closed before the response ended'));
+          if (!res.complete()) finish(cut());
         });
         if (code < 200 || code >= 300) {
           const parts: Buffer[] = [];
@@ -441,18 +450,35 @@ export class KubeTransport {
           }
           if (!more) finish();
         });
-        res.body.on('end', () => finish(undefined, true));
+        res.body.on('end', () => finish(res.complete() ? undefined : cut(), true));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      arm(
-        headerTimeoutMs,
-        () => new KubeTransportError('header-timeout', `no response headers within ${headerTimeoutMs} ms`),
-      );
-      const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST');
+      // Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness
+      // check's to find): its answer gets one more period, as client-go sets no header deadline of its own. Giving up
+      // sooner would only have a loaded server compute the same answer again.
+      let peerBytesAtOpen: number | undefined;
+      let waitedMs = headerTimeoutMs;
+      const onHeaderDeadline = () => {
+        const bytes = call?.peerBytes();
+        if (
+          waitedMs === headerTimeoutMs &&
+          bytes !== undefined &&
+          peerBytesAtOpen !== undefined &&
+          bytes > peerBytesAtOpen
+        ) {
+          waitedMs += headerTimeoutMs;
+          cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+          return;
+        }
+        finish(new KubeTransportError('header-timeout', `no response headers within ${waitedMs} ms`));
+      };
+      cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+      const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST', waiting.signal);
       prepared = undefined;
       opening.then(
         (opened) => {
           call = opened;
+          peerBytesAtOpen = opened.peerBytes();
           if (settled) {
             opened.destroy();
             return;
@@ -465,6 +491,18 @@ export class KubeTransport {
       );
     });
   }
+}
+
+/**
+ * A transport failure of a request whose connection was lost carries the wait its pool staged for the reconnect, so
+ * the thousands of watches of one lost session do not all come back in the same instant.
+ */
+function staged(error: Error, call: PendingCall | undefined): Error {
+  // a request we ended ourselves reconnects nowhere: it must not take a place in the schedule
+  if (!call || !(error instanceof KubeTransportError) || error.failure === 'aborted') return error;
+  const reconnectDelayMs = call.reconnectDelayMs();
+  if (reconnectDelayMs <= 0) return error;
+  return new KubeTransportError(error.failure, error.message, { errno: error.errno, cause: error, reconnectDelayMs });
 }
 
 /** A request ready to send: URL, headers, and the way to the server. */

@@ -139,7 +139,7 @@ export class Reflector {
       delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
     else if (action.delay.kind === 'slow') delay = this.backoff.slow();
     else if (action.delay.kind === 'auth') delay = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
-    else delay = this.backoff.next();
+    else delay = Math.max(this.backoff.next(), action.delay.atLeastMs ?? 0);
     await this.sleep(delay);
     // after the wait, so a kubeconfig rewritten meanwhile (token rotation) is used by the very next attempt
     if (action.reloadCredentials && !this.stopped) this.o.transport.reloadCredentials();
