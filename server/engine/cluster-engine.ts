@@ -42,6 +42,13 @@ const MAX_TRANSITIONS = 2_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
 const COALESCE_MS = { bulk: 250, other: 5 } as const;
 const BULK_KINDS = new Set(['Pod', 'Event']);
+/**
+ * During a cluster's first sync its ~20 sources answer at different moments, each a reason to run every detector on
+ * a snapshot still incomplete: until the always tier settles (or `boundMs` after start) source changes are evaluated
+ * at most once per `windowMs`. The first event and the settling one are evaluated 5 ms after, as always. A source
+ * that fails says nothing to the engine, so until the first sync settles it is looked for once per window.
+ */
+const FIRST_SYNC = { windowMs: 500, boundMs: 2_000 } as const;
 /** How often a cluster is re-evaluated without events (time-based rules age); fleets stretch it (`pollScale`). */
 const PERIODIC_EVALUATION_MS = 5_000;
 /** How often the logs detectors corroborate with are fetched again (`pollScale` stretches it too). */
@@ -115,7 +122,14 @@ export class ClusterEngine {
   private readonly listeners = new Set<Listener>();
   private readonly published: PublishedHealth;
   private scheduled: NodeJS.Timeout | undefined;
-  private scheduledDelay = 0;
+  /** When the scheduled evaluation is due (epoch ms). */
+  private scheduledAt = 0;
+  /** When the last evaluation started (epoch ms); 0 before the first. */
+  private evaluatedAt = 0;
+  /** Until when (epoch ms) the first sync may coalesce source changes; 0 once it settled or before start. */
+  private firstSyncUntil = 0;
+  private readonly settledListeners = new Set<() => void>();
+  private firstSyncCheck: NodeJS.Timeout | undefined;
   private periodic: NodeJS.Timeout | undefined;
   private lastSampleAt = 0;
   private pendingTransitions: TransitionDto[] = [];
@@ -137,7 +151,7 @@ export class ClusterEngine {
       connection: this.connection,
       detectors: this.detectors,
       onEvent: (event) => this.onEvent(event),
-      onChange: () => this.schedule(COALESCE_MS.other),
+      onChange: () => this.scheduleSourceChange(COALESCE_MS.other),
       logPollMs: LOG_POLL_MS * (options.pollScale ?? 1),
       optionalProbeMs: options.optionalProbeMs,
       services: options.metrics ? [options.metrics] : [],
@@ -170,7 +184,9 @@ export class ClusterEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.firstSyncUntil = Date.now() + FIRST_SYNC.boundMs;
     this.tiers.start();
+    this.checkFirstSync();
     this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
     // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
@@ -251,6 +267,9 @@ export class ClusterEngine {
     clearTimeout(this.periodic);
     clearInterval(this.periodic);
     clearTimeout(this.scheduled);
+    clearTimeout(this.firstSyncCheck);
+    this.scheduled = undefined;
+    this.settledListeners.clear();
     evaluationPacer().cancel(this);
     this.connection.close();
   }
@@ -283,6 +302,57 @@ export class ClusterEngine {
   /** True once every source has synced or failed in a way only time or RBAC can fix (not `pending`). */
   settled(): boolean {
     return this.tiers.settled();
+  }
+
+  /**
+   * Calls `listener` once, when the always tier's first sync settles (every source synced or failed in a way only
+   * time or RBAC can fix), or at once if it has; returns the function that cancels it. A source that fails without
+   * an event is seen at the next evaluation.
+   */
+  onFirstSync(listener: () => void): () => void {
+    if (this.firstSynced()) {
+      listener();
+      return () => undefined;
+    }
+    this.settledListeners.add(listener);
+    return () => this.settledListeners.delete(listener);
+  }
+
+  private firstSynced(): boolean {
+    return this.running && this.firstSyncUntil === 0;
+  }
+
+  /** True while the first sync may coalesce (not settled, within its bound). */
+  private inFirstSync(): boolean {
+    return !this.settleFirstSync() && Date.now() < this.firstSyncUntil;
+  }
+
+  /** True once the first sync settled; the moment it does, tells the listeners. */
+  private settleFirstSync(): boolean {
+    if (this.firstSyncUntil === 0) return true;
+    if (!this.tiers.settled('always')) return false;
+    this.firstSyncUntil = 0;
+    clearTimeout(this.firstSyncCheck);
+    const listeners = [...this.settledListeners];
+    this.settledListeners.clear();
+    for (const listener of listeners) listener();
+    return true;
+  }
+
+  /**
+   * Once per window until the first sync settled: a failed source (no event) shows within a window while the bound
+   * runs, and the settling is evaluated (and told) within a window even when no event marks it.
+   */
+  private checkFirstSync(): void {
+    this.firstSyncCheck = setTimeout(() => {
+      if (!this.running) return;
+      if (this.settleFirstSync()) return this.schedule(COALESCE_MS.other);
+      if (Date.now() < this.firstSyncUntil && Date.now() - this.evaluatedAt >= FIRST_SYNC.windowMs) {
+        this.schedule(COALESCE_MS.other);
+      }
+      this.checkFirstSync();
+    }, FIRST_SYNC.windowMs);
+    this.firstSyncCheck.unref?.();
   }
 
   health(): ClusterHealthDto {
@@ -340,7 +410,15 @@ export class ClusterEngine {
 
   private onEvent(event: SourceEvent): void {
     if (event.type !== 'synced' && TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
-    this.schedule(event.type !== 'synced' && BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other);
+    this.scheduleSourceChange(
+      event.type !== 'synced' && BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other,
+    );
+  }
+
+  /** A source's objects or state changed: during the first sync, at most one evaluation per window. */
+  private scheduleSourceChange(delayMs: number): void {
+    if (!this.inFirstSync() || this.evaluatedAt === 0) return this.schedule(delayMs);
+    this.schedule(Math.max(delayMs, this.evaluatedAt + FIRST_SYNC.windowMs - Date.now()));
   }
 
   private recordTransitions(event: Exclude<SourceEvent, { type: 'synced' }>): void {
@@ -365,11 +443,12 @@ export class ClusterEngine {
 
   private schedule(delayMs: number = COALESCE_MS.bulk): void {
     if (!this.running) return;
+    const due = Date.now() + delayMs;
     if (this.scheduled) {
-      if (delayMs >= this.scheduledDelay) return;
+      if (due >= this.scheduledAt) return;
       clearTimeout(this.scheduled);
     }
-    this.scheduledDelay = delayMs;
+    this.scheduledAt = due;
     this.scheduled = setTimeout(() => {
       this.scheduled = undefined;
       // In the fleet's next slice of evaluations, not at once: the event loop answers requests between slices.
@@ -381,12 +460,15 @@ export class ClusterEngine {
   }
 
   private evaluate(): void {
+    this.evaluatedAt = Date.now();
     const stopTimer = serviceMetrics().evaluationSeconds.startTimer();
     try {
       this.evaluateOnce();
     } finally {
       stopTimer();
     }
+    // A source that settled without an event (forbidden, not served) ends the first sync here.
+    this.settleFirstSync();
   }
 
   private evaluateOnce(): void {
