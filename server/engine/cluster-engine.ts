@@ -23,6 +23,7 @@ import { HostedClusterView } from './hosted-cluster-view';
 import { SourceTiers, type TierService } from './source-tiers';
 import { PublishedHealth } from './published-health';
 import { evaluationPacer } from './evaluation-pacer';
+import { FirstSync } from './first-sync';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
@@ -42,13 +43,6 @@ const MAX_TRANSITIONS = 2_000;
 /** Pod churn arrives in bursts of thousands; anything else is rare and re-evaluated almost at once. */
 const COALESCE_MS = { bulk: 250, other: 5 } as const;
 const BULK_KINDS = new Set(['Pod', 'Event']);
-/**
- * During a cluster's first sync its ~20 sources answer at different moments, each a reason to run every detector on
- * a snapshot still incomplete: until the always tier settles (or `boundMs` after start) source changes are evaluated
- * at most once per `windowMs`. The first event and the settling one are evaluated 5 ms after, as always. A source
- * that fails says nothing to the engine, so until the first sync settles it is looked for once per window.
- */
-const FIRST_SYNC = { windowMs: 500, boundMs: 2_000 } as const;
 /** How often a cluster is re-evaluated without events (time-based rules age); fleets stretch it (`pollScale`). */
 const PERIODIC_EVALUATION_MS = 5_000;
 /** How often the logs detectors corroborate with are fetched again (`pollScale` stretches it too). */
@@ -124,12 +118,7 @@ export class ClusterEngine {
   private scheduled: NodeJS.Timeout | undefined;
   /** When the scheduled evaluation is due (epoch ms). */
   private scheduledAt = 0;
-  /** When the last evaluation started (epoch ms); 0 before the first. */
-  private evaluatedAt = 0;
-  /** Until when (epoch ms) the first sync may coalesce source changes; 0 once it settled or before start. */
-  private firstSyncUntil = 0;
-  private readonly settledListeners = new Set<() => void>();
-  private firstSyncCheck: NodeJS.Timeout | undefined;
+  private readonly firstSync: FirstSync;
   private periodic: NodeJS.Timeout | undefined;
   private lastSampleAt = 0;
   private pendingTransitions: TransitionDto[] = [];
@@ -158,6 +147,12 @@ export class ClusterEngine {
       enabled: options.tiers?.enabled,
       holdDownMs: options.tiers?.holdDownMs,
     });
+    this.firstSync = new FirstSync({
+      alwaysSettled: () => this.tiers.settled('always'),
+      allSettled: () => this.tiers.settled(),
+      schedule: (delayMs) => this.schedule(delayMs),
+      promptMs: COALESCE_MS.other,
+    });
     this.published = new PublishedHealth(this.id, {
       cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone', ...this.discovery },
       findings: [],
@@ -184,9 +179,8 @@ export class ClusterEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
-    this.firstSyncUntil = Date.now() + FIRST_SYNC.boundMs;
+    this.firstSync.start();
     this.tiers.start();
-    this.checkFirstSync();
     this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
     // period, blocking the event loop for every one of them at once (500 clusters: seconds of stalled updates).
@@ -267,9 +261,8 @@ export class ClusterEngine {
     clearTimeout(this.periodic);
     clearInterval(this.periodic);
     clearTimeout(this.scheduled);
-    clearTimeout(this.firstSyncCheck);
+    this.firstSync.stop();
     this.scheduled = undefined;
-    this.settledListeners.clear();
     evaluationPacer().cancel(this);
     this.connection.close();
   }
@@ -304,55 +297,9 @@ export class ClusterEngine {
     return this.tiers.settled();
   }
 
-  /**
-   * Calls `listener` once, when the always tier's first sync settles (every source synced or failed in a way only
-   * time or RBAC can fix), or at once if it has; returns the function that cancels it. A source that fails without
-   * an event is seen at the next evaluation.
-   */
+  /** Calls `listener` once the first sync settled (see {@link FirstSync.onSettled}); returns its cancel. */
   onFirstSync(listener: () => void): () => void {
-    if (this.firstSynced()) {
-      listener();
-      return () => undefined;
-    }
-    this.settledListeners.add(listener);
-    return () => this.settledListeners.delete(listener);
-  }
-
-  private firstSynced(): boolean {
-    return this.running && this.firstSyncUntil === 0;
-  }
-
-  /** True while the first sync may coalesce (not settled, within its bound). */
-  private inFirstSync(): boolean {
-    return !this.settleFirstSync() && Date.now() < this.firstSyncUntil;
-  }
-
-  /** True once the first sync settled; the moment it does, tells the listeners. */
-  private settleFirstSync(): boolean {
-    if (this.firstSyncUntil === 0) return true;
-    if (!this.tiers.settled('always')) return false;
-    this.firstSyncUntil = 0;
-    clearTimeout(this.firstSyncCheck);
-    const listeners = [...this.settledListeners];
-    this.settledListeners.clear();
-    for (const listener of listeners) listener();
-    return true;
-  }
-
-  /**
-   * Once per window until the first sync settled: a failed source (no event) shows within a window while the bound
-   * runs, and the settling is evaluated (and told) within a window even when no event marks it.
-   */
-  private checkFirstSync(): void {
-    this.firstSyncCheck = setTimeout(() => {
-      if (!this.running) return;
-      if (this.settleFirstSync()) return this.schedule(COALESCE_MS.other);
-      if (Date.now() < this.firstSyncUntil && Date.now() - this.evaluatedAt >= FIRST_SYNC.windowMs) {
-        this.schedule(COALESCE_MS.other);
-      }
-      this.checkFirstSync();
-    }, FIRST_SYNC.windowMs);
-    this.firstSyncCheck.unref?.();
+    return this.firstSync.onSettled(listener);
   }
 
   health(): ClusterHealthDto {
@@ -417,8 +364,7 @@ export class ClusterEngine {
 
   /** A source's objects or state changed: during the first sync, at most one evaluation per window. */
   private scheduleSourceChange(delayMs: number): void {
-    if (!this.inFirstSync() || this.evaluatedAt === 0) return this.schedule(delayMs);
-    this.schedule(Math.max(delayMs, this.evaluatedAt + FIRST_SYNC.windowMs - Date.now()));
+    this.schedule(this.firstSync.delayFor(delayMs));
   }
 
   private recordTransitions(event: Exclude<SourceEvent, { type: 'synced' }>): void {
@@ -460,15 +406,14 @@ export class ClusterEngine {
   }
 
   private evaluate(): void {
-    this.evaluatedAt = Date.now();
+    this.firstSync.evaluating();
     const stopTimer = serviceMetrics().evaluationSeconds.startTimer();
     try {
       this.evaluateOnce();
     } finally {
       stopTimer();
     }
-    // A source that settled without an event (forbidden, not served) ends the first sync here.
-    this.settleFirstSync();
+    this.firstSync.evaluated();
   }
 
   private evaluateOnce(): void {

@@ -87,4 +87,16 @@ describe('a cluster engine during its first sync', () => {
     // The watch event's delivery and the 5 ms coalesce, on a busy machine.
     expect(Date.now() - changedAt).toBeLessThan(400);
   });
+
+  it('tells a cluster that turns active once its active tier synced too (what a staged start waits for)', async () => {
+    const { engine } = await startEngine([]);
+    // A viewer has it open from the start: the active tier (cluster-wide pods, logs) starts with the first evaluation.
+    const release = engine.view();
+    let told: { active: boolean; settled: boolean } | undefined;
+    engine.onFirstSync(() => (told = { active: engine.active(), settled: engine.settled() }));
+    engine.start();
+    await until('the first sync to settle', () => told, 10_000);
+    expect(told).toEqual({ active: true, settled: true });
+    release();
+  });
 });
