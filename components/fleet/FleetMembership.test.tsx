@@ -69,4 +69,37 @@ describe('FleetMembership', () => {
     rerender(<FleetMembership membership={membership} progress={{ synced: 3500, total: 3500, done: true }} />);
     expect(screen.queryByTestId('membership-sync-progress')).toBeNull();
   });
+
+  it('says a source is still listing its clusters, not that the fleet is empty; a failing one shows its error', () => {
+    const membership: FleetMembershipDto = {
+      discovered: 0,
+      connected: 0,
+      synced: 0,
+      waiting: [],
+      sources: [
+        { kind: 'hub', name: '/etc/hub:hub', listing: true },
+        {
+          kind: 'kubeconfig',
+          name: 'kubeconfig',
+          listing: true,
+          error: { message: 'the kubeconfig kubeconfig cannot be read now', since: '2026-11-25T11:00:00Z' },
+        },
+      ],
+    };
+    const { rerender } = render(
+      <FleetMembership membership={membership} progress={{ synced: 0, total: 0, done: true }} />,
+    );
+    const listing = screen.getAllByTestId('membership-source-listing');
+    expect(listing.map((line) => line.textContent)).toEqual(['Listing clusters from hub /etc/hub:hub…']);
+    expect(listing[0].getAttribute('role')).toBe('status');
+    expect(screen.getByTestId('membership-source-error').textContent).toMatch(/cannot be read now/);
+    rerender(
+      <FleetMembership
+        membership={{ ...membership, discovered: 3, sources: [{ kind: 'hub', name: '/etc/hub:hub' }] }}
+        progress={{ synced: 0, total: 3, done: false }}
+      />,
+    );
+    expect(screen.queryByTestId('membership-source-listing')).toBeNull();
+    expect(screen.getByTestId('membership-sync-progress').textContent).toBe('0 of 3 clusters synced');
+  });
 });

@@ -13,6 +13,8 @@ const count = (n: number) => n.toLocaleString('en-US');
 export function FleetMembership({ membership, progress }: { membership: FleetMembershipDto; progress?: SyncProgress }) {
   const waiting = membership.waiting.length + (membership.waitingHidden ?? 0);
   const failing = membership.sources.filter((source) => source.error);
+  // A source that fails says so below; one still listing is not an empty fleet.
+  const listing = membership.sources.filter((source) => source.listing && !source.error);
   return (
     <section className={styles.membership} aria-label="Fleet membership" data-testid="fleet-membership">
       <p>
@@ -22,6 +24,11 @@ export function FleetMembership({ membership, progress }: { membership: FleetMem
         {' · '}
         <span data-testid="membership-waiting">{waiting} waiting</span>
       </p>
+      {listing.map((source) => (
+        <p role="status" key={`${source.kind}:${source.name}`} data-testid="membership-source-listing">
+          Listing clusters from {source.kind} {source.name}…
+        </p>
+      ))}
       {progress && !progress.done ? (
         <p role="status">
           <span data-testid="membership-sync-progress">

@@ -65,6 +65,8 @@ const ROLE_OPTIONS = (['standalone', 'management', 'hosted'] as ClusterRoleDto[]
 
 /** How often the fleet list is fetched again, so clusters that left the fleet leave the page. */
 const LIST_REFRESH_MS = 15_000;
+/** How often while a source lists its clusters for the first time (its count and its end show within a second). */
+const LISTING_REFRESH_MS = 1_000;
 
 /** The fleet page: every cluster with version, update state, worst finding, sources and a trend sparkline. */
 export function FleetView() {
@@ -72,10 +74,11 @@ export function FleetView() {
   // Polled as well as streamed: a cluster its source removed leaves the list (the stream only adds and updates rows).
   // A plain timer, not `refetchInterval`: every streamed row update restarts that one, so it would never fire.
   const { refetch } = list;
+  const listing = !!list.data?.membership?.sources.some((source) => source.listing);
   useEffect(() => {
-    const timer = setInterval(() => void refetch(), LIST_REFRESH_MS);
+    const timer = setInterval(() => void refetch(), listing ? LISTING_REFRESH_MS : LIST_REFRESH_MS);
     return () => clearInterval(timer);
-  }, [refetch]);
+  }, [refetch, listing]);
   const [view, setView] = useFleetUrlState();
   const clusters = useMemo(() => list.data?.clusters ?? [], [list.data]);
   // Rows only, for every cluster: a fleet of 500 streams summaries, not whole health documents.
@@ -173,7 +176,9 @@ export function FleetView() {
         ) : null}
         {list.isSuccess ? (
           clusters.length === 0 ? (
-            <p>No clusters are watched.</p>
+            listing ? null : (
+              <p>No clusters are watched.</p>
+            )
           ) : rows.length === 0 ? (
             <p data-testid="fleet-no-match">No cluster matches these filters.</p>
           ) : (

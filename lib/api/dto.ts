@@ -378,6 +378,11 @@ export const fleetSourceStatusSchema = z.object({
   kind: z.enum(['kubeconfig', 'hub']),
   name: z.string(),
   error: z.object({ message: z.string(), since: z.string() }).optional(),
+  /**
+   * True until the source's first list completed (a hub's ClusterProfiles or ManagedClusters, a kubeconfig's
+   * contexts): its clusters are not known yet, which is not an empty fleet. Absent once listed.
+   */
+  listing: z.boolean().optional(),
 });
 
 /**

@@ -385,6 +385,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     console.log(
       `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
     );
+    console.log(`fleet bench: GET /api/clusters answers (ms) ${listLatencies.map(Math.round).join(' ')}`);
     const clustersApiP99MsDuringSync = Math.round(percentile(listLatencies, 0.99));
     console.log(`fleet bench: GET /api/clusters p99 ${clustersApiP99MsDuringSync} ms while syncing`);
     const steady = await steadyState(fleet.clusters);

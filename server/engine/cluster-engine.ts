@@ -23,6 +23,7 @@ import { HostedClusterView } from './hosted-cluster-view';
 import { SourceTiers, type TierService } from './source-tiers';
 import { PublishedHealth } from './published-health';
 import { evaluationPacer } from './evaluation-pacer';
+import { FirstSync } from './first-sync';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
@@ -115,7 +116,9 @@ export class ClusterEngine {
   private readonly listeners = new Set<Listener>();
   private readonly published: PublishedHealth;
   private scheduled: NodeJS.Timeout | undefined;
-  private scheduledDelay = 0;
+  /** When the scheduled evaluation is due (epoch ms). */
+  private scheduledAt = 0;
+  private readonly firstSync: FirstSync;
   private periodic: NodeJS.Timeout | undefined;
   private lastSampleAt = 0;
   private pendingTransitions: TransitionDto[] = [];
@@ -137,12 +140,18 @@ export class ClusterEngine {
       connection: this.connection,
       detectors: this.detectors,
       onEvent: (event) => this.onEvent(event),
-      onChange: () => this.schedule(COALESCE_MS.other),
+      onChange: () => this.scheduleSourceChange(COALESCE_MS.other),
       logPollMs: LOG_POLL_MS * (options.pollScale ?? 1),
       optionalProbeMs: options.optionalProbeMs,
       services: options.metrics ? [options.metrics] : [],
       enabled: options.tiers?.enabled,
       holdDownMs: options.tiers?.holdDownMs,
+    });
+    this.firstSync = new FirstSync({
+      alwaysSettled: () => this.tiers.settled('always'),
+      allSettled: () => this.tiers.settled(),
+      schedule: (delayMs) => this.schedule(delayMs),
+      promptMs: COALESCE_MS.other,
     });
     this.published = new PublishedHealth(this.id, {
       cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone', ...this.discovery },
@@ -170,6 +179,7 @@ export class ClusterEngine {
   start(): void {
     if (this.running) return;
     this.running = true;
+    this.firstSync.start();
     this.tiers.start();
     this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
@@ -251,6 +261,8 @@ export class ClusterEngine {
     clearTimeout(this.periodic);
     clearInterval(this.periodic);
     clearTimeout(this.scheduled);
+    this.firstSync.stop();
+    this.scheduled = undefined;
     evaluationPacer().cancel(this);
     this.connection.close();
   }
@@ -283,6 +295,11 @@ export class ClusterEngine {
   /** True once every source has synced or failed in a way only time or RBAC can fix (not `pending`). */
   settled(): boolean {
     return this.tiers.settled();
+  }
+
+  /** Calls `listener` once the first sync settled (see {@link FirstSync.onSettled}); returns its cancel. */
+  onFirstSync(listener: () => void): () => void {
+    return this.firstSync.onSettled(listener);
   }
 
   health(): ClusterHealthDto {
@@ -340,7 +357,14 @@ export class ClusterEngine {
 
   private onEvent(event: SourceEvent): void {
     if (event.type !== 'synced' && TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
-    this.schedule(event.type !== 'synced' && BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other);
+    this.scheduleSourceChange(
+      event.type !== 'synced' && BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other,
+    );
+  }
+
+  /** A source's objects or state changed: during the first sync, at most one evaluation per window. */
+  private scheduleSourceChange(delayMs: number): void {
+    this.schedule(this.firstSync.delayFor(delayMs));
   }
 
   private recordTransitions(event: Exclude<SourceEvent, { type: 'synced' }>): void {
@@ -365,11 +389,12 @@ export class ClusterEngine {
 
   private schedule(delayMs: number = COALESCE_MS.bulk): void {
     if (!this.running) return;
+    const due = Date.now() + delayMs;
     if (this.scheduled) {
-      if (delayMs >= this.scheduledDelay) return;
+      if (due >= this.scheduledAt) return;
       clearTimeout(this.scheduled);
     }
-    this.scheduledDelay = delayMs;
+    this.scheduledAt = due;
     this.scheduled = setTimeout(() => {
       this.scheduled = undefined;
       // In the fleet's next slice of evaluations, not at once: the event loop answers requests between slices.
@@ -381,12 +406,14 @@ export class ClusterEngine {
   }
 
   private evaluate(): void {
+    this.firstSync.evaluating();
     const stopTimer = serviceMetrics().evaluationSeconds.startTimer();
     try {
       this.evaluateOnce();
     } finally {
       stopTimer();
     }
+    this.firstSync.evaluated();
   }
 
   private evaluateOnce(): void {

@@ -3,7 +3,8 @@ import 'server-only';
 /** What staging needs of an engine. */
 export interface Startable {
   start(): void;
-  settled(): boolean;
+  /** Calls `listener` once the engine's first sync settled (at once if it has); returns the cancelling function. */
+  onFirstSync(listener: () => void): () => void;
 }
 
 /** Options of {@link StagedStarts}. */
@@ -12,9 +13,12 @@ export interface StagedStartsOptions {
   concurrency?: number;
   /** How long one engine holds its place at most (a black-holed API server never settles). Default 10 s. */
   slotMs?: number;
-  /** How often places are checked while engines wait. Default 100 ms. */
-  checkMs?: number;
-  now?: () => number;
+}
+
+/** A started engine's place: freed when its first sync settles or its time is up. */
+interface Place {
+  cancel: () => void;
+  giveUp: NodeJS.Timeout;
 }
 
 /**
@@ -22,34 +26,32 @@ export interface StagedStartsOptions {
  * passed), then the next waiting engine starts. Started all at once, 500 clusters' first LISTs and evaluations
  * arrive together and the event loop's turns grow to seconds, so every request waits that long several times over;
  * staged, the same work comes in turns short enough to answer `GET /api/clusters` within a second. Waiting engines
- * are fleet members already: their rows say they are connecting.
+ * are fleet members already: their rows say they are connecting. Places are freed by the engines' own signal, not
+ * by polling them.
  */
 export class StagedStarts<E extends Startable> {
   private readonly waiting = new Set<E>();
-  private readonly starting = new Map<E, number>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly starting = new Map<E, Place>();
   private readonly concurrency: number;
   private readonly slotMs: number;
-  private readonly checkMs: number;
-  private readonly now: () => number;
+  private stopped = false;
 
   constructor(options: StagedStartsOptions = {}) {
     this.concurrency = options.concurrency ?? 48;
     this.slotMs = options.slotMs ?? 10_000;
-    this.checkMs = options.checkMs ?? 100;
-    this.now = options.now ?? Date.now;
   }
 
   /** Starts `engine` now if a place is free, else when one frees. */
   add(engine: E): void {
+    if (this.stopped) return;
     this.waiting.add(engine);
     this.pump();
   }
 
-  /** Forgets an engine (stopped before or while starting). */
+  /** Forgets an engine (stopped before or while starting); its place, if it held one, goes to the next. */
   remove(engine: E): void {
     this.waiting.delete(engine);
-    this.starting.delete(engine);
+    this.free(engine);
   }
 
   /** Engines not started yet. */
@@ -58,29 +60,35 @@ export class StagedStarts<E extends Startable> {
   }
 
   stop(): void {
-    clearTimeout(this.timer);
-    this.timer = undefined;
+    this.stopped = true;
     this.waiting.clear();
+    for (const place of this.starting.values()) {
+      place.cancel();
+      clearTimeout(place.giveUp);
+    }
     this.starting.clear();
   }
 
+  private free(engine: E): void {
+    const place = this.starting.get(engine);
+    if (!place) return;
+    this.starting.delete(engine);
+    place.cancel();
+    clearTimeout(place.giveUp);
+    this.pump();
+  }
+
   private pump(): void {
-    const now = this.now();
-    for (const [engine, since] of this.starting) {
-      if (engine.settled() || now - since >= this.slotMs) this.starting.delete(engine);
-    }
     for (const engine of this.waiting) {
-      if (this.starting.size >= this.concurrency) break;
+      if (this.stopped || this.starting.size >= this.concurrency) break;
       this.waiting.delete(engine);
-      this.starting.set(engine, now);
+      const giveUp = setTimeout(() => this.free(engine), this.slotMs);
+      giveUp.unref?.();
+      const place: Place = { cancel: () => undefined, giveUp };
+      this.starting.set(engine, place);
       engine.start();
-    }
-    if (this.waiting.size > 0 && !this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.pump();
-      }, this.checkMs);
-      this.timer.unref?.();
+      // Registered after the start: an engine that settles at once frees its place right here.
+      place.cancel = engine.onFirstSync(() => queueMicrotask(() => this.free(engine)));
     }
   }
 }

@@ -1,5 +1,5 @@
 import 'server-only';
-import type { DiscoveredByDto, ReachabilityDto } from '@/lib/api/dto';
+import type { DiscoveredByDto, FleetMembershipDto, ReachabilityDto } from '@/lib/api/dto';
 import type { CredentialSource, ServerEndpoint } from '@/server/watch/kube-transport';
 
 /** How to reach a member's API server: a kubeconfig context, or an endpoint with a credential source. */
@@ -40,12 +40,11 @@ export function isConnectable(member: MemberSpec): member is ConnectableMember {
   return 'connection' in member;
 }
 
-/** A source's own health: reading it fails now (the last good set is kept) since when. */
-export interface SourceStatus {
-  kind: 'kubeconfig' | 'hub';
-  name: string;
-  error?: { message: string; since: string };
-}
+/**
+ * A source's own health, as the membership DTO carries it: still listing (its first set not known yet), or reading
+ * it fails now (the last good set is kept) since when.
+ */
+export type SourceStatus = FleetMembershipDto['sources'][number];
 
 /**
  * Where fleet members come from. A source owns a live set of members and reports every change of it, as the whole

@@ -72,6 +72,8 @@ export function hubSource(options: HubSourceOptions): FleetSource {
   let reflectors: { inventory: Reflector; secrets: Reflector; claims?: Reflector } | undefined;
   let mode: 'profiles' | 'managed-clusters' | undefined;
   let problem: SourceStatus['error'];
+  /** The inventory's first list has been reported (until then the fleet does not know the hub's clusters). */
+  let listed = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   let recompute: NodeJS.Timeout | undefined;
@@ -136,7 +138,10 @@ export function hubSource(options: HubSourceOptions): FleetSource {
     if (recompute || stopped) return;
     recompute = setTimeout(() => {
       recompute = undefined;
-      if (!stopped) report(members());
+      if (stopped) return;
+      const inventoryListed = reflectors?.inventory.state().status === 'synced';
+      report(members());
+      if (inventoryListed) listed = true;
     }, RECOMPUTE_MS);
     recompute.unref?.();
   };
@@ -198,7 +203,7 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       void begin();
     },
     status(): SourceStatus {
-      const status: SourceStatus = { kind: 'hub', name };
+      const status: SourceStatus = { kind: 'hub', name, ...(listed ? {} : { listing: true }) };
       if (problem) return { ...status, error: problem };
       // The inventory watch's own trouble (unreachable, unauthorized, forbidden) is the hub's: the last set stays.
       const state = reflectors?.inventory.state();

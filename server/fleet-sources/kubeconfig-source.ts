@@ -84,6 +84,7 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
   let debounce: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
   let lastText: string | undefined;
+  let listed = false;
   let stopped = false;
   let reading = Promise.resolve();
   let report: (members: readonly MemberSpec[]) => void = () => undefined;
@@ -114,6 +115,7 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
       return;
     }
     lastText = text;
+    listed = true;
     status = { kind: 'kubeconfig', name: path };
     report(members);
   };
@@ -150,7 +152,7 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
       };
       tick();
     },
-    status: () => status,
+    status: () => (listed ? status : { ...status, listing: true }),
     stop() {
       stopped = true;
       watcher?.close();

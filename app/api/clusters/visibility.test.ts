@@ -316,10 +316,12 @@ describe('a kubeconfig source as viewers see it', () => {
         kind: 'kubeconfig',
         name: 'prod-fleet.yaml',
       });
+      // Never read, the file is still to be listed: listing, and why it is not.
       expect(viewerList.membership?.sources).toEqual([
         {
           kind: 'kubeconfig',
           name: 'prod-fleet.yaml',
+          listing: true,
           error: {
             message: 'the kubeconfig prod-fleet.yaml cannot be read now; the clusters read before are kept',
             since: expect.any(String),

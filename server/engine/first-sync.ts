@@ -1,0 +1,128 @@
+import 'server-only';
+
+/**
+ * During a cluster's first sync its ~20 sources answer at different moments, each a reason to run every detector on
+ * a snapshot still incomplete: until the always tier settles (or `boundMs` after start) source changes are evaluated
+ * at most once per `windowMs`. The first event and the settling one are evaluated 5 ms after, as always. A source
+ * that fails says nothing to the engine, so until the first sync settles it is looked for once per window.
+ */
+export const FIRST_SYNC = { windowMs: 500, boundMs: 2_000 } as const;
+
+/** What {@link FirstSync} needs of its engine. */
+export interface FirstSyncHost {
+  /** The always tier synced or failed in a way only time or RBAC can fix. */
+  alwaysSettled(): boolean;
+  /** Every running source (the active tier too, when it runs) did. */
+  allSettled(): boolean;
+  /** Asks for an evaluation in `delayMs` (coalesced with one already asked for). */
+  schedule(delayMs: number): void;
+  /** How soon an evaluation is asked for when the first sync settles or a window passes without one. */
+  promptMs: number;
+}
+
+/**
+ * A cluster engine's first sync: when a source change may be evaluated (`delayFor`), and who is told once it
+ * settled (`onSettled`). The engine reports its evaluations (`evaluated`).
+ */
+export class FirstSync {
+  /** Until when (epoch ms) source changes are coalesced; 0 once the always tier settled, or before `start`. */
+  private until = 0;
+  private running = false;
+  /** When the last evaluation started (epoch ms); 0 before the first. */
+  private evaluatedAt = 0;
+  /** An evaluation ran (and decided the tier) since the always tier settled. */
+  private decided = false;
+  private readonly listeners = new Set<() => void>();
+  private check: NodeJS.Timeout | undefined;
+
+  constructor(private readonly host: FirstSyncHost) {}
+
+  start(): void {
+    this.running = true;
+    this.until = Date.now() + FIRST_SYNC.boundMs;
+    this.watch();
+  }
+
+  stop(): void {
+    this.running = false;
+    clearTimeout(this.check);
+    this.check = undefined;
+    this.listeners.clear();
+  }
+
+  /** The delay a source change asking for `delayMs` gets: at most one evaluation per window while coalescing. */
+  delayFor(delayMs: number): number {
+    const coalescing = !this.settle() && Date.now() < this.until;
+    this.tell();
+    if (!coalescing || this.evaluatedAt === 0) return delayMs;
+    return Math.max(delayMs, this.evaluatedAt + FIRST_SYNC.windowMs - Date.now());
+  }
+
+  /** An evaluation starts. */
+  evaluating(): void {
+    this.evaluatedAt = Date.now();
+  }
+
+  /** An evaluation ended: it saw the sources as they are now, and decided the tier on them. */
+  evaluated(): void {
+    // A source that settled without an event (forbidden, not served) ends the first sync here.
+    if (this.settle()) this.decided = true;
+    this.tell();
+  }
+
+  /**
+   * Calls `listener` once the first sync settled, or at once if it has; returns the function that cancels it.
+   * Settled: the always tier synced or failed in a way only time or RBAC can fix, the evaluation after it decided
+   * the tier, and the active tier it may have started settled too (what a staged start waits for).
+   */
+  onSettled(listener: () => void): () => void {
+    if (this.running && this.settled()) {
+      listener();
+      return () => undefined;
+    }
+    this.listeners.add(listener);
+    if (this.running && !this.check) this.watch();
+    return () => this.listeners.delete(listener);
+  }
+
+  private settled(): boolean {
+    return this.until === 0 && this.decided && this.host.allSettled();
+  }
+
+  private tell(): void {
+    if (this.listeners.size === 0 || !this.running || !this.settled()) return;
+    const listeners = [...this.listeners];
+    this.listeners.clear();
+    for (const listener of listeners) listener();
+  }
+
+  /** True once the always tier's first sync settled (the coalescing ends then). */
+  private settle(): boolean {
+    if (this.until === 0) return true;
+    if (!this.host.alwaysSettled()) return false;
+    this.until = 0;
+    this.decided = false;
+    return true;
+  }
+
+  /**
+   * Once per window until the first sync settled: a failed source (no event) shows within a window while the bound
+   * runs, and the settling is evaluated (and told) within a window even when no event marks it.
+   */
+  private watch(): void {
+    clearTimeout(this.check);
+    this.check = setTimeout(() => {
+      this.check = undefined;
+      if (!this.running) return;
+      const coalescing = this.until !== 0;
+      if (this.settle()) {
+        if (coalescing || !this.decided) this.host.schedule(this.host.promptMs);
+      } else if (Date.now() < this.until && Date.now() - this.evaluatedAt >= FIRST_SYNC.windowMs) {
+        this.host.schedule(this.host.promptMs);
+      }
+      this.tell();
+      if (this.until !== 0 || this.listeners.size > 0) this.watch();
+    }, FIRST_SYNC.windowMs);
+    this.check.unref?.();
+  }
+}
