@@ -1,4 +1,5 @@
 import 'server-only';
+import { createHash } from 'node:crypto';
 
 /** A parsed JSON object. */
 export type Json = Record<string, unknown>;
@@ -70,5 +71,31 @@ export function internStrings<T>(value: T): T {
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) record[key] = internStrings(record[key]);
   }
+  return value;
+}
+
+const SHARED_LIMIT = 1_000;
+const shared = new Map<string, unknown>();
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    for (const item of Object.values(value)) deepFreeze(item);
+    Object.freeze(value);
+  }
+  return value;
+}
+
+/**
+ * One frozen copy of parsed JSON shared by every holder of an equal value (like {@link internStrings}, for whole
+ * subtrees): a fleet's clusters on one version and channel are offered the same update lists, tens of kilobytes of
+ * small objects each. Frozen because it is shared: a change in place would show in every cluster. Bounded.
+ */
+export function sharedValue<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  const key = createHash('sha256').update(JSON.stringify(value)).digest('base64');
+  const hit = shared.get(key);
+  if (hit !== undefined) return hit as T;
+  if (shared.size >= SHARED_LIMIT) shared.clear();
+  shared.set(key, deepFreeze(value));
   return value;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type { Condition, KubeObject, ManagedFieldsEntry, ObjectMeta, OwnerReference } from '@/lib/k8s/types';
-import { configProjection } from './projections-config';
+import { configProjection, sharedUpdateLists } from './projections-config';
 import { defined, internStrings, internedCopy, record, type Json } from './projections-strings';
 import { withoutUnreadFields } from './projections-nodes';
 
@@ -219,11 +219,13 @@ export function projectEvent(event: KubeObject): EventProjection {
 
 /**
  * The form in which an object of `resource` is cached: slim for pods and events, the ClusterVersion CRD reduced to
- * its capability enums, other kinds stripped of what no detector reads; every string shared with equal ones.
+ * its capability enums, other kinds stripped of what no detector reads; every string shared with equal ones, and a
+ * ClusterVersion's update lists with every cluster offered the same.
  */
 export function projectObject(resource: ResourceName, object: KubeObject): KubeObject {
   if (resource === 'pods') return internStrings(projectPod(object));
   if (resource === 'events') return internStrings(projectEvent(object));
   const slim = stripObject(object);
-  return internedCopy(withoutUnreadFields(resource, configProjection(resource, slim)));
+  const projected = internedCopy(withoutUnreadFields(resource, configProjection(resource, slim)));
+  return resource === 'clusterversions' ? sharedUpdateLists(projected) : projected;
 }
