@@ -6,14 +6,20 @@
  * reads `process.memoryUsage()` after a full GC before the fleet starts and once every cluster has settled and
  * stayed idle a while, and reports the difference per cluster and per watch: heap, external, array buffers and RSS
  * (RSS − heap is nghttp2/TLS native state, Buffers and malloc arenas). `--arena-max` sets `MALLOC_ARENA_MAX` in the
- * child's environment; `--snapshot` writes its heap snapshot at the end (read it with `heap-summary`).
+ * child's environment; `--snapshot` keeps its heap snapshot at the end (read it with `heap-summary`).
+ *
+ * The child runs the TypeScript sources through tsx, which compiles with esbuild's `keepNames`: every named closure
+ * gets its own `name` property, a property store of about 250 bytes that the built dashboard (bundled without
+ * `keepNames`) does not have. The child's heap snapshots before and after count those stores, and the bench reports
+ * the heap figures both as measured and without them (`bundled`), the estimate for the deployed dashboard.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeHeapSnapshot } from 'node:v8';
+import { heapGraph, type HeapSnapshotJson } from './heap-summary';
 
 const IDLE_MS = 10_000;
 const SETTLE_TIMEOUT_MS = 10 * 60_000;
@@ -35,6 +41,8 @@ export interface WatchMemoryChild {
   settleSeconds: number;
   before: MemoryFigures;
   after: MemoryFigures;
+  /** Bytes of closures' own property stores (tsx's `keepNames`), before and after. */
+  closureNames?: { before: number; after: number };
   /** After the fleet stopped (and a GC): what is left is code, module state and malloc's high-water mark. */
   stopped?: MemoryFigures;
 }
@@ -47,6 +55,8 @@ export interface WatchMemoryResult extends WatchMemoryChild {
   perWatch: MemoryFigures & { rssMinusHeap: number };
   /** Heap the stopped fleet freed, per cluster and per watch (the engines' state without compiled code). */
   heldHeap: { total: number; perCluster: number; perWatch: number };
+  /** The heap delta without tsx's closure name stores: what the built dashboard would use. */
+  bundled: { heapUsed: number; perCluster: number; perWatch: number };
 }
 
 const collect = () => {
@@ -97,6 +107,7 @@ export async function runWatchMemory(argv: string[] = process.argv.slice(3)): Pr
   if (values['arena-max'] !== undefined && !/^[1-9]\d*$/.test(values['arena-max']))
     throw new Error(`--arena-max must be a positive integer, got "${values['arena-max']}"`);
   if (values.child) {
+    if (!values.snapshot) throw new Error('--child needs --snapshot DIR');
     await runChild(values.child, values.namespace ?? '', clusters, values.snapshot);
     return undefined;
   }
@@ -119,7 +130,7 @@ async function runParent(
     const kubeconfig = join(dir, 'hub-kubeconfig.yaml');
     writeFileSync(kubeconfig, hub.kubeconfig('reader'), { mode: 0o600 });
     const args = ['watch-memory', '--child', `${kubeconfig}:${HUB_CONTEXT}`, '--namespace', hub.namespace];
-    args.push('--clusters', String(clusters), ...(snapshot ? ['--snapshot', snapshot] : []));
+    args.push('--clusters', String(clusters), '--snapshot', dir);
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       NEXT_TELEMETRY_DISABLED: '1',
@@ -143,8 +154,15 @@ async function runParent(
       ?.slice(REPORT.length);
     if (code !== 0 || !line) throw new Error(`the dashboard process failed (exit ${code})`);
     const report = JSON.parse(line) as WatchMemoryChild;
+    report.closureNames = {
+      before: closureNameBytes(join(dir, 'before.heapsnapshot')),
+      after: closureNameBytes(join(dir, 'after.heapsnapshot')),
+    };
+    if (snapshot) copyFileSync(join(dir, 'after.heapsnapshot'), snapshot);
+    const names = report.closureNames.after - report.closureNames.before;
     const held = report.after.heapUsed - (report.stopped?.heapUsed ?? report.after.heapUsed);
     const full = difference(report.after, report.before);
+    const bundled = full.heapUsed - names;
     const result: WatchMemoryResult = {
       ...report,
       arenaMax,
@@ -155,6 +173,11 @@ async function runParent(
         total: held,
         perCluster: Math.round(held / report.clusters),
         perWatch: Math.round(held / Math.max(1, report.watches)),
+      },
+      bundled: {
+        heapUsed: bundled,
+        perCluster: Math.round(bundled / report.clusters),
+        perWatch: Math.round(bundled / Math.max(1, report.watches)),
       },
     };
     console.log(JSON.stringify(result, null, 2));
@@ -167,10 +190,28 @@ async function runParent(
   }
 }
 
-async function runChild(hub: string, namespace: string, clusters: number, snapshot: string | undefined) {
+/** Bytes of the property stores closures own (esbuild's `keepNames` gives every named closure one). */
+function closureNameBytes(file: string): number {
+  const graph = heapGraph(JSON.parse(readFileSync(file, 'utf8')) as HeapSnapshotJson);
+  let bytes = 0;
+  for (let n = 0; n < graph.nodeCount; n += 1) {
+    if (graph.className[n] !== '(closure)' || graph.dominator[n] === -1) continue;
+    for (let e = graph.firstEdge[n]; e < graph.firstEdge[n + 1]; e += 1) {
+      const size = graph.selfSize[graph.edgeTarget[e]];
+      // an empty store is shared by all closures; an own one is larger
+      if (graph.edgeName[e] === 'properties' && size > 16) bytes += size;
+    }
+  }
+  return bytes;
+}
+
+async function runChild(hub: string, namespace: string, clusters: number, dir: string) {
   const { Fleet } = await import('@/server/engine/fleet');
   const { hubSource } = await import('@/server/fleet-sources/hub-source');
   const cut = hub.lastIndexOf(':');
+  collect();
+  // before the figures, so the snapshot's own allocations are part of the baseline
+  writeHeapSnapshot(join(dir, 'before.heapsnapshot'));
   collect();
   const before = figures();
   const started = performance.now();
@@ -192,7 +233,7 @@ async function runChild(hub: string, namespace: string, clusters: number, snapsh
   collect();
   const after = figures();
   const { sourcesByStatus } = fleet.stats();
-  if (snapshot) writeHeapSnapshot(snapshot);
+  writeHeapSnapshot(join(dir, 'after.heapsnapshot'));
   const report: WatchMemoryChild = {
     clusters: fleet.members().length,
     // a synced source holds one open watch; an idle active-tier source holds none
