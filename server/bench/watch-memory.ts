@@ -28,6 +28,8 @@ const REPORT = 'watch-memory report: ';
 /** `process.memoryUsage()` figures the bench compares. */
 export interface MemoryFigures {
   heapUsed: number;
+  /** The heap V8 has committed: used plus free space in its pages (RSS counts all of it). */
+  heapTotal: number;
   external: number;
   arrayBuffers: number;
   rss: number;
@@ -66,16 +68,16 @@ const collect = () => {
 };
 
 const figures = (): MemoryFigures => {
-  const { heapUsed, external, arrayBuffers, rss } = process.memoryUsage();
-  return { heapUsed, external, arrayBuffers, rss };
+  const { heapUsed, heapTotal, external, arrayBuffers, rss } = process.memoryUsage();
+  return { heapUsed, heapTotal, external, arrayBuffers, rss };
 };
 
 type Figures = WatchMemoryResult['delta'];
 
-const KEYS = ['heapUsed', 'external', 'arrayBuffers', 'rss'] as const;
+const KEYS = ['heapUsed', 'heapTotal', 'external', 'arrayBuffers', 'rss'] as const;
 
 const difference = (after: MemoryFigures, before: MemoryFigures): Figures => {
-  const out = { heapUsed: 0, external: 0, arrayBuffers: 0, rss: 0, rssMinusHeap: 0 };
+  const out = { heapUsed: 0, heapTotal: 0, external: 0, arrayBuffers: 0, rss: 0, rssMinusHeap: 0 };
   for (const key of KEYS) out[key] = after[key] - before[key];
   out.rssMinusHeap = out.rss - out.heapUsed;
   return out;
