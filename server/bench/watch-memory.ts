@@ -18,7 +18,7 @@ import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from '
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { writeHeapSnapshot } from 'node:v8';
+import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
 import { heapGraph, type HeapSnapshotJson } from './heap-summary';
 
 const IDLE_MS = 10_000;
@@ -43,6 +43,8 @@ export interface WatchMemoryChild {
   settleSeconds: number;
   before: MemoryFigures;
   after: MemoryFigures;
+  /** Per V8 heap space at the end: committed and used bytes (where the committed heap's free part is). */
+  spaces: Record<string, { size: number; used: number }>;
   /** Bytes of closures' own property stores (tsx's `keepNames`), before and after. */
   closureNames?: { before: number; after: number };
   /** After the fleet stopped (and a GC): what is left is code, module state and malloc's high-water mark. */
@@ -235,6 +237,9 @@ async function runChild(hub: string, namespace: string, clusters: number, dir: s
   collect();
   const after = figures();
   const { sourcesByStatus } = fleet.stats();
+  const spaces: WatchMemoryChild['spaces'] = {};
+  for (const space of getHeapSpaceStatistics())
+    spaces[space.space_name] = { size: space.space_size, used: space.space_used_size };
   writeHeapSnapshot(join(dir, 'after.heapsnapshot'));
   const report: WatchMemoryChild = {
     clusters: fleet.members().length,
@@ -244,6 +249,7 @@ async function runChild(hub: string, namespace: string, clusters: number, dir: s
     settleSeconds,
     before,
     after,
+    spaces,
   };
   // What the engines hold, without the code they compiled: the heap they free when stopped.
   fleet.stop();
