@@ -1,7 +1,7 @@
 import 'server-only';
 import { collectionPath } from '@/lib/k8s/resources';
 import type { KubeObject } from '@/lib/k8s/types';
-import { Backoff, systemClock, type ReflectorClock } from './backoff';
+import { Backoff, backoffMaxMs, systemClock, type ReflectorClock } from './backoff';
 import { classifyFailure } from './failure-policy';
 import { KubeTransportError, apiErrorFromStatus, type KubeApiError } from './kube-errors';
 import type { Query } from './kube-transport';
@@ -30,7 +30,7 @@ export class Reflector {
   readonly cache = new ObjectCache();
   private readonly o: ReflectorOptions;
   private readonly clock: ReflectorClock;
-  private readonly backoff: Backoff;
+  private backoffState: Backoff | undefined;
   private readonly tracker: SourceStateTracker;
   private readonly path: string;
   private started = false;
@@ -60,12 +60,16 @@ export class Reflector {
   constructor(options: ReflectorOptions) {
     this.o = options;
     this.clock = options.clock ?? systemClock;
-    this.backoff = new Backoff(this.clock, options.backoff);
     this.tracker = new SourceStateTracker(this.clock, options.resource, options.namespace);
     this.path = collectionPath(options.resource, options.namespace);
     const bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
     this.inactivityMs = options.inactivityTimeoutMs ?? 3 * bookmarkMs;
-    this.staleAfterMs = options.staleAfterMs ?? 2 * bookmarkMs + this.backoff.maxMs;
+    this.staleAfterMs = options.staleAfterMs ?? 2 * bookmarkMs + backoffMaxMs(options.backoff);
+  }
+
+  /** Made at the first failure: most of a fleet's watches never fail, and a new backoff is the same as a reset one. */
+  private get backoff(): Backoff {
+    return (this.backoffState ??= new Backoff(this.clock, this.o.backoff));
   }
 
   /** Starts listing and watching. Calling it again, or after `stop()`, does nothing. */
