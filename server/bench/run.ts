@@ -22,6 +22,7 @@ const BENCHES: Record<string, () => Promise<unknown>> = {
   fleet: async () => (await import('./fleet')).runFleetBench(),
   'fleet-footprint': async () => (await import('./fleet-footprint')).runFleetFootprint(),
   history: async () => (await import('./history')).runHistoryBench(),
+  'watch-memory': async () => (await import('./watch-memory')).runWatchMemory(),
   'heap-summary': async () => (await import('./heap-summary')).runHeapSummary(),
 };
 

@@ -35,6 +35,11 @@ export interface BackoffOptions {
   resetAfterMs?: number;
 }
 
+/** The cap of a backoff with these options. */
+export function backoffMaxMs(options: BackoffOptions = {}): number {
+  return options.maxMs ?? 30_000;
+}
+
 /**
  * Capped, jittered exponential backoff. Jitter only shortens a delay, so the cap is never exceeded yet callers
  * failing at the same moment (an API server restart) spread out instead of retrying in lockstep.
@@ -53,7 +58,7 @@ export class Backoff {
     options: BackoffOptions = {},
   ) {
     this.initialMs = options.initialMs ?? 800;
-    this.maxMs = options.maxMs ?? 30_000;
+    this.maxMs = backoffMaxMs(options);
     this.factor = options.factor ?? 2;
     this.jitter = Math.min(1, Math.max(0, options.jitter ?? 0.5));
     this.resetAfterMs = options.resetAfterMs ?? 120_000;

@@ -14,12 +14,15 @@ export interface ReplaceDiff<T> {
   modified: { previous: T; object: T }[];
 }
 
+const EMPTY: readonly never[] = Object.freeze([]);
+
 /**
  * The objects of one source keyed by `namespace/name`. `version` grows on every change so readers can tell
- * cheaply whether anything moved since they last looked.
+ * cheaply whether anything moved since they last looked. An empty cache (about half the sources of an idle
+ * cluster: kinds it does not run, namespaces with nothing in them) holds no map and lists a shared empty array.
  */
 export class ObjectCache<T extends KubeObject = KubeObject> {
-  private readonly items = new Map<string, T>();
+  private items: Map<string, T> | undefined;
   private counter = 0;
   private listed: { version: number; items: readonly T[] } | undefined;
 
@@ -30,17 +33,17 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** Number of cached objects. */
   get size(): number {
-    return this.items.size;
+    return this.items?.size ?? 0;
   }
 
   /** The object under `key` (`ns/name` or `name`). */
   get(key: string): T | undefined {
-    return this.items.get(key);
+    return this.items?.get(key);
   }
 
   /** The object with this name (and namespace for namespaced kinds). */
   getByName(name: string, namespace?: string): T | undefined {
-    return this.items.get(namespace ? `${namespace}/${name}` : name);
+    return this.get(namespace ? `${namespace}/${name}` : name);
   }
 
   /**
@@ -48,18 +51,20 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
    * every cluster periodically, mostly with nothing changed): never mutate it.
    */
   list(): readonly T[] {
+    if (!this.items) return EMPTY;
     if (this.listed?.version !== this.counter) this.listed = { version: this.counter, items: [...this.items.values()] };
     return this.listed.items;
   }
 
   /** All keys. */
   keys(): string[] {
-    return [...this.items.keys()];
+    return this.items ? [...this.items.keys()] : [];
   }
 
   /** Inserts or replaces; returns the object it replaced. */
   upsert(object: T): T | undefined {
     const key = cacheKey(object);
+    this.items ??= new Map();
     const previous = this.items.get(key);
     this.items.set(key, object);
     this.counter += 1;
@@ -68,10 +73,11 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
 
   /** Removes by key; returns the removed object. */
   delete(key: string): T | undefined {
-    const previous = this.items.get(key);
+    const previous = this.items?.get(key);
     if (previous === undefined) return undefined;
-    this.items.delete(key);
+    this.items?.delete(key);
     this.counter += 1;
+    this.emptied();
     return previous;
   }
 
@@ -84,9 +90,9 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
     const next = new Map<string, T>();
     for (const object of objects) next.set(cacheKey(object), object);
     const diff: ReplaceDiff<T> = { deleted: [], added: [], modified: [] };
-    for (const [key, previous] of this.items) if (!next.has(key)) diff.deleted.push(previous);
+    for (const [key, previous] of this.items ?? []) if (!next.has(key)) diff.deleted.push(previous);
     for (const [key, object] of next) {
-      const previous = this.items.get(key);
+      const previous = this.items?.get(key);
       if (previous === undefined) {
         diff.added.push(object);
       } else if (previous.metadata.uid && object.metadata.uid && previous.metadata.uid !== object.metadata.uid) {
@@ -97,9 +103,17 @@ export class ObjectCache<T extends KubeObject = KubeObject> {
         diff.modified.push({ previous, object });
       }
     }
-    this.items.clear();
-    for (const [key, object] of next) this.items.set(key, object);
+    // the new map replaces the old one rather than refilling it: a map keeps the table of its largest size
+    this.items = next.size > 0 ? next : undefined;
     this.counter += 1;
+    this.emptied();
     return diff;
+  }
+
+  /** Lets go of the map and the last list once the cache is empty. */
+  private emptied(): void {
+    if (this.items?.size) return;
+    this.items = undefined;
+    this.listed = undefined;
   }
 }

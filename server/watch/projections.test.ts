@@ -203,3 +203,51 @@ describe('projections', () => {
     expect(co.status).toEqual({ versions: [{ name: 'operator', version: '4.14.1' }] });
   });
 });
+
+describe('ClusterVersion update lists', () => {
+  const release = (version: string) => ({
+    version,
+    image: `quay.io/openshift-release-dev/ocp-release@sha256:${version}`,
+    url: `https://access.redhat.com/errata/${version}`,
+  });
+  const clusterVersion = (name: string, versions: string[]): KubeObject => ({
+    apiVersion: 'config.openshift.io/v1',
+    kind: 'ClusterVersion',
+    metadata: { name: 'version', uid: name, resourceVersion: '1' },
+    status: {
+      desired: release('4.16.1'),
+      availableUpdates: versions.map(release),
+      conditionalUpdates: versions.map((version) => ({
+        release: release(version),
+        risks: [
+          { name: 'Risk', message: 'a known issue', url: 'https://issues/1', matchingRules: [{ type: 'Always' }] },
+        ],
+        conditions: [{ type: 'Recommended', status: 'False', reason: 'Risk', message: 'a known issue' }],
+      })),
+    },
+  });
+  const status = (object: KubeObject) => object.status as Record<string, unknown>;
+
+  it('are one shared, frozen copy for every cluster offered the same updates', () => {
+    const a = projectObject('clusterversions', clusterVersion('a', ['4.16.2', '4.16.3']));
+    const b = projectObject('clusterversions', clusterVersion('b', ['4.16.2', '4.16.3']));
+    const c = projectObject('clusterversions', clusterVersion('c', ['4.16.2']));
+    const input = status(clusterVersion('x', ['4.16.2', '4.16.3']));
+    expect(status(a).availableUpdates).toEqual(input.availableUpdates);
+    expect(status(a).conditionalUpdates).toEqual(input.conditionalUpdates);
+    expect(status(b).availableUpdates).toBe(status(a).availableUpdates);
+    expect(status(b).conditionalUpdates).toBe(status(a).conditionalUpdates);
+    expect(status(c).conditionalUpdates).not.toBe(status(a).conditionalUpdates);
+    expect(status(c).conditionalUpdates).toHaveLength(1);
+    // shared across clusters, so nobody may change them in place
+    const shared = status(a).conditionalUpdates as { risks: unknown[] }[];
+    expect(Object.isFrozen(shared) && Object.isFrozen(shared[0]) && Object.isFrozen(shared[0].risks)).toBe(true);
+    expect(Object.isFrozen(a) || Object.isFrozen(a.status)).toBe(false);
+  });
+
+  it('are kept as they came when they are not lists', () => {
+    const odd = clusterVersion('d', []);
+    (odd.status as Record<string, unknown>).availableUpdates = null;
+    expect(status(projectObject('clusterversions', odd)).availableUpdates).toBeNull();
+  });
+});

@@ -1,7 +1,9 @@
 import 'server-only';
 import type { ResourceName } from '@/lib/k8s/resources';
-import { capabilityEnumsOnly } from '@/lib/release/crd-capability-enums';
 import type { Condition, KubeObject, ManagedFieldsEntry, ObjectMeta, OwnerReference } from '@/lib/k8s/types';
+import { configProjection, sharedUpdateLists } from './projections-config';
+import { defined, internStrings, internedCopy, record, type Json } from './projections-strings';
+import { withoutUnreadFields } from './projections-nodes';
 
 /** The annotation `kubectl apply` writes: a full copy of the object (sometimes with secrets), never needed here. */
 export const LAST_APPLIED_ANNOTATION = 'kubectl.kubernetes.io/last-applied-configuration';
@@ -57,19 +59,6 @@ export interface EventProjection extends KubeObject {
   lastTimestamp?: string;
   eventTime?: string;
   source?: { component?: string; host?: string };
-}
-
-type Json = Record<string, unknown>;
-
-function record(value: unknown): Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : {};
-}
-
-function defined<T extends Json>(value: T): T {
-  // A copy rather than `delete`: deleting properties drops V8 objects into dictionary mode, several times larger.
-  const out: Json = {};
-  for (const key of Object.keys(value)) if (value[key] !== undefined) out[key] = value[key];
-  return out as T;
 }
 
 /**
@@ -229,115 +218,14 @@ export function projectEvent(event: KubeObject): EventProjection {
 }
 
 /**
- * Fields of other kinds that no detector reads and that are large in real clusters, dropped on the way into the
- * cache (as client-go's SetTransform does). The detectors' results on real objects are the same with and without
- * them (projections-detectors.test.ts).
- */
-const UNREAD_FIELDS: Partial<Record<ResourceName, readonly (readonly [string, string])[]>> = {
-  // Every image on the node with its tags and digests (tens of kilobytes per node), and its volumes.
-  nodes: [
-    ['status', 'images'],
-    ['status', 'volumesAttached'],
-    ['status', 'volumesInUse'],
-  ],
-  // The rendered Ignition config, up to megabytes per MachineConfig: only its release-version annotation is read.
-  machineconfigs: [['', 'spec']],
-  // The namespaces and objects each operator relates to: only conditions and versions are read.
-  clusteroperators: [['status', 'relatedObjects']],
-};
-
-function withoutFields(object: KubeObject, fields: readonly (readonly [string, string])[]): KubeObject {
-  const out: Json = { ...object };
-  for (const [parent, field] of fields) {
-    if (parent === '') {
-      if (field in out) out[field] = undefined;
-      continue;
-    }
-    const holder = record(out[parent]);
-    if (field in holder) out[parent] = defined({ ...holder, [field]: undefined });
-  }
-  return defined(out) as KubeObject;
-}
-
-/**
- * The FeatureGate with only the version of each `status.featureGates[]` entry (what failure A reads): the enabled
- * and disabled gate lists are hundreds of names per version.
- */
-function featureGateVersions(object: KubeObject): KubeObject {
-  const status = record(object.status);
-  if (!Array.isArray(status.featureGates)) return object;
-  const featureGates = status.featureGates.map((entry: unknown) => defined({ version: record(entry).version }));
-  return { ...object, status: { ...status, featureGates } };
-}
-
-/**
  * The form in which an object of `resource` is cached: slim for pods and events, the ClusterVersion CRD reduced to
- * its capability enums, other kinds stripped of what no detector reads; every string shared with equal ones.
+ * its capability enums, other kinds stripped of what no detector reads; every string shared with equal ones, and a
+ * ClusterVersion's update lists with every cluster offered the same.
  */
 export function projectObject(resource: ResourceName, object: KubeObject): KubeObject {
   if (resource === 'pods') return internStrings(projectPod(object));
   if (resource === 'events') return internStrings(projectEvent(object));
-  let slim = stripObject(object);
-  if (resource === 'customresourcedefinitions') slim = capabilityEnumsOnly(slim);
-  if (resource === 'featuregates') slim = featureGateVersions(slim);
-  const unread = UNREAD_FIELDS[resource];
-  if (unread) slim = withoutFields(slim, unread);
-  return internedCopy(slim);
-}
-
-const INTERN_LIMIT = 200_000;
-const INTERN_MAX_LENGTH = 2_048;
-
-/** A copy of a string that shares no storage with it (a slice or concatenation would still point at the original). */
-function flatCopy(value: string): string {
-  return value.length < 13 ? value : Buffer.from(value, 'utf8').toString('utf8');
-}
-const interned = new Map<string, string>();
-
-/**
- * A deep copy of parsed JSON with every string shared as {@link internStrings} does; the input is not changed (its
- * nested parts may be shared with other holders). Fleets repeat the same condition reasons and messages, versions,
- * release images and URLs in every cluster's objects; the parser makes a new copy of each.
- */
-export function internedCopy<T>(value: T): T {
-  // A long text (a ConfigMap's data, a rendered manifest) is seldom repeated, and the table would keep it after its
-  // object changed.
-  if (typeof value === 'string') return value.length <= INTERN_MAX_LENGTH ? internStrings(value) : value;
-  if (Array.isArray(value)) return value.map((item: unknown) => internedCopy(item)) as T;
-  if (value !== null && typeof value === 'object') {
-    const out: Record<string, unknown> = {};
-    for (const [key, item] of Object.entries(value)) {
-      // Unique per object: sharing them saves nothing and would churn the bounded table.
-      out[key] = key === 'uid' || key === 'resourceVersion' ? item : internedCopy(item);
-    }
-    return out as T;
-  }
-  return value;
-}
-
-/**
- * Replaces every string value of a freshly built projection with one shared copy per distinct value. Pods repeat
- * the same timestamps, statuses, node names and owner kinds thousands of times, and each JSON.parse makes new
- * copies; sharing them is most of what keeps a cached pod within its memory budget. The table is bounded.
- */
-export function internStrings<T>(value: T): T {
-  if (typeof value === 'string') {
-    const hit = interned.get(value);
-    if (hit !== undefined) return hit as T;
-    if (interned.size >= INTERN_LIMIT) interned.clear();
-    // Keep a copy of its own: a parser's string may be a slice of the whole source text (js-yaml's always are), and
-    // the table would keep that text alive as long as the value stays interned.
-    const own = flatCopy(value);
-    interned.set(own, own);
-    return own as T;
-  }
-  if (Array.isArray(value)) {
-    for (let index = 0; index < value.length; index += 1) value[index] = internStrings(value[index]);
-    return value;
-  }
-  if (value !== null && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    for (const key of Object.keys(record)) record[key] = internStrings(record[key]);
-  }
-  return value;
+  const slim = stripObject(object);
+  const projected = internedCopy(withoutUnreadFields(resource, configProjection(resource, slim)));
+  return resource === 'clusterversions' ? sharedUpdateLists(projected) : projected;
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import { collectionPath } from '@/lib/k8s/resources';
 import type { KubeObject } from '@/lib/k8s/types';
-import { Backoff, systemClock, type ReflectorClock } from './backoff';
+import { Backoff, backoffMaxMs, systemClock, type ReflectorClock } from './backoff';
 import { classifyFailure } from './failure-policy';
 import { KubeTransportError, apiErrorFromStatus, type KubeApiError } from './kube-errors';
 import type { Query } from './kube-transport';
@@ -12,6 +12,12 @@ import { SourceStateTracker, type SourceError, type SourceState } from './source
 import { decodeWatchLine } from './watch-decoder';
 import { endsInitialEvents, refusesWatchList, watchListQuery } from './watch-list';
 import type { ReflectorDiagnostic, ReflectorEvent, ReflectorOptions } from './reflector-types';
+
+/** What a failure leaves for the next attempt: when, and whether to reload the credentials first. */
+interface Retry {
+  delayMs: number;
+  reloadCredentials: boolean;
+}
 
 /**
  * Keeps a cache of one resource in step with the API server with client-go's reflector semantics: paged
@@ -24,10 +30,9 @@ export class Reflector {
   readonly cache = new ObjectCache();
   private readonly o: ReflectorOptions;
   private readonly clock: ReflectorClock;
-  private readonly backoff: Backoff;
+  private backoffState: Backoff | undefined;
   private readonly tracker: SourceStateTracker;
   private readonly path: string;
-  private readonly transform: (object: KubeObject) => KubeObject;
   private started = false;
   private stopped = false;
   private live: AbortController | undefined;
@@ -55,13 +60,16 @@ export class Reflector {
   constructor(options: ReflectorOptions) {
     this.o = options;
     this.clock = options.clock ?? systemClock;
-    this.backoff = new Backoff(this.clock, options.backoff);
     this.tracker = new SourceStateTracker(this.clock, options.resource, options.namespace);
     this.path = collectionPath(options.resource, options.namespace);
-    this.transform = options.transform ?? ((object) => projectObject(options.resource, object));
     const bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
     this.inactivityMs = options.inactivityTimeoutMs ?? 3 * bookmarkMs;
-    this.staleAfterMs = options.staleAfterMs ?? 2 * bookmarkMs + this.backoff.maxMs;
+    this.staleAfterMs = options.staleAfterMs ?? 2 * bookmarkMs + backoffMaxMs(options.backoff);
+  }
+
+  /** Made at the first failure: most of a fleet's watches never fail, and a new backoff is the same as a reset one. */
+  private get backoff(): Backoff {
+    return (this.backoffState ??= new Backoff(this.clock, this.o.backoff));
   }
 
   /** Starts listing and watching. Calling it again, or after `stop()`, does nothing. */
@@ -113,18 +121,23 @@ export class Reflector {
 
   private async run(): Promise<void> {
     while (!this.stopped) {
+      let retry: Retry | undefined;
       try {
         if (this.needList && !this.tryWatchList()) await this.list();
         if (this.stopped) break;
         if (!(await this.watch())) await this.sleep(this.backoff.next());
       } catch (error) {
         if (this.stopped) break;
-        await this.recover(error);
+        // Decided at once, and only the decision waits: a refused source waits minutes between tries, and the error
+        // (with the objects of its stack frames) would stay alive all that time.
+        retry = this.recover(error);
       }
+      if (retry) await this.retry(retry);
     }
   }
 
-  private async recover(error: unknown): Promise<void> {
+  /** Records a failure and decides when (and how) to try again. */
+  private recover(error: unknown): Retry {
     const action = classifyFailure(error, this.hasSynced);
     if (action.relist) {
       if (!this.needList) this.tracker.counters.relists += 1;
@@ -134,15 +147,20 @@ export class Reflector {
     if (this.hasSynced && (action.status === 'stale' || action.status === 'unreachable'))
       this.failedWhileSynced(action.status, action.error);
     else this.tracker.set(action.status, action.error);
-    let delay: number;
+    let delayMs: number;
     if (action.delay.kind === 'retry-after')
-      delay = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
-    else if (action.delay.kind === 'slow') delay = this.backoff.slow();
-    else if (action.delay.kind === 'auth') delay = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
-    else delay = Math.max(this.backoff.next(), action.delay.atLeastMs ?? 0);
-    await this.sleep(delay);
+      delayMs = action.delay.ms + Math.round(this.clock.random() * this.backoff.initialMs);
+    else if (action.delay.kind === 'slow') delayMs = this.backoff.slow();
+    else if (action.delay.kind === 'auth')
+      delayMs = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
+    else delayMs = Math.max(this.backoff.next(), action.delay.atLeastMs ?? 0);
+    return { delayMs, reloadCredentials: action.reloadCredentials };
+  }
+
+  private async retry({ delayMs, reloadCredentials }: Retry): Promise<void> {
+    await this.sleep(delayMs);
     // after the wait, so a kubeconfig rewritten meanwhile (token rotation) is used by the very next attempt
-    if (action.reloadCredentials && !this.stopped) this.o.transport.reloadCredentials();
+    if (reloadCredentials && !this.stopped) this.o.transport.reloadCredentials();
   }
 
   /**
@@ -278,7 +296,9 @@ export class Reflector {
       this.cancelHealthy = undefined;
       if (this.live === controller) this.live = undefined;
     }
-    if (this.streamError) throw this.streamError;
+    const streamError = this.streamError;
+    this.streamError = undefined;
+    if (streamError) throw streamError;
     if (listing && this.needList && !this.stopped)
       throw new KubeTransportError('reset', 'the watch ended before its initial events did');
     const lasted = this.clock.now() - startedAt;
@@ -364,7 +384,7 @@ export class Reflector {
 
   private project(object: KubeObject): KubeObject {
     try {
-      return this.transform(object);
+      return this.o.transform ? this.o.transform(object) : projectObject(this.o.resource, object);
     } catch (error) {
       this.tracker.counters.handlerErrors += 1;
       this.diagnose({
