@@ -13,6 +13,12 @@ export interface FleetBenchResult {
    * cluster-wide pod watch (the active tier's heaviest source).
    */
   heavyClusters: number;
+  /**
+   * The wait before `heavyClusters` was read: until every `--updating` cluster showed the active tier on the fleet
+   * list and as many clusters held a cluster-wide pod watch (`reached`), bounded at 2 minutes; `activeClusters` is
+   * how many rows showed the active tier then.
+   */
+  activeWait: { seconds: number; activeClusters: number; reached: boolean };
   /** Watch requests open on the API servers at steady state, and pod-log GETs per second over the steady period. */
   watches: number;
   logPollsPerSecond: number;

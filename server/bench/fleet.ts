@@ -93,7 +93,14 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
     const { base } = dashboard;
     const ids = new Set(fleet.clusters.map((running) => running.id));
     const sync = await waitForSync(dashboard, ids);
-    const steady = await steadyState(fleet.clusters);
+    const updating = new Set(
+      fleet.clusters.filter((running) => running.name === 'update-in-progress').map((running) => running.id),
+    );
+    const steady = await steadyState({
+      base,
+      clusters: fleet.clusters,
+      updating: args.updating === undefined ? new Set() : updating,
+    });
     console.log(
       `fleet bench: at steady state ${steady.heavyClusters} heavy clusters, ${steady.watches} open watches, ` +
         `${steady.logPollsPerSecond} log GETs/s`,
