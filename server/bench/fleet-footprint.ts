@@ -1,8 +1,10 @@
 /**
- * `npm run bench -- fleet-footprint [--clusters 500] [--no-listen] [--hub] [--json FILE]`: what an idle embedded
- * cluster costs the simulator process. Starts a fleet of `steady` clusters (listening on HTTPS, or reached in
- * process only with `--no-listen`), optionally the embedded hub in front, and reports the start time, heap and RSS
- * (after a full GC) and the CPU the idle fleet uses over 10 s, in total and per cluster.
+ * `npm run bench -- fleet-footprint [--clusters 500] [--no-listen] [--hub] [--settle SECONDS] [--json FILE]`: what an
+ * idle embedded cluster costs the simulator process. Starts a fleet of `steady` clusters (listening on HTTPS, or
+ * reached in process only with `--no-listen`), optionally the embedded hub in front, and reports the start time, heap
+ * and RSS (after a full GC) and the CPU the idle fleet uses over 10 s, in total and per cluster. The 10 s start at
+ * once, so they include the controllers' first resyncs (the CVO writes its status once then); `--settle` waits that
+ * long first, for the cost of a fleet that has been idle a while.
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -16,6 +18,8 @@ export interface FleetFootprint {
   clusters: number;
   listen: boolean;
   hub: boolean;
+  /** Seconds the fleet ran after its start before the idle CPU was measured (`--settle`). */
+  settleSeconds: number;
   startSeconds: number;
   heapBytes: number;
   rssBytes: number;
@@ -33,6 +37,7 @@ export async function runFleetFootprint(argv: string[] = process.argv.slice(3)):
       clusters: { type: 'string' },
       'no-listen': { type: 'boolean' },
       hub: { type: 'boolean' },
+      settle: { type: 'string' },
       json: { type: 'string' },
     },
     strict: true,
@@ -40,6 +45,9 @@ export async function runFleetFootprint(argv: string[] = process.argv.slice(3)):
   const clusters = Number(values.clusters ?? 500);
   if (!Number.isInteger(clusters) || clusters <= 0)
     throw new Error(`--clusters must be a positive integer, got "${values.clusters}"`);
+  const settleSeconds = Number(values.settle ?? 0);
+  if (!Number.isFinite(settleSeconds) || settleSeconds < 0)
+    throw new Error(`--settle must be a number of seconds, 0 or more, got "${values.settle}"`);
   const listen = !values['no-listen'];
   collect();
   const heapBefore = process.memoryUsage().heapUsed;
@@ -49,6 +57,7 @@ export async function runFleetFootprint(argv: string[] = process.argv.slice(3)):
   const hub = values.hub ? await startHub(fleetMembers(fleet), { realTime: true }) : undefined;
   const startSeconds = (performance.now() - started) / 1000;
   try {
+    await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
     collect();
     const cpuBefore = process.cpuUsage();
     const idleStart = performance.now();
@@ -63,6 +72,7 @@ export async function runFleetFootprint(argv: string[] = process.argv.slice(3)):
       clusters,
       listen,
       hub: hub !== undefined,
+      settleSeconds,
       startSeconds: Math.round(startSeconds * 10) / 10,
       heapBytes,
       rssBytes,
