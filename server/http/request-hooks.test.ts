@@ -156,6 +156,13 @@ describe('installRequestHooks', () => {
       const answer = await send('GET', '/async');
       expect(answer.status).toBe(500);
       expect(JSON.parse(answer.body.toString()).error.code).toBe('internal');
+      installRequestHooks([
+        () => Promise.resolve('continue'),
+        () => {
+          throw new Error('broken after a wait');
+        },
+      ]);
+      expect((await send('GET', '/after-wait')).status).toBe(500);
     } finally {
       console.error = error;
     }

@@ -56,12 +56,12 @@ function runFrom(
     }
     if (result === 'handled') return;
     if (result === 'continue') continue;
-    result.then(
-      (settled) => {
+    // What runs after a hook that waited runs in a promise callback: a throw there is answered, not left unhandled.
+    result
+      .then((settled) => {
         if (settled === 'continue') runFrom(hooks, i + 1, req, res, next);
-      },
-      (error: unknown) => failed(res, error),
-    );
+      })
+      .catch((error: unknown) => failed(res, error));
     return;
   }
   next();
@@ -69,9 +69,9 @@ function runFrom(
 
 /**
  * Makes every Node HTTP server of this process run `hooks`, in order, on each request before its own handler (the
- * list is instrumentation-node.ts's `NODE_REQUEST_HOOKS`). The
- * server's `emit` is patched once per process; a later call (a hot reload, a second register) replaces the list, so
- * each hook runs once per request and the newest code runs.
+ * list is instrumentation-node.ts's `NODE_REQUEST_HOOKS`). The server's `emit` is patched once per process; a later
+ * call (a hot reload, a second register) replaces the list, so each hook runs once per request and the newest code
+ * runs.
  */
 export function installRequestHooks(hooks: readonly RequestHook[]): void {
   if (holder.__updateHealthRequestHooks) {
