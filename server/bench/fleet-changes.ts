@@ -68,6 +68,7 @@ export async function measureChanges(
   stats: { superseded: number },
   gapMs = 50,
 ): Promise<number[]> {
+  if (targets.length === 0 && count > 0) throw new Error(`fleet bench: no cluster to change in the ${tag} phase`);
   const waits: Promise<number | undefined>[] = [];
   const slowest: { id: string; ms: number }[] = [];
   for (let i = 0; i < count; i += 1) {

@@ -3,13 +3,13 @@
  * [--changes 200] [--dashboard-heap-mb 1024]`: the embedded clusters run in this process, the real dashboard
  * (`server/cli/start.ts`, production build) in another. Browser-like SSE clients stay connected to `/api/stream`
  * while ClusterVersion objects change; each change carries a marker (its channel) and its latency is the time until
- * every client saw a health message with that marker. Then 20 clusters are black-holed (TCP open, no byte in either
- * direction) while the healthy ones keep changing (R13), and finally every API server restarts with watch rate
- * limiting (429 + Retry-After) and each cluster's recovery is the time until a change made after the restart reaches
- * the clients (R12). The bytes an open fleet tab receives per second are measured with no change from the bench and
- * during the steady changes. `--updating N` runs N clusters mid-update (update-in-progress) and the rest steady
- * instead of the scenario mix; `--sync-only` stops after the first sync and
- * the steady-state figures (heavy clusters, open watches, log polls).
+ * every client saw a health message with that marker. Then 20 clusters (at most half the fleet) are black-holed (TCP
+ * open, no byte in either direction) while the healthy ones keep changing (R13), and finally every API server
+ * restarts with watch rate limiting (429 + Retry-After) and each cluster's recovery is the time until a change made
+ * after the restart reaches the clients (R12). The bytes an open fleet tab receives per second are measured with no
+ * change from the bench and during the steady changes. `--updating N` runs N clusters mid-update
+ * (update-in-progress) and the rest steady instead of the scenario mix; `--sync-only` stops after the first sync and
+ * the steady-state figures (heavy clusters, read once the N clusters are active; open watches; log polls).
  *
  * `--via-hub` puts the embedded ACM hub in front: the dashboard gets the hub's kubeconfig only (`--hub FILE`),
  * discovers the clusters from ClusterProfiles and reaches every one through cluster-proxy; the members open no
