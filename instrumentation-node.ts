@@ -3,22 +3,31 @@
  * of instrumentation.ts never sees Node APIs). Without a configured kubeconfig the routes report the configuration
  * error themselves.
  */
-import { refuseUnsupportedMethodsOnServer } from './server/http/unsupported-methods';
-import { compressInOneStepOnServer } from './server/http/one-step-gzip';
+import { installRequestHooks, type RequestHook } from './server/http/request-hooks';
+import { refuseUnsupportedMethodOnServer } from './server/http/unsupported-methods';
+import { compressInOneStep } from './server/http/one-step-gzip';
+import { guardUpload } from './server/offline/upload-guard';
 import { drain } from './server/observability/shutdown';
 import { getIncidentRepository } from './server/incidents/incident-store';
 import { getFleet } from './server/engine/fleet';
-import { guardUploadsOnServer } from './server/offline/upload-guard';
 import { startConfiguredMetricsListener } from './server/auth/metrics-listener-config';
 
+/**
+ * What the Node server does to a request before Next sees it, in this order. The method guard comes first: TRACE and
+ * its kin (which make Next answer 500 before the edge runs) get 405 with the security headers on any path, the upload
+ * path included, before anything authenticates them. The upload guard then drops a client-sent viewer header and
+ * refuses an oversized, unauthenticated or over-quota must-gather upload before its body is read (proxy.ts leaves
+ * uploads alone: it would buffer the whole body). One-step gzip comes last, so only a request going on to Next has its
+ * answer compressed: the fleet list (megabytes at thousands of clusters) in one step, not in 16 KiB event-loop turns.
+ */
+export const NODE_REQUEST_HOOKS: readonly RequestHook[] = [
+  refuseUnsupportedMethodOnServer,
+  guardUpload,
+  compressInOneStep,
+];
+
 export function registerNode(): void {
-  // TRACE/TRACK/CONNECT make Next answer 500 before the edge runs; answer them 405 with the security headers here.
-  refuseUnsupportedMethodsOnServer();
-  // proxy.ts leaves must-gather uploads alone (it would buffer the whole body): this guard refuses an oversized,
-  // unauthenticated or over-quota upload before reading its body, and admits the rest with the edge's viewer header.
-  guardUploadsOnServer();
-  // The fleet list (megabytes at thousands of clusters) is compressed in one step, not in 16 KiB event-loop turns.
-  compressInOneStepOnServer();
+  installRequestHooks(NODE_REQUEST_HOOKS);
   // Graceful stop (Next closes the listener and waits for open responses): end the event streams so clients
   // reconnect to another replica, then close watches and databases.
   process.once('SIGTERM', () => void drain());

@@ -5,7 +5,7 @@ import { rejectUnsupportedMethod } from '@/server/http/unsupported-methods';
 
 /**
  * Before any route: steps in order (the method, the URL check, then authentication), then the security headers on
- * every response. (TRACE and its kin never get here: see refuseUnsupportedMethodsOnServer in instrumentation.ts.)
+ * every response. (TRACE and its kin never get here: see server/http/request-hooks.ts.)
  */
 const steps: readonly EdgeStep[] = [rejectUnsupportedMethod, rejectUndecodableUrl, requireViewer];
 

@@ -88,7 +88,7 @@ export type ApiCaller =
 
 /**
  * Authenticates a caller of a protected path from its headers: the decision every protected request goes through,
- * whether the edge (proxy.ts) or the upload guard (server/http/upload-guard.ts, before a body is read) asks.
+ * whether the edge (proxy.ts) or the upload guard (server/offline/upload-guard.ts, before a body is read) asks.
  */
 export async function authenticateApiCaller(headers: Headers, tls: boolean): Promise<ApiCaller> {
   const result = await authenticate(headers, tls);

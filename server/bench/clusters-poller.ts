@@ -1,13 +1,17 @@
 import { Worker } from 'node:worker_threads';
 
-/** One GET /api/clusters as the poller saw it: its latency and, per row, how many sources are in each status. */
+/**
+ * One GET /api/clusters as the poller saw it: its latency and, per row, how many sources are in each status and
+ * whether the cluster reads its active tier.
+ */
 export interface ClustersSample {
   /** Undefined when the request failed or was not answered with 200. */
   latencyMs?: number;
-  rows?: { id: string; statuses: Record<string, number> }[];
+  rows?: { id: string; statuses: Record<string, number>; active: boolean }[];
 }
 
-// Plain JavaScript for an `eval` worker: fetch, parse and boil each row down to status counts off the main thread.
+// Plain JavaScript for an `eval` worker: fetch, parse and boil each row down to status counts and its tier off the
+// main thread.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { url, intervalMs } = workerData;
@@ -21,7 +25,7 @@ const { url, intervalMs } = workerData;
         rows = (await response.json()).clusters.map((row) => {
           const statuses = {};
           for (const source of row.sources) statuses[source.status] = (statuses[source.status] || 0) + 1;
-          return { id: row.id, statuses };
+          return { id: row.id, statuses, active: row.activity?.tier === 'active' };
         });
       } else await response.arrayBuffer();
     } catch {}

@@ -6,7 +6,7 @@ import type { Fleet, FleetCluster } from '@/server/simulator/fleet';
 import { HUB_CONTEXT, fleetMembers, startHub } from '@/server/simulator/hub/serve-hub';
 import { relay } from './tcp-relay';
 
-/** Clusters the isolation phase cuts off. */
+/** Clusters the isolation phase cuts off (at most half of a smaller fleet). */
 export const BLACKHOLED = 20;
 
 /** How the fleet bench's dashboard reaches the embedded clusters, and the faults each way has. */
@@ -30,9 +30,15 @@ export interface FleetTopology {
 const rateLimitWatches = (running: FleetCluster) =>
   running.cluster.faults.add({ verb: 'watch', kind: 'status', status: 429, retryAfterSeconds: 5, count: 40 });
 
-/** Management clusters are never black-holed (their hosted rows would double-count). */
-const candidatesOf = (fleet: Fleet) =>
-  fleet.clusters.filter((running) => running.name !== 'hypershift-management').slice(-BLACKHOLED);
+/**
+ * Management clusters are never black-holed (their hosted rows would double-count), and at most half the others:
+ * the isolation phase times changes on the healthy ones, so a small fleet keeps some.
+ */
+const candidatesOf = (fleet: Fleet) => {
+  const eligible = fleet.clusters.filter((running) => running.name !== 'hypershift-management');
+  const count = Math.min(BLACKHOLED, Math.floor(fleet.clusters.length / 2));
+  return count === 0 ? [] : eligible.slice(-count);
+};
 
 /**
  * Direct: a kubeconfig with a context per cluster; the black-hole candidates are reached through TCP relays that

@@ -1,6 +1,7 @@
 import 'server-only';
-import http from 'node:http';
+import type http from 'node:http';
 import { gzip } from 'node:zlib';
+import type { RequestHookResult } from './request-hooks';
 
 /** Answers compressed here, in one step: the fleet list, megabytes while thousands of clusters sync. */
 const ONE_STEP_PATHS: ReadonlySet<string> = new Set(['/api/clusters']);
@@ -29,10 +30,11 @@ function toBuffer(chunk: unknown, encoding?: unknown): Buffer {
  * took 15 turns more than the same list sent plain, and while a fleet syncs a turn is long (measured: 2.1 s against
  * 0.5 s with 100 ms turns). Here the answer is buffered, compressed at once and written with its length; Next's
  * compression sees no `Accept-Encoding` and leaves it alone. Errors, small and non-JSON answers go out unchanged.
+ * A request hook (server/http/request-hooks.ts): it never answers, so the request always goes on.
  */
-export function compressInOneStep(req: http.IncomingMessage, res: http.ServerResponse): void {
-  if (req.method !== 'GET' || !ONE_STEP_PATHS.has((req.url ?? '').split('?')[0])) return;
-  if (!acceptsGzip(req.headers['accept-encoding'])) return;
+export function compressInOneStep(req: http.IncomingMessage, res: http.ServerResponse): RequestHookResult {
+  if (req.method !== 'GET' || !ONE_STEP_PATHS.has((req.url ?? '').split('?')[0])) return 'continue';
+  if (!acceptsGzip(req.headers['accept-encoding'])) return 'continue';
   delete req.headers['accept-encoding'];
   const chunks: Buffer[] = [];
   const original = { write: res.write, end: res.end, flushHeaders: res.flushHeaders, writeHead: res.writeHead };
@@ -79,17 +81,5 @@ export function compressInOneStep(req: http.IncomingMessage, res: http.ServerRes
     });
     return res;
   }) as typeof res.end;
-}
-
-/** Installs {@link compressInOneStep} on the Node server, once per process, before Next sees a request. */
-export function compressInOneStepOnServer(): void {
-  const holder = globalThis as unknown as { __updateHealthOneStepGzip?: boolean };
-  if (holder.__updateHealthOneStepGzip) return;
-  holder.__updateHealthOneStepGzip = true;
-  type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-  const emit = http.Server.prototype.emit as Emit;
-  http.Server.prototype.emit = function withOneStepGzip(this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request') compressInOneStep(...(args as [http.IncomingMessage, http.ServerResponse]));
-    return emit.call(this, event, ...args);
-  } as typeof emit;
+  return 'continue';
 }

@@ -3,7 +3,9 @@ import type { AddressInfo } from 'node:net';
 import { NextRequest } from 'next/server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { edgeRequest, runEdge } from './edge';
-import { refuseUnsupportedMethodsOnServer, rejectUnsupportedMethod } from './unsupported-methods';
+import { NODE_REQUEST_HOOKS } from '@/instrumentation-node';
+import { installRequestHooks } from './request-hooks';
+import { rejectUnsupportedMethod } from './unsupported-methods';
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };
 
@@ -24,7 +26,7 @@ describe('unsupported HTTP methods', () => {
   let server: http.Server;
   let port: number;
   beforeAll(async () => {
-    refuseUnsupportedMethodsOnServer();
+    installRequestHooks(NODE_REQUEST_HOOKS);
     // Stands for Next's own server: what it would do with TRACE (build a Fetch Request) fails.
     server = http.createServer((req, res) => {
       try {

@@ -1,9 +1,10 @@
 import 'server-only';
 import { randomUUID } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import { securityHeaders } from '@/lib/http/security-headers';
 import { jsonError } from './responses';
 import type { EdgeStep } from './edge';
+import type { RequestHook } from './request-hooks';
 
 /** The methods the dashboard answers; anything else gets 405 with `Allow` and the security headers. */
 export const SUPPORTED_METHODS: readonly string[] = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -21,26 +22,14 @@ export const rejectUnsupportedMethod: EdgeStep = ({ request }) => {
 
 /**
  * TRACE, TRACK and CONNECT never reach the edge: the Fetch `Request` Next builds for it refuses them, and Next answers
- * 500 without our headers. This answers them (and any other unsupported method) on the Node server itself, once per
- * process, before Next sees the request.
+ * 500 without our headers. This request hook (server/http/request-hooks.ts) answers them, and any other unsupported
+ * method, on the Node server itself before Next sees the request.
  */
-export function refuseUnsupportedMethodsOnServer(): void {
-  const holder = globalThis as unknown as { __updateHealthMethodGuard?: boolean };
-  if (holder.__updateHealthMethodGuard) return;
-  holder.__updateHealthMethodGuard = true;
-  type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-  const emit = http.Server.prototype.emit as Emit;
-  http.Server.prototype.emit = function guarded(this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event === 'request') {
-      const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-      if (!SUPPORTED_METHODS.includes((req.method ?? '').toUpperCase())) {
-        answerUnsupported(req, res);
-        return true;
-      }
-    }
-    return emit.call(this, event, ...args);
-  } as typeof emit;
-}
+export const refuseUnsupportedMethodOnServer: RequestHook = (req, res) => {
+  if (SUPPORTED_METHODS.includes((req.method ?? '').toUpperCase())) return 'continue';
+  answerUnsupported(req, res);
+  return 'handled';
+};
 
 /** 405 with `Allow` and the security headers, for a request no route may see. */
 export function answerUnsupported(req: http.IncomingMessage, res: http.ServerResponse): void {

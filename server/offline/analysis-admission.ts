@@ -57,7 +57,7 @@ export class AnalysisAdmission {
 
   /**
    * Why `enter` would refuse `user` now, or undefined; takes nothing. Lets an upload be refused before its body is
-   * read (server/http/upload-guard.ts); `enter` decides again when the analysis starts.
+   * read (server/offline/upload-guard.ts); `enter` decides again when the analysis starts.
    */
   check(user: string, limitStarts = true): AnalysisRefused | undefined {
     if (this.running.has(user)) {

@@ -18,7 +18,9 @@ import { MUST_GATHER_MAX_UPLOAD_BYTES, mustGatherCreatedSchema } from '@/lib/api
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { analysisAdmission } from './analysis-admission';
 import { directoryEntries, writeTestArchive } from './test-support';
-import { UPLOAD_PATH, guardUploadsOnServer } from './upload-guard';
+import { NODE_REQUEST_HOOKS } from '@/instrumentation-node';
+import { installRequestHooks } from '@/server/http/request-hooks';
+import { UPLOAD_PATH } from './upload-guard';
 
 /** Next's own compiler of a proxy `matcher` (what `next build` writes into the proxy manifest); not in its typings. */
 const { getMiddlewareMatchers } = pageStaticInfo as unknown as {
@@ -41,7 +43,7 @@ beforeAll(async () => {
   process.env.UPDATE_HEALTH_KUBECONFIG = join(dir, 'unused-kubeconfig.yaml');
   process.env.UPDATE_HEALTH_DATA_DIR = dir;
   await writeTestArchive(archive, directoryEntries('server/fixtures/must-gather/azure-4.8.11', 'must-gather.local.1/'));
-  guardUploadsOnServer();
+  installRequestHooks(NODE_REQUEST_HOOKS);
   const { POST } = await import('@/app/api/must-gather/route');
   // The stand-in for Next: hands the request to the upload route as Next does, its body a stream of the socket.
   server = http.createServer((req, res) => {

@@ -1,5 +1,5 @@
 import 'server-only';
-import http from 'node:http';
+import type http from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { MUST_GATHER_MAX_UPLOAD_BYTES } from '@/lib/api/must-gather-dto';
 import { securityHeaders } from '@/lib/http/security-headers';
@@ -8,6 +8,7 @@ import { authenticateApiCaller, refusedCallerResponse } from '@/server/auth/edge
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { badRequestJson } from '@/server/http/bad-request';
 import { jsonError, tooManyRequests } from '@/server/http/responses';
+import type { RequestHook, RequestHookResult } from '@/server/http/request-hooks';
 import { formatBytes } from './limits';
 import { analysisRefusalFor } from './must-gather-requests';
 
@@ -85,30 +86,18 @@ export async function admitUpload(req: http.IncomingMessage, res: http.ServerRes
 }
 
 /**
- * Installs the guard on the Node server, once per process: every request loses a client-sent viewer header (only the
- * edge and this guard set it), and requests for {@link UPLOAD_PATH} pass {@link admitUpload} before Next sees them.
+ * The request hook (server/http/request-hooks.ts) for every request: it loses a client-sent viewer header (only the
+ * edge and this guard set it), and a request for {@link UPLOAD_PATH} goes on only once {@link admitUpload} admits it.
  */
-export function guardUploadsOnServer(): void {
-  const holder = globalThis as unknown as { __updateHealthUploadGuard?: boolean };
-  if (holder.__updateHealthUploadGuard) return;
-  holder.__updateHealthUploadGuard = true;
-  type Emit = (this: http.Server, event: string | symbol, ...args: unknown[]) => boolean;
-  const emit = http.Server.prototype.emit as Emit;
-  http.Server.prototype.emit = function guarded(this: http.Server, event: string | symbol, ...args: unknown[]) {
-    if (event !== 'request') return emit.call(this, event, ...args);
-    const [req, res] = args as [http.IncomingMessage, http.ServerResponse];
-    delete req.headers[VIEWER_HEADER];
-    if (new URL(req.url ?? '/', 'http://upload.invalid').pathname !== UPLOAD_PATH)
-      return emit.call(this, event, ...args);
-    admitUpload(req, res).then(
-      (admitted) => {
-        if (admitted) emit.call(this, event, ...args);
-      },
-      (error: unknown) => {
-        console.error(`Update Health: upload guard: ${(error as Error).message}`);
-        if (!res.headersSent) void refuse(res, jsonError(500, 'internal', 'the upload could not be admitted'));
-      },
-    );
-    return true;
-  } as typeof emit;
-}
+export const guardUpload: RequestHook = (req, res) => {
+  delete req.headers[VIEWER_HEADER];
+  if (new URL(req.url ?? '/', 'http://upload.invalid').pathname !== UPLOAD_PATH) return 'continue';
+  return admitUpload(req, res).then(
+    (admitted): RequestHookResult => (admitted ? 'continue' : 'handled'),
+    async (error: unknown): Promise<RequestHookResult> => {
+      console.error(`Update Health: upload guard: ${(error as Error).message}`);
+      if (!res.headersSent) await refuse(res, jsonError(500, 'internal', 'the upload could not be admitted'));
+      return 'handled';
+    },
+  );
+};

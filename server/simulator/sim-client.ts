@@ -11,7 +11,8 @@ function copy(entry: StoredEntry): KubeObject {
 
 /**
  * The in-process client: every call goes through the same ResourceApi as an HTTP request, writes are attributed
- * to `manager` in managedFields, and returned objects are copies the caller may mutate freely.
+ * to `manager` in managedFields, and returned objects are copies the caller may mutate freely (but for `read` and
+ * `readList`, which share the stored objects with a resync that only reads).
  * Unlike an HTTP create, `create` keeps a given status (seeding convenience); everything else matches.
  */
 export class InProcessClient implements SimClient {
@@ -28,10 +29,24 @@ export class InProcessClient implements SimClient {
 
   /** Objects of a type, in key order, filtered like the HTTP list. */
   list(resource: ResourceName, options: ListOptions = {}): KubeObject[] {
+    return this.entries(resource, options).map(copy);
+  }
+
+  /** The stored object, shared (see {@link SimClient.read}). */
+  read(resource: ResourceName, name: string, namespace?: string): Readonly<KubeObject> | undefined {
+    return this.api.store.get(resource, namespace || undefined, name)?.object;
+  }
+
+  /** The stored objects of a type, shared (see {@link SimClient.readList}). */
+  readList(resource: ResourceName, options: ListOptions = {}): readonly Readonly<KubeObject>[] {
+    return this.entries(resource, options).map((entry) => entry.object);
+  }
+
+  private entries(resource: ResourceName, options: ListOptions): StoredEntry[] {
     const labels = compileLabelSelector(options.labelSelector);
     const fields = compileFieldSelector(resource, options.fieldSelector);
     const matcher = labels && fields ? (object: KubeObject) => labels(object) && fields(object) : (labels ?? fields);
-    return this.api.store.list(resource, options.namespace || undefined, matcher).map(copy);
+    return this.api.store.list(resource, options.namespace || undefined, matcher);
   }
 
   /** Creates the object (status included, for seeding). */

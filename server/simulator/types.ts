@@ -35,6 +35,13 @@ export class ApiStatusError extends Error {
 export interface SimClient {
   get(resource: ResourceName, name: string, namespace?: string): KubeObject | undefined;
   list(resource: ResourceName, options?: ListOptions): KubeObject[];
+  /**
+   * The stored object itself, not a copy: for a resync that only reads (an idle cluster's controllers read every few
+   * seconds, and copying each object each time was most of their CPU). Never mutate it or anything in it.
+   */
+  read(resource: ResourceName, name: string, namespace?: string): Readonly<KubeObject> | undefined;
+  /** {@link SimClient.list} without copies, for reading only, as {@link SimClient.read}. */
+  readList(resource: ResourceName, options?: ListOptions): readonly Readonly<KubeObject>[];
   create(resource: ResourceName, object: KubeObject): KubeObject;
   /** Replaces the object (spec and metadata; status is ignored for resources with a status subresource). */
   update(resource: ResourceName, object: KubeObject): KubeObject;

@@ -102,7 +102,7 @@ export class SimulatedClusterVersionOperator {
   /** One sync: notice spec changes, compute status, write it; log the outcome. */
   sync(): void {
     const now = this.context.clock.now();
-    const live = this.client.get('clusterversions', 'version');
+    const live = this.client.read('clusterversions', 'version');
     if (!live) return;
     this.log(
       'I',
@@ -160,7 +160,7 @@ export class SimulatedClusterVersionOperator {
    * Upgradeable=False with their reason and message; with none, the condition is absent.
    */
   private syncUpgradeable(now: number): void {
-    const notUpgradeable = this.client.list('clusteroperators').flatMap((co) => {
+    const notUpgradeable = this.client.readList('clusteroperators').flatMap((co) => {
       const conditions = (co.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
       const condition = conditions.find((c) => c.type === 'Upgradeable');
       return condition?.status === 'False' ? [{ name: co.metadata.name, condition }] : [];

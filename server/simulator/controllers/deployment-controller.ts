@@ -122,7 +122,7 @@ export class DeploymentController {
 
   /** Nothing to do: spec observed, every known pod Ready and not terminating, and as many as desired. */
   private isQuiet(options: ManagedDeploymentOptions): boolean {
-    const deployment = this.context.client.get('deployments', options.name, options.namespace);
+    const deployment = this.context.client.read('deployments', options.name, options.namespace);
     if (!deployment) return true;
     const status = deployment.status as
       | {
@@ -148,7 +148,7 @@ export class DeploymentController {
     if (known.length !== replicas) return false;
     return known.every(([key, life]) => {
       if (life.state !== 'Ready') return false;
-      const pod = this.context.client.get('pods', key.slice(prefix.length), options.namespace);
+      const pod = this.context.client.read('pods', key.slice(prefix.length), options.namespace);
       return Boolean(pod && !pod.metadata.deletionTimestamp);
     });
   }

@@ -36,12 +36,12 @@ interface ClusterVersionView {
 function clusterTarget(context: ScenarioContext): FeatureGateTarget {
   return {
     versions() {
-      const cv = context.client.get('clusterversions', 'version') as ClusterVersionView | undefined;
+      const cv = context.client.read('clusterversions', 'version') as ClusterVersionView | undefined;
       const desired = cv?.status?.desired?.version;
       return desired ? { desired, history: cv?.status?.history ?? [] } : undefined;
     },
     present() {
-      const live = context.client.get('featuregates', 'cluster');
+      const live = context.client.read('featuregates', 'cluster');
       return ((live?.status as { featureGates?: { version: string }[] } | undefined)?.featureGates ?? []).map(
         (entry) => entry.version,
       );

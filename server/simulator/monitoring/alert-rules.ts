@@ -42,7 +42,7 @@ const clusterOperatorDown: AlertRule = {
     runbook_url: `${RUNBOOKS}/cluster-monitoring-operator/ClusterOperatorDown.md`,
   }),
   evaluate: (client) =>
-    client.list('clusteroperators').flatMap((co) => {
+    client.readList('clusteroperators').flatMap((co) => {
       const available = conditionsOf(co).find((c) => c.type === 'Available');
       if (available?.status === 'True') return [];
       return [
@@ -69,7 +69,7 @@ const clusterOperatorDegraded: AlertRule = {
   }),
   evaluate: (client) => {
     const out: RuleInstance[] = [];
-    for (const co of client.list('clusteroperators')) {
+    for (const co of client.readList('clusteroperators')) {
       const degraded = conditionsOf(co).find((c) => c.type === 'Degraded' && c.status === 'True');
       if (degraded)
         out.push({
@@ -77,7 +77,7 @@ const clusterOperatorDegraded: AlertRule = {
           since: transitionTimeMs(degraded),
         });
     }
-    const cv = client.get('clusterversions', 'version');
+    const cv = client.read('clusterversions', 'version');
     const failing = cv && conditionsOf(cv).find((c) => c.type === 'Failing' && c.status === 'True');
     if (failing)
       out.push({
@@ -96,7 +96,7 @@ interface PdbStatus {
 }
 
 function pdbInstances(client: SimClient, test: (status: PdbStatus) => boolean): RuleInstance[] {
-  return client.list('poddisruptionbudgets').flatMap((pdb) => {
+  return client.readList('poddisruptionbudgets').flatMap((pdb) => {
     const status = (pdb.status ?? {}) as PdbStatus;
     if (!test(status)) return [];
     const blocked = status.conditions?.find((c) => c.type === 'DisruptionAllowed' && c.status === 'False');

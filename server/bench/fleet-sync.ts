@@ -1,0 +1,69 @@
+/** The fleet bench's first phase: the dashboard syncs every cluster while GET /api/clusters is timed. */
+import { sourceUpToDate } from '@/lib/health/tiers';
+import { clustersPoller } from './clusters-poller';
+import type { BenchDashboard } from './fleet-dashboard';
+import { percentile } from './fleet-result';
+
+/** How often GET /api/clusters is timed while the fleet syncs. */
+const LIST_SAMPLE_MS = 200;
+/** How long the fleet may take to sync before the bench reports what it got. */
+const SYNC_DEADLINE_MS = 15 * 60_000;
+
+/** What the sync phase measured. */
+export interface SyncFigures {
+  syncedClusters: number;
+  forbiddenSources: number;
+  /** NaN when not every cluster synced before the deadline. */
+  syncSeconds: number;
+  clustersApiP99MsDuringSync: number;
+}
+
+/**
+ * Polls the dashboard's fleet list until every cluster in `ids` has synced (or 15 minutes passed); throws when the
+ * dashboard exits meanwhile.
+ */
+export async function waitForSync(dashboard: BenchDashboard, ids: ReadonlySet<string>): Promise<SyncFigures> {
+  const started = dashboard.startedAt;
+  let synced = 0;
+  let reportedAt = performance.now();
+  let forbiddenSources = 0;
+  let syncSeconds = Number.NaN;
+  const listLatencies: number[] = [];
+  const deadline = performance.now() + SYNC_DEADLINE_MS;
+  // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
+  // A forbidden source is settled (the answer is final and shown), not behind.
+  const settled = (status: string) => sourceUpToDate({ status }) || status === 'forbidden';
+  const poller = clustersPoller(`${dashboard.base}/api/clusters`, LIST_SAMPLE_MS);
+  try {
+    while (performance.now() < deadline) {
+      const sample = await poller.next(5_000);
+      if (sample?.latencyMs !== undefined) listLatencies.push(sample.latencyMs);
+      if (sample?.rows) {
+        const rows = sample.rows.filter((row) => ids.has(row.id));
+        const statuses = (row: (typeof rows)[number]) => Object.keys(row.statuses);
+        synced = rows.filter((row) => statuses(row).length > 0 && statuses(row).every(settled)).length;
+        forbiddenSources = rows.reduce((sum, row) => sum + (row.statuses.forbidden ?? 0), 0);
+      }
+      if (synced === ids.size) {
+        syncSeconds = (performance.now() - started) / 1000;
+        break;
+      }
+      const elapsed = Math.round((performance.now() - started) / 1000);
+      const exited = dashboard.exited();
+      if (exited) throw new Error(`the dashboard exited (${exited}) after ${elapsed} s, ${synced}/${ids.size} synced`);
+      if (performance.now() - reportedAt > 15_000) {
+        reportedAt = performance.now();
+        console.log(`fleet bench: ${synced}/${ids.size} clusters synced after ${elapsed} s ...`);
+      }
+    }
+  } finally {
+    await poller.close();
+  }
+  console.log(
+    `fleet bench: ${synced}/${ids.size} clusters synced after ${Math.round((performance.now() - started) / 1000)} s`,
+  );
+  console.log(`fleet bench: GET /api/clusters answers (ms) ${listLatencies.map(Math.round).join(' ')}`);
+  const clustersApiP99MsDuringSync = Math.round(percentile(listLatencies, 0.99));
+  console.log(`fleet bench: GET /api/clusters p99 ${clustersApiP99MsDuringSync} ms while syncing`);
+  return { syncedClusters: synced, forbiddenSources, syncSeconds, clustersApiP99MsDuringSync };
+}
