@@ -115,6 +115,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
       ...(args.updating === undefined ? {} : { updating: args.updating }),
       ...steady,
       clustersApiP99MsDuringSync: sync.clustersApiP99MsDuringSync,
+      dashboardUpSeconds: Math.round(sync.upSeconds * 10) / 10,
       syncedClusters: sync.syncedClusters,
       forbiddenSources: sync.forbiddenSources,
       syncSeconds: Math.round(sync.syncSeconds * 10) / 10,
