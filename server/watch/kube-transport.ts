@@ -2,6 +2,7 @@ import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
 import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   KubeApiError,
@@ -413,23 +414,16 @@ export class KubeTransport {
         } catch {
           // an observer must not break the request
         }
-        res.body.on('error', (error) => finish(toTransportError(error)));
+        // No listener may capture `res`: a watch's listeners live for hours, and the response object would keep its
+        // header strings with them. They keep the body and the completion check only.
+        const { body, complete } = res;
+        body.on('error', (error) => finish(toTransportError(error)));
         const cut = () => new KubeTransportError('reset', 'connection closed before the response ended');
-        res.body.on('close', () => {
-          if (!res.complete()) finish(cut());
+        body.on('close', () => {
+          if (!complete()) finish(cut());
         });
         if (code < 200 || code >= 300) {
-          const parts: Buffer[] = [];
-          let size = 0;
-          res.body.on('data', (chunk: Buffer) => {
-            arm(idleTimeoutMs, idle);
-            if (size < ERROR_BODY_LIMIT) parts.push(chunk);
-            size += chunk.length;
-          });
-          res.body.on('end', () => {
-            const body = Buffer.concat(parts).toString('utf8');
-            finish(apiErrorFromResponse(code, res.statusText, body, res.headers['retry-after']), true);
-          });
+          readError(body, code, res.statusText, res.headers['retry-after'], () => arm(idleTimeoutMs, idle), finish);
           return;
         }
         try {
@@ -438,7 +432,7 @@ export class KubeTransport {
           finish(error as Error);
           return;
         }
-        res.body.on('data', (chunk: Buffer) => {
+        body.on('data', (chunk: Buffer) => {
           if (settled) return;
           arm(idleTimeoutMs, idle);
           let more: boolean;
@@ -450,7 +444,7 @@ export class KubeTransport {
           }
           if (!more) finish();
         });
-        res.body.on('end', () => finish(res.complete() ? undefined : cut(), true));
+        body.on('end', () => finish(complete() ? undefined : cut(), true));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
       // Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness
@@ -491,6 +485,28 @@ export class KubeTransport {
       );
     });
   }
+}
+
+/** Reads an error answer's body (up to a limit) and ends the request with the API error it describes. */
+function readError(
+  body: Readable,
+  code: number,
+  statusText: string,
+  retryAfter: string | undefined,
+  onData: () => void,
+  finish: (error: Error, keepSocket: boolean) => void,
+): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  body.on('data', (chunk: Buffer) => {
+    onData();
+    if (size < ERROR_BODY_LIMIT) parts.push(chunk);
+    size += chunk.length;
+  });
+  body.on('end', () => {
+    const text = Buffer.concat(parts).toString('utf8');
+    finish(apiErrorFromResponse(code, statusText, text, retryAfter), true);
+  });
 }
 
 /**
