@@ -66,7 +66,7 @@ export function h2Call(
   let stream: ClientHttp2Stream;
   try {
     stream = session.request(
-      { ...headers, [HTTP2_HEADER_METHOD]: method, [HTTP2_HEADER_PATH]: `${url.pathname}${url.search}` },
+      { ...headers, [HTTP2_HEADER_METHOD]: method, [HTTP2_HEADER_PATH]: ownString(url.pathname + url.search) },
       { endStream: false },
     );
   } catch (error) {
@@ -101,4 +101,12 @@ export function h2Call(
     reconnectDelayMs: () => lease.reconnectDelayMs(),
     peerBytes: () => lease.bytesRead(),
   };
+}
+
+/**
+ * A copy of `text` that owns its characters. A URL's parts are slices of its `href`, and a string built from them
+ * keeps the whole URL alive for as long as it lives: a watch's path lives for hours.
+ */
+export function ownString(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }

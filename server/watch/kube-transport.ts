@@ -13,7 +13,7 @@ import {
 } from './kube-errors';
 import { H2SessionPool, sharedSessionPool, type H2PoolOptions } from './h2-session-pool';
 import type { H2Target } from './h2-connect';
-import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
+import { h1Call, h2Call, ownString, type CallResponse, type PendingCall } from './http-call';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
 import { loopAwareTimeout } from './loop-timer';
@@ -376,7 +376,7 @@ export class KubeTransport {
     // Let go once the request is open: a watch's closures live for hours, and the URL objects and headers are its
     // largest part (the stream keeps its own copy of the headers).
     let prepared: Prepared | undefined = await this.prepare(path, query, payload, rejected);
-    const requestPath = prepared.url.pathname;
+    const requestPath = ownString(prepared.url.pathname);
     if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
