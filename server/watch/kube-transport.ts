@@ -102,6 +102,8 @@ export class KubeTransport {
   private readonly sessions: H2SessionPool | undefined;
   /** False for the process's shared pool, which outlives any one transport (its idle sessions close on their own). */
   private readonly ownsSessions: boolean;
+  /** The last `Authorization` header sent, shared by the requests that send the same one. */
+  private authorization: string | undefined;
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
     this.config = options.credentials ? withoutUserAuth(config) : config;
@@ -319,6 +321,11 @@ export class KubeTransport {
       'User-Agent': this.options.userAgent,
     };
     if (applied.auth) headers.Authorization = `Basic ${Buffer.from(applied.auth).toString('base64')}`;
+    // Every request's credentials are built afresh, and an HTTP/2 stream keeps its headers for its life: the open
+    // watches of one server share one copy of an unchanged token (a service account's is a kilobyte).
+    const authorization = headers.Authorization;
+    if (authorization === this.authorization) headers.Authorization = this.authorization;
+    else if (typeof authorization === 'string') this.authorization = authorization;
     if (payload !== undefined) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(payload);
