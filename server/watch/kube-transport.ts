@@ -16,7 +16,7 @@ import type { H2Target } from './h2-connect';
 import { h1Call, h2Call, ownString, type CallResponse, type PendingCall } from './http-call';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
-import { loopAwareTimeout } from './loop-timer';
+import { LoopTimer } from './loop-timer';
 
 /** Query parameters; `undefined` values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -390,20 +390,15 @@ export class KubeTransport {
 
     await new Promise<void>((resolve, reject) => {
       let settled = false;
-      let cancelTimer: (() => void) | undefined;
+      let timer: LoopTimer | undefined;
       let call: PendingCall | undefined;
       // gives up a wait for a stream slot or a connect once the request is over
       const waiting = new AbortController();
-      // the time our own event loop was blocked does not count against the server
-      const arm = (ms: number, error: () => KubeTransportError) => {
-        cancelTimer?.();
-        cancelTimer = loopAwareTimeout(() => finish(error()), ms);
-      };
       const onAbort = () => finish(new KubeTransportError('aborted', 'request aborted'));
       const finish = (error?: Error, keepSocket = false) => {
         if (settled) return;
         settled = true;
-        cancelTimer?.();
+        timer?.cancel();
         signal?.removeEventListener('abort', onAbort);
         if (!call) waiting.abort();
         if (!keepSocket) call?.destroy();
@@ -415,7 +410,10 @@ export class KubeTransport {
         // a request given up before its answer (its cancel deferred) is drained, not delivered
         if (settled) return;
         const code = res.status;
-        arm(idleTimeoutMs, idle);
+        // The time our own event loop was blocked does not count against the server. Once the answer began, one
+        // timer watches the body's silence and each chunk pushes it back.
+        timer?.cancel();
+        timer = new LoopTimer(() => finish(idle()), idleTimeoutMs);
         try {
           this.onResponseHeaders?.(res.headers);
         } catch {
@@ -430,7 +428,7 @@ export class KubeTransport {
           if (!complete()) finish(cut());
         });
         if (code < 200 || code >= 300) {
-          readError(body, code, res.statusText, res.headers['retry-after'], () => arm(idleTimeoutMs, idle), finish);
+          readError(body, code, res.statusText, res.headers['retry-after'], () => timer?.refresh(), finish);
           return;
         }
         try {
@@ -441,7 +439,7 @@ export class KubeTransport {
         }
         body.on('data', (chunk: Buffer) => {
           if (settled) return;
-          arm(idleTimeoutMs, idle);
+          timer?.refresh();
           let more: boolean;
           try {
             more = onChunk(chunk, (error) => finish(error));
@@ -468,12 +466,12 @@ export class KubeTransport {
           bytes > peerBytesAtOpen
         ) {
           waitedMs += headerTimeoutMs;
-          cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+          timer = new LoopTimer(onHeaderDeadline, headerTimeoutMs);
           return;
         }
         finish(new KubeTransportError('header-timeout', `no response headers within ${waitedMs} ms`));
       };
-      cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+      timer = new LoopTimer(onHeaderDeadline, headerTimeoutMs);
       const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST', waiting.signal);
       prepared = undefined;
       opening.then(
