@@ -1,7 +1,6 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
-import { StringDecoder } from 'node:string_decoder';
 import type { Readable } from 'node:stream';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
@@ -17,6 +16,7 @@ import { h1Call, h2Call, ownString, type CallResponse, type PendingCall } from '
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
 import { LoopTimer } from './loop-timer';
+import { LineSplitter } from './line-splitter';
 
 /** Query parameters; `undefined` values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -232,13 +232,11 @@ export class KubeTransport {
    * server ends the body or `onLine` returns false; rejects on HTTP errors, transport errors and timeouts.
    */
   async stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
-    const decoder = new StringDecoder('utf8');
-    let pending = '';
+    const splitter = new LineSplitter();
     let bytes = 0;
     let lines = 0;
     let endedBy: StreamResult['endedBy'] = 'server';
     const emit = (line: string): boolean => {
-      if (line.length === 0) return true;
       lines += 1;
       return controls.onLine(line) !== false;
     };
@@ -248,23 +246,14 @@ export class KubeTransport {
       controls,
       (chunk) => {
         bytes += chunk.length;
-        pending += decoder.write(chunk);
-        let newline = pending.indexOf('\n');
-        while (newline >= 0) {
-          const line = pending.slice(0, newline).trim();
-          pending = pending.slice(newline + 1);
-          if (!emit(line)) {
-            endedBy = 'client';
-            return false;
-          }
-          newline = pending.indexOf('\n');
-        }
-        return true;
+        if (splitter.push(chunk, emit)) return true;
+        endedBy = 'client';
+        return false;
       },
       controls.onOpen,
     );
     if (endedBy === 'server') {
-      const rest = (pending + decoder.end()).trim();
+      const rest = splitter.end();
       if (rest && !emit(rest)) endedBy = 'client';
     }
     return { endedBy, bytes, lines };
