@@ -231,7 +231,7 @@ export class KubeTransport {
    * GETs `path` and hands every newline-delimited line to `controls.onLine` as it arrives. Resolves when the
    * server ends the body or `onLine` returns false; rejects on HTTP errors, transport errors and timeouts.
    */
-  async stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
+  stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
     const splitter = new LineSplitter();
     let bytes = 0;
     let lines = 0;
@@ -240,23 +240,20 @@ export class KubeTransport {
       lines += 1;
       return controls.onLine(line) !== false;
     };
-    await this.exchange(
-      path,
-      query,
-      controls,
-      (chunk) => {
-        bytes += chunk.length;
-        if (splitter.push(chunk, emit)) return true;
-        endedBy = 'client';
-        return false;
-      },
-      controls.onOpen,
-    );
-    if (endedBy === 'server') {
-      const rest = splitter.end();
-      if (rest && !emit(rest)) endedBy = 'client';
-    }
-    return { endedBy, bytes, lines };
+    const done = (): StreamResult => {
+      if (endedBy === 'server') {
+        const rest = splitter.end();
+        if (rest && !emit(rest)) endedBy = 'client';
+      }
+      return { endedBy, bytes, lines };
+    };
+    const onChunk = (chunk: Buffer): boolean => {
+      bytes += chunk.length;
+      if (splitter.push(chunk, emit)) return true;
+      endedBy = 'client';
+      return false;
+    };
+    return this.exchange(path, query, controls, onChunk, controls.onOpen).then(done);
   }
 
   /** Releases pooled connections (HTTP/1.1 keep-alive sockets and idle HTTP/2 sessions). */
@@ -341,7 +338,7 @@ export class KubeTransport {
    * One request. `onChunk` sees each body chunk of a 2xx answer and returns false to stop reading (then the
    * request is destroyed and the promise resolves); it may call `fail` to reject instead.
    */
-  private async exchange(
+  private exchange(
     path: string,
     query: Query,
     controls: RequestControls,
@@ -349,13 +346,15 @@ export class KubeTransport {
     onOpen?: () => void,
     payload?: string,
   ): Promise<void> {
-    try {
-      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, false);
-    } catch (error) {
+    // Promises chained, not async functions awaiting each other: an open watch sits under this chain for hours, and
+    // every suspended async function would keep a frame and a promise of its own.
+    const first = this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, false);
+    if (!this.credentials) return first;
+    return first.catch((error: unknown) => {
       // A 401 ends before any body chunk or onOpen, so the retry cannot deliver anything twice.
-      if (!this.credentials || !(error instanceof KubeApiError) || error.code !== 401) throw error;
-      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, true);
-    }
+      if (!(error instanceof KubeApiError) || error.code !== 401) throw error;
+      return this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, true);
+    });
   }
 
   private async exchangeOnce(
@@ -377,7 +376,7 @@ export class KubeTransport {
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
 
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       let settled = false;
       let timer: LoopTimer | undefined;
       let call: PendingCall | undefined;
