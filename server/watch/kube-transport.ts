@@ -60,6 +60,8 @@ export interface ServerEndpoint {
 /** Per-request controls. */
 export interface RequestControls {
   signal?: AbortSignal;
+  /** Ends the request like `signal`, without a listener on an event target (for requests that stay open for hours). */
+  cancel?: RequestCancel;
   headerTimeoutMs?: number;
   idleTimeoutMs?: number;
 }
@@ -70,6 +72,34 @@ export interface StreamControls extends RequestControls {
   onOpen?: () => void;
   /** Called for every complete line (without the newline). Return `false` to end the stream from our side. */
   onLine: (line: string) => boolean | void;
+}
+
+/**
+ * Ends a request from the caller's side, as an aborted `AbortSignal` does. The request holds one callback on it where
+ * a signal would hold an event listener and its map (about 400 bytes): a fleet's open watches each hold one for hours.
+ */
+export class RequestCancel {
+  private onCancel: (() => void) | undefined;
+  private cancelled = false;
+
+  /** True once {@link abort} was called. */
+  get aborted(): boolean {
+    return this.cancelled;
+  }
+
+  /** Ends the request it controls; a request started later with it ends at once. */
+  abort(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    const onCancel = this.onCancel;
+    this.onCancel = undefined;
+    onCancel?.();
+  }
+
+  /** The transport's hook: what `abort` does while a request runs (undefined once it is over). */
+  hook(onCancel: (() => void) | undefined): void {
+    this.onCancel = onCancel;
+  }
 }
 
 /** How a stream ended without error. */
@@ -366,13 +396,13 @@ export class KubeTransport {
     payload: string | undefined,
     rejected: boolean,
   ): Promise<void> {
-    const signal = controls.signal;
-    if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
+    const { signal, cancel } = controls;
+    if (signal?.aborted || cancel?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     // Let go once the request is open: a watch's closures live for hours, and the URL objects and headers are its
     // largest part (the stream keeps its own copy of the headers).
     let prepared: Prepared | undefined = await this.prepare(path, query, payload, rejected);
     const requestPath = ownString(prepared.url.pathname);
-    if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
+    if (signal?.aborted || cancel?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
 
@@ -380,15 +410,16 @@ export class KubeTransport {
       let settled = false;
       let timer: LoopTimer | undefined;
       let call: PendingCall | undefined;
-      // gives up a wait for a stream slot or a connect once the request is over
-      const waiting = new AbortController();
+      // gives up a wait for a stream slot or a connect once the request is over (let go once the request is open)
+      let waiting: AbortController | undefined = new AbortController();
       const onAbort = () => finish(new KubeTransportError('aborted', 'request aborted'));
       const finish = (error?: Error, keepSocket = false) => {
         if (settled) return;
         settled = true;
         timer?.cancel();
         signal?.removeEventListener('abort', onAbort);
-        if (!call) waiting.abort();
+        cancel?.hook(undefined);
+        waiting?.abort();
         if (!keepSocket) call?.destroy();
         if (error) reject(staged(error, call));
         else resolve();
@@ -440,6 +471,7 @@ export class KubeTransport {
         body.on('end', () => finish(complete() ? undefined : cut(), true));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      cancel?.hook(onAbort);
       // Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness
       // check's to find): its answer gets one more period, as client-go sets no header deadline of its own. Giving up
       // sooner would only have a loaded server compute the same answer again.
@@ -465,6 +497,7 @@ export class KubeTransport {
       opening.then(
         (opened) => {
           call = opened;
+          waiting = undefined;
           peerBytesAtOpen = opened.peerBytes();
           if (settled) {
             opened.destroy();
