@@ -5,7 +5,7 @@ import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
 import type { AcquiredStream } from './h2-lease';
 
-const { HTTP2_HEADER_METHOD, HTTP2_HEADER_PATH, HTTP2_HEADER_STATUS } = h2;
+const { HTTP2_HEADER_STATUS } = h2;
 
 /** A response's status, headers and body, whichever protocol carried it. */
 export interface CallResponse {
@@ -66,7 +66,7 @@ export function h2Call(
   let stream: ClientHttp2Stream;
   try {
     stream = session.request(
-      { ...headers, [HTTP2_HEADER_METHOD]: method, [HTTP2_HEADER_PATH]: `${url.pathname}${url.search}` },
+      { ':method': method, ':path': ownString(url.pathname + url.search), ...headers },
       { endStream: false },
     );
   } catch (error) {
@@ -101,4 +101,12 @@ export function h2Call(
     reconnectDelayMs: () => lease.reconnectDelayMs(),
     peerBytes: () => lease.bytesRead(),
   };
+}
+
+/**
+ * A copy of `text` that owns its characters. A URL's parts are slices of its `href`, and a string built from them
+ * keeps the whole URL alive for as long as it lives: a watch's path lives for hours.
+ */
+export function ownString(text: string): string {
+  return Buffer.from(text, 'utf8').toString('utf8');
 }

@@ -1,7 +1,7 @@
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
-import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
 import { KubeConfig } from '@kubernetes/client-node';
 import {
   KubeApiError,
@@ -12,10 +12,11 @@ import {
 } from './kube-errors';
 import { H2SessionPool, sharedSessionPool, type H2PoolOptions } from './h2-session-pool';
 import type { H2Target } from './h2-connect';
-import { h1Call, h2Call, type CallResponse, type PendingCall } from './http-call';
+import { h1Call, h2Call, ownString, type CallResponse, type PendingCall } from './http-call';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 import { TlsAgentCache } from './tls-agent-cache';
-import { loopAwareTimeout } from './loop-timer';
+import { LoopTimer } from './loop-timer';
+import { LineSplitter } from './line-splitter';
 
 /** Query parameters; `undefined` values are left out. */
 export type Query = Record<string, string | number | boolean | undefined>;
@@ -59,6 +60,8 @@ export interface ServerEndpoint {
 /** Per-request controls. */
 export interface RequestControls {
   signal?: AbortSignal;
+  /** Ends the request like `signal`, without a listener on an event target (for requests that stay open for hours). */
+  cancel?: RequestCancel;
   headerTimeoutMs?: number;
   idleTimeoutMs?: number;
 }
@@ -69,6 +72,34 @@ export interface StreamControls extends RequestControls {
   onOpen?: () => void;
   /** Called for every complete line (without the newline). Return `false` to end the stream from our side. */
   onLine: (line: string) => boolean | void;
+}
+
+/**
+ * Ends a request from the caller's side, as an aborted `AbortSignal` does. The request holds one callback on it where
+ * a signal would hold an event listener and its map (about 400 bytes): a fleet's open watches each hold one for hours.
+ */
+export class RequestCancel {
+  private onCancel: (() => void) | undefined;
+  private cancelled = false;
+
+  /** True once {@link abort} was called. */
+  get aborted(): boolean {
+    return this.cancelled;
+  }
+
+  /** Ends the request it controls; a request started later with it ends at once. */
+  abort(): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    const onCancel = this.onCancel;
+    this.onCancel = undefined;
+    onCancel?.();
+  }
+
+  /** The transport's hook: what `abort` does while a request runs (undefined once it is over). */
+  hook(onCancel: (() => void) | undefined): void {
+    this.onCancel = onCancel;
+  }
 }
 
 /** How a stream ended without error. */
@@ -101,6 +132,8 @@ export class KubeTransport {
   private readonly sessions: H2SessionPool | undefined;
   /** False for the process's shared pool, which outlives any one transport (its idle sessions close on their own). */
   private readonly ownsSessions: boolean;
+  /** The last `Authorization` header sent, shared by the requests that send the same one. */
+  private authorization: string | undefined;
 
   constructor(config: KubeConfig, options: KubeTransportOptions = {}, source: ConfigSource = { kind: 'object' }) {
     this.config = options.credentials ? withoutUserAuth(config) : config;
@@ -228,43 +261,29 @@ export class KubeTransport {
    * GETs `path` and hands every newline-delimited line to `controls.onLine` as it arrives. Resolves when the
    * server ends the body or `onLine` returns false; rejects on HTTP errors, transport errors and timeouts.
    */
-  async stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
-    const decoder = new StringDecoder('utf8');
-    let pending = '';
+  stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
+    const splitter = new LineSplitter();
     let bytes = 0;
     let lines = 0;
     let endedBy: StreamResult['endedBy'] = 'server';
     const emit = (line: string): boolean => {
-      if (line.length === 0) return true;
       lines += 1;
       return controls.onLine(line) !== false;
     };
-    await this.exchange(
-      path,
-      query,
-      controls,
-      (chunk) => {
-        bytes += chunk.length;
-        pending += decoder.write(chunk);
-        let newline = pending.indexOf('\n');
-        while (newline >= 0) {
-          const line = pending.slice(0, newline).trim();
-          pending = pending.slice(newline + 1);
-          if (!emit(line)) {
-            endedBy = 'client';
-            return false;
-          }
-          newline = pending.indexOf('\n');
-        }
-        return true;
-      },
-      controls.onOpen,
-    );
-    if (endedBy === 'server') {
-      const rest = (pending + decoder.end()).trim();
-      if (rest && !emit(rest)) endedBy = 'client';
-    }
-    return { endedBy, bytes, lines };
+    const done = (): StreamResult => {
+      if (endedBy === 'server') {
+        const rest = splitter.end();
+        if (rest && !emit(rest)) endedBy = 'client';
+      }
+      return { endedBy, bytes, lines };
+    };
+    const onChunk = (chunk: Buffer): boolean => {
+      bytes += chunk.length;
+      if (splitter.push(chunk, emit)) return true;
+      endedBy = 'client';
+      return false;
+    };
+    return this.exchange(path, query, controls, onChunk, controls.onOpen).then(done);
   }
 
   /** Releases pooled connections (HTTP/1.1 keep-alive sockets and idle HTTP/2 sessions). */
@@ -318,6 +337,11 @@ export class KubeTransport {
       'User-Agent': this.options.userAgent,
     };
     if (applied.auth) headers.Authorization = `Basic ${Buffer.from(applied.auth).toString('base64')}`;
+    // Every request's credentials are built afresh, and an HTTP/2 stream keeps its headers for its life: the open
+    // watches of one server share one copy of an unchanged token (a service account's is a kilobyte).
+    const authorization = headers.Authorization;
+    if (authorization === this.authorization) headers.Authorization = this.authorization;
+    else if (typeof authorization === 'string') this.authorization = authorization;
     if (payload !== undefined) {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = Buffer.byteLength(payload);
@@ -344,7 +368,7 @@ export class KubeTransport {
    * One request. `onChunk` sees each body chunk of a 2xx answer and returns false to stop reading (then the
    * request is destroyed and the promise resolves); it may call `fail` to reject instead.
    */
-  private async exchange(
+  private exchange(
     path: string,
     query: Query,
     controls: RequestControls,
@@ -352,13 +376,15 @@ export class KubeTransport {
     onOpen?: () => void,
     payload?: string,
   ): Promise<void> {
-    try {
-      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, false);
-    } catch (error) {
+    // Promises chained, not async functions awaiting each other: an open watch sits under this chain for hours, and
+    // every suspended async function would keep a frame and a promise of its own.
+    const first = this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, false);
+    if (!this.credentials) return first;
+    return first.catch((error: unknown) => {
       // A 401 ends before any body chunk or onOpen, so the retry cannot deliver anything twice.
-      if (!this.credentials || !(error instanceof KubeApiError) || error.code !== 401) throw error;
-      await this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, true);
-    }
+      if (!(error instanceof KubeApiError) || error.code !== 401) throw error;
+      return this.exchangeOnce(path, query, controls, onChunk, onOpen, payload, true);
+    });
   }
 
   private async exchangeOnce(
@@ -370,34 +396,30 @@ export class KubeTransport {
     payload: string | undefined,
     rejected: boolean,
   ): Promise<void> {
-    const signal = controls.signal;
-    if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
+    const { signal, cancel } = controls;
+    if (signal?.aborted || cancel?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     // Let go once the request is open: a watch's closures live for hours, and the URL objects and headers are its
     // largest part (the stream keeps its own copy of the headers).
     let prepared: Prepared | undefined = await this.prepare(path, query, payload, rejected);
-    const requestPath = prepared.url.pathname;
-    if (signal?.aborted) throw new KubeTransportError('aborted', 'request aborted');
+    const requestPath = ownString(prepared.url.pathname);
+    if (signal?.aborted || cancel?.aborted) throw new KubeTransportError('aborted', 'request aborted');
     const headerTimeoutMs = controls.headerTimeoutMs ?? this.options.headerTimeoutMs;
     const idleTimeoutMs = controls.idleTimeoutMs ?? this.options.idleTimeoutMs;
 
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       let settled = false;
-      let cancelTimer: (() => void) | undefined;
+      let timer: LoopTimer | undefined;
       let call: PendingCall | undefined;
-      // gives up a wait for a stream slot or a connect once the request is over
-      const waiting = new AbortController();
-      // the time our own event loop was blocked does not count against the server
-      const arm = (ms: number, error: () => KubeTransportError) => {
-        cancelTimer?.();
-        cancelTimer = loopAwareTimeout(() => finish(error()), ms);
-      };
+      // gives up a wait for a stream slot or a connect once the request is over (let go once the request is open)
+      let waiting: AbortController | undefined = new AbortController();
       const onAbort = () => finish(new KubeTransportError('aborted', 'request aborted'));
       const finish = (error?: Error, keepSocket = false) => {
         if (settled) return;
         settled = true;
-        cancelTimer?.();
+        timer?.cancel();
         signal?.removeEventListener('abort', onAbort);
-        if (!call) waiting.abort();
+        cancel?.hook(undefined);
+        waiting?.abort();
         if (!keepSocket) call?.destroy();
         if (error) reject(staged(error, call));
         else resolve();
@@ -407,29 +429,25 @@ export class KubeTransport {
         // a request given up before its answer (its cancel deferred) is drained, not delivered
         if (settled) return;
         const code = res.status;
-        arm(idleTimeoutMs, idle);
+        // The time our own event loop was blocked does not count against the server. Once the answer began, one
+        // timer watches the body's silence and each chunk pushes it back.
+        timer?.cancel();
+        timer = new LoopTimer(() => finish(idle()), idleTimeoutMs);
         try {
           this.onResponseHeaders?.(res.headers);
         } catch {
           // an observer must not break the request
         }
-        res.body.on('error', (error) => finish(toTransportError(error)));
+        // No listener may capture `res`: a watch's listeners live for hours, and the response object would keep its
+        // header strings with them. They keep the body and the completion check only.
+        const { body, complete } = res;
+        body.on('error', (error) => finish(toTransportError(error)));
         const cut = () => new KubeTransportError('reset', 'connection closed before the response ended');
-        res.body.on('close', () => {
-          if (!res.complete()) finish(cut());
+        body.on('close', () => {
+          if (!complete()) finish(cut());
         });
         if (code < 200 || code >= 300) {
-          const parts: Buffer[] = [];
-          let size = 0;
-          res.body.on('data', (chunk: Buffer) => {
-            arm(idleTimeoutMs, idle);
-            if (size < ERROR_BODY_LIMIT) parts.push(chunk);
-            size += chunk.length;
-          });
-          res.body.on('end', () => {
-            const body = Buffer.concat(parts).toString('utf8');
-            finish(apiErrorFromResponse(code, res.statusText, body, res.headers['retry-after']), true);
-          });
+          readError(body, code, res.statusText, res.headers['retry-after'], () => timer?.refresh(), finish);
           return;
         }
         try {
@@ -438,9 +456,9 @@ export class KubeTransport {
           finish(error as Error);
           return;
         }
-        res.body.on('data', (chunk: Buffer) => {
+        body.on('data', (chunk: Buffer) => {
           if (settled) return;
-          arm(idleTimeoutMs, idle);
+          timer?.refresh();
           let more: boolean;
           try {
             more = onChunk(chunk, (error) => finish(error));
@@ -450,9 +468,10 @@ export class KubeTransport {
           }
           if (!more) finish();
         });
-        res.body.on('end', () => finish(res.complete() ? undefined : cut(), true));
+        body.on('end', () => finish(complete() ? undefined : cut(), true));
       };
       signal?.addEventListener('abort', onAbort, { once: true });
+      cancel?.hook(onAbort);
       // Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness
       // check's to find): its answer gets one more period, as client-go sets no header deadline of its own. Giving up
       // sooner would only have a loaded server compute the same answer again.
@@ -467,17 +486,18 @@ export class KubeTransport {
           bytes > peerBytesAtOpen
         ) {
           waitedMs += headerTimeoutMs;
-          cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+          timer = new LoopTimer(onHeaderDeadline, headerTimeoutMs);
           return;
         }
         finish(new KubeTransportError('header-timeout', `no response headers within ${waitedMs} ms`));
       };
-      cancelTimer = loopAwareTimeout(onHeaderDeadline, headerTimeoutMs);
+      timer = new LoopTimer(onHeaderDeadline, headerTimeoutMs);
       const opening = this.open(prepared!, payload === undefined ? 'GET' : 'POST', waiting.signal);
       prepared = undefined;
       opening.then(
         (opened) => {
           call = opened;
+          waiting = undefined;
           peerBytesAtOpen = opened.peerBytes();
           if (settled) {
             opened.destroy();
@@ -491,6 +511,28 @@ export class KubeTransport {
       );
     });
   }
+}
+
+/** Reads an error answer's body (up to a limit) and ends the request with the API error it describes. */
+function readError(
+  body: Readable,
+  code: number,
+  statusText: string,
+  retryAfter: string | undefined,
+  onData: () => void,
+  finish: (error: Error, keepSocket: boolean) => void,
+): void {
+  const parts: Buffer[] = [];
+  let size = 0;
+  body.on('data', (chunk: Buffer) => {
+    onData();
+    if (size < ERROR_BODY_LIMIT) parts.push(chunk);
+    size += chunk.length;
+  });
+  body.on('end', () => {
+    const text = Buffer.concat(parts).toString('utf8');
+    finish(apiErrorFromResponse(code, statusText, text, retryAfter), true);
+  });
 }
 
 /**

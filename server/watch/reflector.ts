@@ -4,7 +4,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import { Backoff, backoffMaxMs, systemClock, type ReflectorClock } from './backoff';
 import { classifyFailure } from './failure-policy';
 import { KubeTransportError, apiErrorFromStatus, type KubeApiError } from './kube-errors';
-import type { Query } from './kube-transport';
+import { RequestCancel, type Query } from './kube-transport';
 import { ObjectCache, cacheKey } from './object-cache';
 import { listAllPages } from './paged-list';
 import { projectObject } from './projections';
@@ -35,7 +35,7 @@ export class Reflector {
   private readonly path: string;
   private started = false;
   private stopped = false;
-  private live: AbortController | undefined;
+  private live: AbortController | RequestCancel | undefined;
   private wake: (() => void) | undefined;
   private cancelTimer: (() => void) | undefined;
   private cancelHealthy: (() => void) | undefined;
@@ -251,7 +251,7 @@ export class Reflector {
    * very short watch with no events (counts as a failure).
    */
   private async watch(): Promise<boolean> {
-    const controller = new AbortController();
+    const controller = new RequestCancel();
     this.live = controller;
     const { min, max } = this.o.watchTimeoutSeconds ?? { min: 300, max: 600 };
     const base: Query = {
@@ -274,7 +274,7 @@ export class Reflector {
     const startedAt = this.clock.now();
     try {
       await this.o.transport.stream(this.path, query, {
-        signal: controller.signal,
+        cancel: controller,
         headerTimeoutMs: this.o.headerTimeoutMs,
         idleTimeoutMs: this.inactivityMs,
         onOpen: () => this.watchOpened(),
