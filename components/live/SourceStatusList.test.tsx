@@ -45,7 +45,7 @@ describe('SourceStatusList on an idle cluster', () => {
     const active = sources.map((source) => ({ ...source, status: 'synced' as const }));
     render(<SourceStatusList sources={[...active, upstream]} now={NOW} />);
     expect(
-      screen.getByText('3 sources synced, 1 not applicable (upstream-only namespace, not granted on OpenShift)'),
+      screen.getByText('3 sources synced, 1 not applicable (upstream-only namespace, which OpenShift does not have)'),
     ).toBeTruthy();
     expect(document.body.textContent).not.toMatch(/not synced|forbidden|All \d+ sources synced/);
     expect(screen.getByText('not applicable')).toBeTruthy();

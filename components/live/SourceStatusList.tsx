@@ -9,7 +9,7 @@ const STATUS_LABELS: Partial<Record<SourceStateDto['status'], string>> = {
 };
 
 /** Why a source does not apply (lib/health/source-applicability.ts). */
-const NOT_APPLICABLE = 'upstream-only namespace, not granted on OpenShift';
+const NOT_APPLICABLE = 'upstream-only namespace, which OpenShift does not have';
 
 /**
  * Live/stale indicator per watched source: status word, since when, the error reason when there is one and the
@@ -75,7 +75,7 @@ export function SourceStatusList({
               since {asOf === undefined ? formatSince(s.since, now) : formatDateTime(s.since)}
             </span>
             {s.status === 'not-applicable' ? (
-              <span className="muted"> — {NOT_APPLICABLE}; looked for again now and then</span>
+              <span className="muted"> — {NOT_APPLICABLE}; not read on OpenShift</span>
             ) : s.error ? (
               <span className="muted">
                 {' — '}
