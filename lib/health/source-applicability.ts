@@ -38,8 +38,9 @@ export function upstreamOnly(need: { namespace?: string }): boolean {
 
 /**
  * The sources as the cluster's health states them: on OpenShift, a watch in an upstream-only namespace that RBAC
- * refuses is `not-applicable` (still retried: an upstream OLMv1 granted later is read); elsewhere a refusal stays
- * `forbidden`, and what a reader may read there is watched and used as on any cluster.
+ * refuses (one started before the cluster was known to be OpenShift, see {@link upstreamOnlyPlan}) is
+ * `not-applicable`; elsewhere a refusal stays `forbidden`, and what a reader may read there is watched and used as on
+ * any cluster.
  */
 export function judgeSources(sources: readonly SourceStateDto[]): SourceStateDto[] {
   if (!servesOpenShift(sources)) return [...sources];
