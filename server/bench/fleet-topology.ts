@@ -4,7 +4,7 @@ import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { serveCluster } from '@/server/simulator/api-server';
 import type { Fleet, FleetCluster } from '@/server/simulator/fleet';
 import { HUB_CONTEXT, fleetMembers, startHub } from '@/server/simulator/hub/serve-hub';
-import { relay } from './tcp-relay';
+import { startTcpRelay, type TcpRelay } from '@/server/testing/tcp-relay';
 
 /** Clusters the isolation phase cuts off (at most half of a smaller fleet). */
 export const BLACKHOLED = 20;
@@ -46,8 +46,8 @@ const candidatesOf = (fleet: Fleet) => {
  */
 export async function directTopology(fleet: Fleet, dir: string): Promise<FleetTopology> {
   const candidates = candidatesOf(fleet);
-  const relays: Awaited<ReturnType<typeof relay>>[] = [];
-  for (const running of candidates) relays.push(await relay(running.url));
+  const relays: TcpRelay[] = [];
+  for (const running of candidates) relays.push(await startTcpRelay(new URL(running.url)));
   const entries = fleet.clusters.map((running) => {
     const i = candidates.indexOf(running);
     return {

@@ -1,7 +1,10 @@
 import 'server-only';
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
-/** Test-only: a TCP relay in front of a server, to make the network between a client and the server misbehave. */
+/**
+ * A TCP relay in front of a server, to make the network between a client and the server misbehave (tests, and the
+ * fleet bench's black-holed clusters).
+ */
 export interface TcpRelay {
   url: string;
   /** Connections accepted so far. */
@@ -17,7 +20,8 @@ export interface TcpRelay {
 
 /** Starts a relay on a free local port that forwards every connection to `target`'s host and port. */
 export async function startTcpRelay(target: URL): Promise<TcpRelay> {
-  const pairs: [Socket, Socket?][] = [];
+  // Pairs leave the set when they close: a relay in front of a long bench run sees many reconnects.
+  const pairs = new Set<[Socket, Socket?]>();
   let holed = false;
   let silent = 0;
   let delayMs = 0;
@@ -27,16 +31,24 @@ export async function startTcpRelay(target: URL): Promise<TcpRelay> {
     client.on('error', () => undefined);
     if (holed || silent > 0) {
       silent = Math.max(0, silent - 1);
-      pairs.push([client]);
+      const alone: [Socket] = [client];
+      pairs.add(alone);
+      client.on('close', () => pairs.delete(alone));
       return;
     }
     const pipe = () => {
       if (client.destroyed) return;
       const upstream = connect(Number(target.port), target.hostname);
       client.pipe(upstream).pipe(client);
-      pairs.push([client, upstream]);
-      client.on('error', () => upstream.destroy());
-      upstream.on('error', () => client.destroy());
+      const pair: [Socket, Socket] = [client, upstream];
+      pairs.add(pair);
+      const drop = () => {
+        pairs.delete(pair);
+        client.destroy();
+        upstream.destroy();
+      };
+      client.on('close', drop);
+      upstream.on('error', drop).on('close', drop);
     };
     if (delayMs > 0) setTimeout(pipe, delayMs);
     else pipe();
@@ -65,7 +77,7 @@ export async function startTcpRelay(target: URL): Promise<TcpRelay> {
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const [client, upstream] of pairs) {
+        for (const [client, upstream] of [...pairs]) {
           client.destroy();
           upstream?.destroy();
         }
