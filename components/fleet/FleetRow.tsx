@@ -7,7 +7,7 @@ import { SEVERITY_ORDER } from '@/lib/health/severity';
 import { pickSparkline } from '@/lib/charts/pick-sparkline';
 import { clusterQueries } from '@/lib/queries/cluster-queries';
 import type { FleetEntry } from '@/lib/view/fleet-groups';
-import { idleNote, unhealthySources, updateStateLabel } from '@/lib/view/fleet-rows';
+import { idleNote, sourcesCell, updateStateLabel } from '@/lib/view/fleet-rows';
 import { formatDateTime } from '@/lib/view/format-time';
 import { Sparkline } from '@/components/charts/Sparkline';
 import { SeverityBadge } from '@/components/health/SeverityBadge';
@@ -79,7 +79,7 @@ export function FleetRow({
   measure?: (element: HTMLTableRowElement | null) => void;
 }) {
   const { row: c, depth, hosted } = entry;
-  const bad = unhealthySources(c);
+  const cell = sourcesCell(c);
   return (
     <tr
       ref={measure}
@@ -136,17 +136,17 @@ export function FleetRow({
             <span aria-hidden="true">▲ </span>
             hub reports unavailable since {formatDateTime(c.reachability.since)}
           </span>
-        ) : c.sources.length === 0 ? (
-          <span className="muted">—</span>
-        ) : bad.length === 0 ? (
+        ) : cell.state === 'none' ? (
+          <span className="muted">{cell.text}</span>
+        ) : cell.state === 'synced' ? (
           <span title={idleNote(c)} data-tier={c.activity?.tier}>
             <span aria-hidden="true">● </span>
-            {idleNote(c) ? 'synced · idle tier' : 'all synced'}
+            {cell.text}
           </span>
         ) : (
           <span className={styles.stale}>
             <span aria-hidden="true">▲ </span>
-            {bad.length} not synced ({[...new Set(bad.map((s) => s.status))].join(', ')})
+            {cell.text}
           </span>
         )}
       </td>

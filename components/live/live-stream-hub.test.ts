@@ -65,7 +65,7 @@ const summary = (id: string) => ({
   updating: false,
   worstSeverity: 'critical' as const,
   findingCounts: { critical: 1, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone' as const,
 });
 const health = (id: string) =>

@@ -45,7 +45,7 @@ const summary = {
   updating: false,
   worstSeverity: 'ok' as const,
   findingCounts: { critical: 0, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone' as const,
 };
 const health = {
@@ -121,15 +121,24 @@ describe('useLiveStream', () => {
     renderHook(() => useLiveStream('all', 'summary'), { wrapper });
     const es = FakeEventSource.instances[0];
     expect(es.url).toBe('/api/stream?view=summary');
-    const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
+    const since = '2026-11-25T09:00:00Z';
+    const stale = { resource: 'pods', status: 'stale' as const, since };
     act(() => {
-      es.emit({ type: 'summary', clusterId: 'a', summary: { ...summary, sources: [source] } });
-      const stale = { ...source, status: 'stale' as const };
-      es.emit({ type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'warning' }, sources: [stale] });
+      es.emit({
+        type: 'summary',
+        clusterId: 'a',
+        summary: { ...summary, sources: { total: 3, synced: 3, behind: [] } },
+      });
+      const sources = { total: 3, synced: 2, behind: [stale], since };
+      es.emit({ type: 'summary-patch', clusterId: 'a', set: { worstSeverity: 'warning', sources } });
       vi.advanceTimersByTime(600);
     });
     const row = client.getQueryData<ClusterListDto>(clusterQueries.list().queryKey)?.clusters[0];
-    expect(row).toEqual({ ...summary, worstSeverity: 'warning', sources: [{ ...source, status: 'stale' }] });
+    expect(row).toEqual({
+      ...summary,
+      worstSeverity: 'warning',
+      sources: { total: 3, synced: 2, behind: [stale], since },
+    });
   });
 
   it('reopens a stream the server closed, and closes it on unmount', () => {

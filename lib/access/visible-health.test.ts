@@ -105,6 +105,32 @@ describe("visibility of a real cluster's health by RBAC", () => {
     expect(row.version).toBeNull();
   });
 
+  it("counts in a viewer's row only the sources the viewer may read, behind or synced", () => {
+    const behind = {
+      ...health,
+      sources: [
+        {
+          resource: 'clusterversions',
+          status: 'stale' as const,
+          since: '2023-11-03T16:00:00Z',
+          error: { message: 'EOF' },
+        },
+        { resource: 'nodes', status: 'pending' as const, since: '2023-11-03T16:30:00Z' },
+        { resource: 'pods', namespace: 'olmv1-system', status: 'synced' as const, since: '2023-11-03T17:00:00Z' },
+      ],
+    };
+    expect(visibleSummary(behind, namespaceViewer('olmv1-system')).sources).toEqual({
+      total: 1,
+      synced: 1,
+      behind: [],
+      since: '2023-11-03T17:00:00Z',
+    });
+    const all = visibleSummary(behind, everything).sources;
+    expect(all).toMatchObject({ total: 3, synced: 1, since: '2023-11-03T16:00:00Z' });
+    expect(all.behind.map((s) => s.resource)).toEqual(['clusterversions', 'nodes']);
+    expect(visibleSummary(behind, nothing).sources).toEqual({ total: 0, synced: 0, behind: [] });
+  });
+
   it('the real update has progress (nodes, operators) and recommendations whose predictions quote the PDB finding', () => {
     expect(health.updateProgress?.updating).toBe(true);
     expect(JSON.stringify(health.updateProgress)).toContain(nodeName);

@@ -96,6 +96,25 @@ export const rowSourceSchema = sourceStateSchema.pick({
 });
 
 /**
+ * How a fleet row's sources stand, without listing the ones that are up to date (a row per cluster of thousands, each
+ * with twenty-odd sources, sent whole in `GET /api/clusters`): how many there are, how many are synced, each one that
+ * is behind, and the earliest `since`. The cluster's health (`GET /api/clusters/{id}/health`) lists every source.
+ */
+export const rowSourcesSchema = z.object({
+  /** Every source the cluster has: read, `idle` (deferred by its tier) or `not-applicable`. */
+  total: z.number(),
+  /** How many of them are `synced`. */
+  synced: z.number(),
+  /**
+   * Each source that is behind (not synced, idle or not applicable: `sourceUpToDate` in `lib/health/tiers.ts` is
+   * false), in the health's order.
+   */
+  behind: z.array(rowSourceSchema),
+  /** The earliest `since` among all the sources (absent without sources): how long a row none of whose sources synced has waited. */
+  since: z.string().optional(),
+});
+
+/**
  * Why a cluster reads its active tier: an update in progress, a node cordoned (a drain recreates pods), a finding of
  * warning or worse, a viewer.
  */
@@ -352,7 +371,8 @@ export const clusterSummarySchema = z.object({
     .optional(),
   /** Findings by severity. */
   findingCounts: z.object({ critical: z.number(), warning: z.number(), info: z.number() }),
-  sources: z.array(rowSourceSchema),
+  /** See {@link rowSourcesSchema}. */
+  sources: rowSourcesSchema,
   /** See {@link activitySchema}. */
   activity: activitySchema.optional(),
   role: clusterRoleSchema,
@@ -363,6 +383,18 @@ export const clusterSummarySchema = z.object({
   discoveredBy: discoveredBySchema.optional(),
   reachability: reachabilitySchema.optional(),
 });
+
+/** The optional fields of a fleet row: what a `summary-patch` may `unset`. */
+export const optionalSummaryFieldSchema = z.enum([
+  'updatePhase',
+  'updateLabel',
+  'worstFinding',
+  'activity',
+  'managedBy',
+  'channel',
+  'discoveredBy',
+  'reachability',
+]);
 
 /** A discovered cluster the dashboard does not watch (yet), and why: no cluster is silently missing. */
 export const waitingClusterSchema = z.object({
@@ -439,17 +471,15 @@ export const streamMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('summary'), clusterId: z.string(), summary: clusterSummarySchema }),
   /**
    * What changed in a fleet row since the stream's last message about that cluster (the summary view sends a full
-   * `summary` first, then these): changed fields in `set`, optional fields that are gone in `unset`, changed or new
-   * sources in `sources` (matched by resource and namespace), and the whole `sourceList` when sources were added,
-   * removed or reordered. Unchanged sources are not resent; a row that did not change sends nothing.
+   * `summary` first, then these): each changed field's new value in `set` (compared structurally: `sources` is sent
+   * whole when any of its counts, behind sources or `since` changed), optional fields that are gone in `unset`. A row
+   * that did not change sends nothing.
    */
   z.object({
     type: z.literal('summary-patch'),
     clusterId: z.string(),
-    set: clusterSummarySchema.omit({ id: true, sources: true }).partial().optional(),
-    unset: z.array(z.enum(['worstFinding', 'managedBy', 'channel', 'discoveredBy', 'reachability'])).optional(),
-    sources: z.array(sourceStateSchema).optional(),
-    sourceList: z.array(sourceStateSchema).optional(),
+    set: clusterSummarySchema.omit({ id: true }).partial().optional(),
+    unset: z.array(optionalSummaryFieldSchema).optional(),
   }),
   z.object({
     type: z.literal('samples'),
@@ -468,6 +498,7 @@ export type ObjectRefDto = z.infer<typeof objectRefSchema>;
 export type FindingDto = z.infer<typeof findingSchema>;
 export type SourceStateDto = z.infer<typeof sourceStateSchema>;
 export type RowSourceDto = z.infer<typeof rowSourceSchema>;
+export type RowSourcesDto = z.infer<typeof rowSourcesSchema>;
 export type ActivityDto = z.infer<typeof activitySchema>;
 export type ActivityReasonDto = z.infer<typeof activityReasonSchema>;
 export type ClusterInfoDto = z.infer<typeof clusterInfoSchema>;

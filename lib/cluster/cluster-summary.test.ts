@@ -48,7 +48,7 @@ describe('summaryOf', () => {
     expect(row.worstFinding).toBeUndefined();
     expect(row.findingCounts).toEqual({ critical: 0, warning: 0, info: 0 });
   });
-  it("carries each source's state without the timestamps that move with every event", () => {
+  it('says how its sources stand: counts, and each one behind without the timestamps that move with every event', () => {
     const since = '2026-11-25T10:00:00Z';
     const row = summaryOf({
       ...health([]),
@@ -64,15 +64,19 @@ describe('summaryOf', () => {
         },
       ],
     });
-    expect(row.sources).toEqual([
-      { resource: 'pods', status: 'synced', since },
-      {
-        resource: 'events',
-        namespace: 'openshift-etcd',
-        status: 'unreachable',
-        since,
-        error: { message: 'connect ECONNREFUSED' },
-      },
-    ]);
+    expect(row.sources).toEqual({
+      total: 2,
+      synced: 1,
+      behind: [
+        {
+          resource: 'events',
+          namespace: 'openshift-etcd',
+          status: 'unreachable',
+          since,
+          error: { message: 'connect ECONNREFUSED' },
+        },
+      ],
+      since,
+    });
   });
 });

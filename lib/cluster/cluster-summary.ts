@@ -2,9 +2,10 @@
  * The fleet row of a cluster (standalone, management or hosted): what the fleet table, the live stream's summary
  * patches and the per-viewer filter all derive from the cluster's health.
  */
-import type { ClusterHealthDto, ClusterSummaryDto, FindingDto, RowSourceDto, SourceStateDto } from '@/lib/api/dto';
+import type { ClusterHealthDto, ClusterSummaryDto, FindingDto } from '@/lib/api/dto';
 import { compareFindings as worstFirst, speaksForCluster } from '@/lib/health/finding-order';
 import { worstSeverity } from '@/lib/health/severity';
+import { rowSourcesOf } from './row-sources';
 import { updateStateOfHealth } from './update-state';
 
 function worstFindingOf(findings: readonly FindingDto[]): Pick<ClusterSummaryDto, 'worstFinding'> {
@@ -12,16 +13,6 @@ function worstFindingOf(findings: readonly FindingDto[]): Pick<ClusterSummaryDto
   return worst
     ? { worstFinding: { id: worst.id, detector: worst.detector, severity: worst.severity, title: worst.title } }
     : {};
-}
-
-function rowSource({ resource, namespace, status, since, error }: SourceStateDto): RowSourceDto {
-  return {
-    resource,
-    ...(namespace === undefined ? {} : { namespace }),
-    status,
-    since,
-    ...(error === undefined ? {} : { error }),
-  };
 }
 
 /** A fleet row from a cluster's health. */
@@ -43,7 +34,7 @@ export function summaryOf(health: ClusterHealthDto): ClusterSummaryDto {
       warning: findings.filter((f) => f.severity === 'warning').length,
       info: findings.filter((f) => f.severity === 'info').length,
     },
-    sources: sources.map(rowSource),
+    sources: rowSourcesOf(sources),
     ...(health.activity ? { activity: health.activity } : {}),
     role: cluster.role ?? 'standalone',
     channel: cluster.channel,

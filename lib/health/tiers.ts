@@ -143,7 +143,10 @@ export function sourceUpToDate(source: { status: string }): boolean {
   return source.status === 'synced' || source.status === 'idle' || source.status === 'not-applicable';
 }
 
-/** True for a fleet row that has sources and none of them is behind: the cluster's first sync is done. */
-export function rowSynced(row: { sources: readonly { status: string }[] }): boolean {
-  return row.sources.length > 0 && row.sources.every(sourceUpToDate);
+/**
+ * True for a fleet row that has sources and none of them is behind (see {@link sourceUpToDate}): the cluster's first
+ * sync is done.
+ */
+export function rowSynced(row: { sources: { total: number; behind: readonly unknown[] } }): boolean {
+  return row.sources.total > 0 && row.sources.behind.length === 0;
 }

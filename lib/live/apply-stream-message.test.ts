@@ -18,7 +18,7 @@ const summary = (id: string, worstSeverity: ClusterSummaryDto['worstSeverity'] =
   updating: false,
   worstSeverity,
   findingCounts: { critical: 0, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone',
 });
 const health = (id: string, title = 'x'): ClusterHealthDto => ({
@@ -97,19 +97,19 @@ describe("applyStreamMessage: summary (the fleet page's stream)", () => {
 });
 
 describe("applyStreamMessage: summary-patch (the fleet page's deltas)", () => {
-  it('changes only the fields and sources it names, keeping other rows, health and series by identity', () => {
-    const source = { resource: 'pods', status: 'synced' as const, since: '2026-11-25T09:00:00Z' };
-    const row = { ...summary('a'), sources: [source, { ...source, resource: 'nodes' }] };
+  it('changes only the fields it names (the compact sources whole), keeping other rows, health and series', () => {
+    const since = '2026-11-25T09:00:00Z';
+    const row = { ...summary('a'), sources: { total: 2, synced: 2, behind: [], since } };
     const before = slice({ list: { clusters: [row, summary('b')] } });
+    const pods = { resource: 'pods', status: 'stale' as const, since: '2026-11-25T09:01:00Z' };
     const after = applyStreamMessage(before, {
       type: 'summary-patch',
       clusterId: 'a',
-      set: { worstSeverity: 'critical' },
-      sources: [{ ...source, status: 'stale' }],
+      set: { worstSeverity: 'critical', sources: { total: 2, synced: 1, behind: [pods], since } },
     });
     expect(after.list?.clusters[0]).toMatchObject({ id: 'a', worstSeverity: 'critical', version: '4.16.3' });
-    const sources = after.list?.clusters[0].sources.map((s) => `${s.resource}=${s.status}`);
-    expect(sources).toEqual(['pods=stale', 'nodes=synced']);
+    expect(after.list?.clusters[0].sources).toEqual({ total: 2, synced: 1, behind: [pods], since });
+    expect(before.list?.clusters[0].sources).toEqual({ total: 2, synced: 2, behind: [], since });
     expect(after.list?.clusters[1]).toBe(before.list?.clusters[1]);
     expect(after.health).toBe(before.health);
     expect(after.series).toBe(before.series);

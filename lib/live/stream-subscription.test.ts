@@ -22,7 +22,7 @@ const summary = {
   updating: false,
   worstSeverity: 'ok' as const,
   findingCounts: { critical: 0, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone' as const,
 };
 const health = (clusterId: string): StreamMessage =>

@@ -15,7 +15,7 @@ const summary = {
   updating: false,
   worstSeverity: 'ok',
   findingCounts: { critical: 0, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone',
 };
 

@@ -10,7 +10,7 @@ const row = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryD
   updating: false,
   worstSeverity: 'ok',
   findingCounts: { critical: 0, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone',
   ...over,
 });

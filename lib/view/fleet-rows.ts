@@ -1,7 +1,6 @@
 import type { ClusterRoleDto, ClusterSummaryDto, SeverityDto } from '@/lib/api/dto';
 import { compareVersions } from '@/lib/k8s/version';
 import { SEVERITY_ORDER, severityRank } from '@/lib/health/severity';
-import { sourceUpToDate } from '@/lib/health/tiers';
 
 /** Sortable columns of the fleet table. */
 export const FLEET_SORT_KEYS = ['name', 'version', 'desired', 'update', 'severity'] as const;
@@ -158,13 +157,26 @@ export function selectFleetRows(rows: readonly ClusterSummaryDto[], view: FleetV
   return rows.filter(match).sort((a, b) => sign * cmp(a, b) || a.name.localeCompare(b.name));
 }
 
+/** What a fleet row's sources cell says: nothing to say, all synced, or how many are behind and how. */
+export interface SourcesCell {
+  state: 'none' | 'synced' | 'behind';
+  text: string;
+}
+
 /**
- * Sources of a cluster that are not synced, for a compact live/stale summary. An idle cluster's active-tier sources
- * wait for activity: not read on purpose, not behind (the row says so from its activity); a source that does not
- * apply to the cluster (upstream-only, on OpenShift) is not behind either.
+ * The fleet row's sources cell: "—" without sources, "all synced" ("synced · idle tier" for an idle cluster) when none
+ * is behind, else "N not synced (statuses)". An idle cluster's active-tier sources wait for activity: not read on
+ * purpose, not behind (the row says so from its activity); a source that does not apply to the cluster
+ * (upstream-only, on OpenShift) is not behind either (see `sourceUpToDate`).
  */
-export function unhealthySources(c: Pick<ClusterSummaryDto, 'sources'>): ClusterSummaryDto['sources'] {
-  return c.sources.filter((s) => !sourceUpToDate(s));
+export function sourcesCell(c: Pick<ClusterSummaryDto, 'sources' | 'activity'>): SourcesCell {
+  const { total, behind } = c.sources;
+  if (total === 0) return { state: 'none', text: '—' };
+  if (behind.length === 0) return { state: 'synced', text: idleNote(c) ? 'synced · idle tier' : 'all synced' };
+  return {
+    state: 'behind',
+    text: `${behind.length} not synced (${[...new Set(behind.map((s) => s.status))].join(', ')})`,
+  };
 }
 
 /** The row's note for an idle cluster: what it does not read and why; undefined while it reads everything. */

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
+import type { SourceStateDto } from '@/lib/api/dto';
+import { rowSourcesOf } from '@/lib/cluster/row-sources';
 import { syncProgress } from './sync-progress';
 
-const row = (...statuses: string[]) => ({ sources: statuses.map((status) => ({ status })) as never[] });
+const row = (...statuses: SourceStateDto['status'][]) => ({
+  sources: rowSourcesOf(statuses.map((status, i) => ({ resource: `r${i}`, status, since: '2026-01-01T00:00:00Z' }))),
+});
 
 describe('syncProgress', () => {
   it('counts rows with every source up to date (synced, or idle on purpose) out of the clusters found', () => {

@@ -30,7 +30,7 @@ const c = (id: string, over: Partial<ClusterSummaryDto> = {}): ClusterSummaryDto
   updating: false,
   worstSeverity: 'ok',
   findingCounts: { critical: 0, warning: 0, info: 0 },
-  sources: [],
+  sources: { total: 0, synced: 0, behind: [] },
   role: 'standalone',
   ...over,
 });

@@ -1,17 +1,17 @@
 import { Worker } from 'node:worker_threads';
 
 /**
- * One GET /api/clusters as the poller saw it: its latency and, per row, how many sources are in each status and
- * whether the cluster reads its active tier.
+ * One GET /api/clusters as the poller saw it: its latency and, per row, how many sources it has, how many of those
+ * that are behind are in each status, and whether the cluster reads its active tier.
  */
 export interface ClustersSample {
   /** Undefined when the request failed or was not answered with 200. */
   latencyMs?: number;
-  rows?: { id: string; statuses: Record<string, number>; active: boolean }[];
+  rows?: { id: string; sources: number; behind: Record<string, number>; active: boolean }[];
 }
 
-// Plain JavaScript for an `eval` worker: fetch, parse and boil each row down to status counts and its tier off the
-// main thread.
+// Plain JavaScript for an `eval` worker: fetch, parse and boil each row down to its sources behind by status and its
+// tier off the main thread.
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { url, intervalMs } = workerData;
@@ -23,9 +23,9 @@ const { url, intervalMs } = workerData;
       const response = await fetch(url);
       if (response.ok) {
         rows = (await response.json()).clusters.map((row) => {
-          const statuses = {};
-          for (const source of row.sources) statuses[source.status] = (statuses[source.status] || 0) + 1;
-          return { id: row.id, statuses, active: row.activity?.tier === 'active' };
+          const behind = {};
+          for (const source of row.sources.behind) behind[source.status] = (behind[source.status] || 0) + 1;
+          return { id: row.id, sources: row.sources.total, behind, active: row.activity?.tier === 'active' };
         });
       } else await response.arrayBuffer();
     } catch {}

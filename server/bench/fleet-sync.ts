@@ -1,5 +1,4 @@
 /** The fleet bench's first phase: the dashboard syncs every cluster while GET /api/clusters is timed. */
-import { sourceUpToDate } from '@/lib/health/tiers';
 import { clustersPoller } from './clusters-poller';
 import type { BenchDashboard } from './fleet-dashboard';
 import { percentile } from './fleet-result';
@@ -32,9 +31,9 @@ export async function waitForSync(dashboard: BenchDashboard, ids: ReadonlySet<st
   let syncSeconds = Number.NaN;
   const listLatencies: number[] = [];
   const deadline = performance.now() + SYNC_DEADLINE_MS;
-  // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind.
-  // A forbidden source is settled (the answer is final and shown), not behind.
-  const settled = (status: string) => sourceUpToDate({ status }) || status === 'forbidden';
+  // An idle cluster's active-tier sources wait for activity: synced means nothing it watches is behind (the row lists
+  // only the sources behind). A forbidden source is settled (the answer is final and shown).
+  const settled = (status: string) => status === 'forbidden';
   // A request that arrives while `next start` itself boots waits for that boot, which no server code shortens: the
   // list is timed from the server's first answer on.
   const upSeconds = await untilUp(dashboard, deadline);
@@ -46,9 +45,8 @@ export async function waitForSync(dashboard: BenchDashboard, ids: ReadonlySet<st
       if (sample?.latencyMs !== undefined) listLatencies.push(sample.latencyMs);
       if (sample?.rows) {
         const rows = sample.rows.filter((row) => ids.has(row.id));
-        const statuses = (row: (typeof rows)[number]) => Object.keys(row.statuses);
-        synced = rows.filter((row) => statuses(row).length > 0 && statuses(row).every(settled)).length;
-        forbiddenSources = rows.reduce((sum, row) => sum + (row.statuses.forbidden ?? 0), 0);
+        synced = rows.filter((row) => row.sources > 0 && Object.keys(row.behind).every(settled)).length;
+        forbiddenSources = rows.reduce((sum, row) => sum + (row.behind.forbidden ?? 0), 0);
       }
       if (synced === ids.size) {
         syncSeconds = (performance.now() - started) / 1000;

@@ -10,6 +10,7 @@ import type { Snapshot } from '@/lib/health/types';
 import { joinHealth } from '@/lib/cluster/join-hosted';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { rowSynced } from '@/lib/health/tiers';
+import { rowWaiting } from '@/lib/cluster/row-sources';
 import { publicUrl, serverEnv } from '@/server/env';
 import { stopMetricsSources } from '@/server/metrics/sources';
 import type { ClusterEngine } from './cluster-engine';
@@ -90,15 +91,8 @@ export class Fleet {
    */
   membership(rows: readonly ClusterSummaryDto[] = this.summaries()): FleetMembershipDto {
     const waitingRows = rows.flatMap((row) => {
-      if (row.sources.some((source) => source.status === 'synced')) return [];
-      const failing = row.sources.find((source) => source.error);
-      const reason = row.reachability
-        ? `hub reports unavailable${row.reachability.message ? `: ${row.reachability.message}` : ''}`
-        : failing
-          ? `${failing.status}: ${failing.error!.code ? `${failing.error!.code} ` : ''}${failing.error!.message}`
-          : 'connecting';
-      const since = row.reachability?.since ?? row.sources.map((source) => source.since).sort()[0];
-      return [{ id: row.id, name: row.name, discoveredBy: row.discoveredBy, reason, since }];
+      const waiting = rowWaiting(row);
+      return waiting ? [{ id: row.id, name: row.name, discoveredBy: row.discoveredBy, ...waiting }] : [];
     });
     const unconnectable = this.sourced.waiting();
     return {

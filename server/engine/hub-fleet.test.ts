@@ -15,7 +15,7 @@ import { kubeconfigSource } from '@/server/fleet-sources/kubeconfig-source';
 import { until } from '@/server/testing/reflector-harness';
 import { AccessReviewer } from '@/server/auth/access-reviewer';
 import { UPSTREAM_OLMV1_NAMESPACE } from '@/lib/health/shared/olmv1-presence';
-import { unhealthySources } from '@/lib/view/fleet-rows';
+import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { Fleet } from './fleet';
 
 const SCENARIOS = ['steady', 'update-in-progress', 'cross-minor-rollback'] as const;
@@ -33,11 +33,7 @@ describe('a fleet discovered from an ACM hub', () => {
       .members()
       .map((member) => member.id)
       .sort();
-  const synced = (id: string) =>
-    fleet
-      .get(id)
-      ?.summary()
-      .sources.some((source) => source.status === 'synced');
+  const synced = (id: string) => (fleet.get(id)?.summary().sources.synced ?? 0) > 0;
 
   beforeAll(async () => {
     sim = await startFleet({ scenarios: [...SCENARIOS], speed: 10, bookmarkIntervalMs: 500 });
@@ -80,20 +76,21 @@ describe('a fleet discovered from an ACM hub', () => {
   it("with the shipped RBAC, no OpenShift member shows a forbidden source: upstream OLMv1's namespace does not apply", async () => {
     // The hub grants each managed service account exactly deploy/openshift's RBAC, which cannot bind olmv1-system.
     const answered = (id: string) => {
-      const row = fleet.get(id)?.summary();
-      const sources = row?.sources ?? [];
+      const health = fleet.get(id)?.health();
+      const sources = health?.sources ?? [];
       const upstream = sources.filter((s) => s.namespace === UPSTREAM_OLMV1_NAMESPACE && s.status !== 'idle');
-      return upstream.length > 0 && sources.every((s) => s.status !== 'pending') ? row : undefined;
+      return upstream.length > 0 && sources.every((s) => s.status !== 'pending') ? health : undefined;
     };
     for (const id of SCENARIOS) {
-      const row = (await until(`${id}: every source answered`, () => answered(id), 30_000))!;
-      const label = (s: (typeof row.sources)[number]) => `${s.resource} in ${s.namespace ?? '*'}: ${s.status}`;
-      expect(row.sources.filter((s) => s.status === 'forbidden').map(label), id).toEqual([]);
+      const health = (await until(`${id}: every source answered`, () => answered(id), 30_000))!;
+      const label = (s: { resource: string; namespace?: string; status: string }) =>
+        `${s.resource} in ${s.namespace ?? '*'}: ${s.status}`;
+      expect(health.sources.filter((s) => s.status === 'forbidden').map(label), id).toEqual([]);
       expect(
-        row.sources.filter((s) => s.namespace === UPSTREAM_OLMV1_NAMESPACE && s.status !== 'idle').map(label),
+        health.sources.filter((s) => s.namespace === UPSTREAM_OLMV1_NAMESPACE && s.status !== 'idle').map(label),
         id,
       ).toEqual(expect.arrayContaining([`deployments in ${UPSTREAM_OLMV1_NAMESPACE}: not-applicable`]));
-      expect(unhealthySources(row).map(label), id).toEqual([]);
+      expect(summaryOf(health).sources.behind.map(label), id).toEqual([]);
     }
   }, 60_000);
 
@@ -102,7 +99,9 @@ describe('a fleet discovered from an ACM hub', () => {
     tracing = setInterval(() => {
       for (const member of fleet.members()) {
         const seen = statusesSeen.get(member.id) ?? new Set<string>();
-        for (const source of member.summary().sources) seen.add(source.status);
+        const { sources } = member.summary();
+        if (sources.synced > 0) seen.add('synced');
+        for (const source of sources.behind) seen.add(source.status);
         statusesSeen.set(member.id, seen);
       }
     }, 50);
@@ -173,7 +172,7 @@ describe('a fleet discovered from an ACM hub', () => {
         fleet
           .get('update-in-progress')
           ?.summary()
-          .sources.some((source) => source.error?.code === 502),
+          .sources.behind.some((source) => source.error?.code === 502),
       20_000,
     );
     // The others are unaffected, and the waiting one is counted with its reason.
@@ -201,7 +200,7 @@ describe('a fleet discovered from an ACM hub', () => {
         fleet
           .get('cross-minor-rollback')
           ?.summary()
-          .sources.some((source) =>
+          .sources.behind.some((source) =>
             /token Secret .*cross-minor-rollback-update-health not found/.test(source.error?.message ?? ''),
           ),
       15_000,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { clusterListSchema, clusterHealthSchema, type StreamMessage } from '@/lib/api/dto';
+import { clusterListSchema, clusterHealthSchema, type ClusterSummaryDto, type StreamMessage } from '@/lib/api/dto';
 import { runScenario } from '@/server/simulator/core';
 import {
   HCP_CRASHLOOP_BY_MS,
@@ -15,7 +15,7 @@ import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
 import type { ClusterConnection } from '@/server/kube/connection';
 import { createKubeConnection, type WatchTiming } from '@/server/kube/kube-connection';
-import { sourceUpToDate } from '@/lib/health/tiers';
+import { rowSynced, sourceUpToDate } from '@/lib/health/tiers';
 
 const servers: TestServer[] = [];
 let fleet: Fleet | undefined;
@@ -188,19 +188,18 @@ describe('a HyperShift management cluster in the fleet', () => {
     engines = [engine];
     fleet = new Fleet(engines);
     engine.start();
-    const synced = (rows: { sources: { status: string }[] }[]) =>
-      rows.length === 4 && rows.every((row) => row.sources.length > 0 && row.sources.every(sourceUpToDate));
+    const synced = (rows: ClusterSummaryDto[]) => rows.length === 4 && rows.every(rowSynced);
     expect(synced(await until(() => fleet!.summaries(), synced))).toBe(true);
     servers.splice(servers.indexOf(server), 1);
     await server.close();
     const rows = await until(
       () => fleet!.summaries(),
-      (list) => list.every((row) => row.sources.some((s) => !sourceUpToDate(s))),
+      (list) => list.every((row) => row.sources.behind.length > 0),
       30_000,
     );
     for (const row of rows)
       expect(
-        row.sources.some((s) => s.status === 'stale' || s.status === 'unreachable'),
+        row.sources.behind.some((s) => s.status === 'stale' || s.status === 'unreachable'),
         row.id,
       ).toBe(true);
     expect(rows.filter((row) => row.role === 'hosted')).toHaveLength(3);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { StreamMessage } from '@/lib/api/dto';
+import { rowSourcesOf } from '@/lib/cluster/row-sources';
 import { drain, isDraining } from '@/server/observability/shutdown';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import { mapSource, sseResponse, type StreamSource } from '@/server/http/sse';
@@ -152,11 +153,13 @@ describe('sseResponse', () => {
         worstSeverity: severity,
         findingCounts: { critical: 0, warning: 0, info: 0 },
         role: 'standalone',
-        sources: ['pods', 'nodes', 'clusterversions'].map((resource) => ({
-          resource,
-          status: resource === 'nodes' ? status : 'synced',
-          since: 'x',
-        })),
+        sources: rowSourcesOf(
+          ['pods', 'nodes', 'clusterversions'].map((resource) => ({
+            resource,
+            status: resource === 'nodes' ? status : 'synced',
+            since: 'x',
+          })),
+        ),
       },
     });
     const listeners = new Set<(m: StreamMessage) => void>();
@@ -169,7 +172,9 @@ describe('sseResponse', () => {
     };
     const abort = new AbortController();
     const reader = sseResponse(src, abort.signal).body!.getReader();
-    expect(await readUntil(reader, '"clusterId":"a"')).toMatch(/event: summary\ndata: .*"resource":"pods"/);
+    expect(await readUntil(reader, '"clusterId":"a"')).toMatch(
+      /event: summary\ndata: .*"sources":\{"total":3,"synced":3,/,
+    );
     listeners.forEach((l) => l(row('synced')));
     listeners.forEach((l) => l(row('stale', 'critical')));
     const patch = await readUntil(reader, 'event: summary-patch');
@@ -178,8 +183,10 @@ describe('sseResponse', () => {
     expect(JSON.parse(frame.split('data: ')[1])).toEqual({
       type: 'summary-patch',
       clusterId: 'a',
-      set: { worstSeverity: 'critical' },
-      sources: [{ resource: 'nodes', status: 'stale', since: 'x' }],
+      set: {
+        worstSeverity: 'critical',
+        sources: { total: 3, synced: 2, behind: [{ resource: 'nodes', status: 'stale', since: 'x' }], since: 'x' },
+      },
     });
     abort.abort();
     const resumed = sseResponse(src, new AbortController().signal).body!.getReader();
