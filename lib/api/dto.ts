@@ -84,8 +84,8 @@ export const sourceStateSchema = z.object({
 });
 
 /**
- * A source as a fleet row carries it: what the row shows and the stream patches, without the timestamps that move
- * with every event (a row per cluster of thousands, sent whole in `GET /api/clusters`).
+ * A source behind as a fleet row lists it (see {@link rowSourcesSchema}): what the row shows and the membership's
+ * waiting reason reads, without the timestamps that move with every event.
  */
 export const rowSourceSchema = sourceStateSchema.pick({
   resource: true,
@@ -110,7 +110,10 @@ export const rowSourcesSchema = z.object({
    * false), in the health's order.
    */
   behind: z.array(rowSourceSchema),
-  /** The earliest `since` among all the sources (absent without sources): how long a row none of whose sources synced has waited. */
+  /**
+   * The earliest `since` among all the sources (absent without sources): how long a row none of whose sources synced
+   * has waited.
+   */
   since: z.string().optional(),
 });
 

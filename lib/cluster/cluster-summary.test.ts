@@ -48,7 +48,7 @@ describe('summaryOf', () => {
     expect(row.worstFinding).toBeUndefined();
     expect(row.findingCounts).toEqual({ critical: 0, warning: 0, info: 0 });
   });
-  it('says how its sources stand: counts, and each one behind without the timestamps that move with every event', () => {
+  it('says how its sources stand: counts, and each one behind without the timestamps that move', () => {
     const since = '2026-11-25T10:00:00Z';
     const row = summaryOf({
       ...health([]),

@@ -146,7 +146,7 @@ describe('the compact row says what the whole list said', () => {
     expect(rowWaiting(row)).toEqual({ reason: 'connecting', since: undefined });
   });
 
-  it("a waiting row's since is the earliest of all its sources, idle ones included, and its reason the first error", () => {
+  it("a waiting row's since is the earliest of its sources (idle ones too), its reason the first error", () => {
     const sources: SourceStateDto[] = [
       { resource: 'clusterversions', status: 'pending', since: '2026-11-25T09:10:00Z' },
       { resource: 'pods', status: 'idle', since: '2026-11-25T08:30:00Z' },
