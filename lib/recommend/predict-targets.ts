@@ -129,10 +129,23 @@ function featureGateVersions(snapshot: Snapshot, current: string | null): Target
   );
 }
 
+/** Capability predictions already made, by enabled capabilities and target version (a fleet has few of each). */
+const capabilityPredictions = new Map<string, TargetPredictionDto>();
+/** Past this many entries the cache starts over: a bound, not an expected size. */
+const CAPABILITY_PREDICTIONS_MAX = 20_000;
+
 /** The target release re-applies its ClusterVersion CRD; an enum without an enabled capability freezes status. */
-function capabilities(snapshot: Snapshot, target: UpdateTargetDto): TargetPredictionDto {
-  const cv = findObject(snapshot, 'clusterversions', 'version');
-  const enabled = stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities');
+function capabilities(enabled: readonly string[], target: UpdateTargetDto): TargetPredictionDto {
+  const key = `${target.version}\u0000${enabled.join(',')}`;
+  let predicted = capabilityPredictions.get(key);
+  if (!predicted) {
+    if (capabilityPredictions.size >= CAPABILITY_PREDICTIONS_MAX) capabilityPredictions.clear();
+    capabilityPredictions.set(key, (predicted = Object.freeze(capabilitiesPrediction(enabled, target))));
+  }
+  return predicted;
+}
+
+function capabilitiesPrediction(enabled: readonly string[], target: UpdateTargetDto): TargetPredictionDto {
   const result = predictRejection(enabled, target.version);
   if (!result.targetRelease) {
     return prediction(
@@ -172,9 +185,11 @@ export function withPredictions(
     catalogDrains(snapshot),
     featureGateVersions(snapshot, recommendations.currentVersion),
   ].filter((p): p is TargetPredictionDto => p !== undefined);
+  const cv = findObject(snapshot, 'clusterversions', 'version');
+  const enabled = stringsAt(cv, 'status', 'capabilities', 'enabledCapabilities');
   return {
     ...recommendations,
     predictions: shared,
-    updates: recommendations.updates.map((target) => ({ ...target, predictions: [capabilities(snapshot, target)] })),
+    updates: recommendations.updates.map((target) => ({ ...target, predictions: [capabilities(enabled, target)] })),
   };
 }

@@ -63,4 +63,19 @@ describe('updateTargets', () => {
     expect(targets.find((t) => t.version === '4.16.31')?.recommended).toBe(true);
     expect(targets.find((t) => t.version === '4.16.31')).not.toHaveProperty('releaseUrl');
   });
+
+  it('computes the targets of the same update lists once: shared, frozen, each call its own array', () => {
+    const other = { spec: { channel: 'x' }, status: { ...cv.status } };
+    const first = updateTargets(cv, '4.16.27');
+    const second = updateTargets(other, '4.16.27');
+    expect(second).not.toBe(first);
+    expect(second.every((target, i) => target === first[i])).toBe(true);
+    expect(Object.isFrozen(first[0]) && Object.isFrozen(first[0].risks)).toBe(true);
+    // Another current version or an Upgradeable=False are other inputs: computed apart, and right for each.
+    const acked = updateTargets(cv, '4.16.27', { reason: 'AdminAckRequired', message: 'ack please' });
+    expect(acked.find((t) => t.version === '4.17.12')?.recommended).toBe(false);
+    expect(updateTargets(cv, '4.16.27').find((t) => t.version === '4.17.12')?.recommended).toBe(true);
+    // Equal lists that are not the same objects give equal targets.
+    expect(updateTargets(structuredClone(cv), '4.16.27')).toEqual(first);
+  });
 });

@@ -134,16 +134,56 @@ function toDto(target: Target): UpdateTargetDto {
   };
 }
 
+/** Stands for a missing update list in {@link computed}'s keys. */
+const NO_LIST: object = Object.freeze([]);
+
+/**
+ * Targets already computed, by the identity of the two update lists, then by current version and `Upgradeable`. The
+ * watch layer shares one frozen copy of equal update lists between clusters (they are most of a ClusterVersion and
+ * the same across a fleet), and a cluster is evaluated again on every change, so the same lists come back thousands
+ * of times; the entries go with the lists.
+ */
+const computed = new WeakMap<object, WeakMap<object, Map<string, readonly UpdateTargetDto[]>>>();
+
+function listKey(value: unknown): object {
+  return Array.isArray(value) ? value : NO_LIST;
+}
+
+function freezeTarget(target: UpdateTargetDto): UpdateTargetDto {
+  for (const risk of target.risks) Object.freeze(risk.matchingRules);
+  target.risks.forEach(Object.freeze);
+  Object.freeze(target.risks);
+  return Object.freeze(target);
+}
+
 /**
  * Every update target of the ClusterVersion, newest first. When `upgradeable` is given (ClusterVersion
  * `Upgradeable=False`) and the current version parses, every target of a later minor or major gets the
- * `UpgradeableFalse` risk and turns `Recommended=False`, as oc shows it.
+ * `UpgradeableFalse` risk and turns `Recommended=False`, as oc shows it. The targets are frozen (shared between calls
+ * with the same update lists); the array is the caller's.
  */
 export function updateTargets(
   clusterVersion: unknown,
   currentVersion: string | null,
   upgradeable?: UpgradeableCondition,
 ): UpdateTargetDto[] {
+  const available = listKey(dig(clusterVersion, 'status', 'availableUpdates'));
+  const conditional = listKey(dig(clusterVersion, 'status', 'conditionalUpdates'));
+  let byConditional = computed.get(available);
+  if (!byConditional) computed.set(available, (byConditional = new WeakMap()));
+  let byInput = byConditional.get(conditional);
+  if (!byInput) byConditional.set(conditional, (byInput = new Map()));
+  const key = JSON.stringify([currentVersion, upgradeable?.reason ?? null, upgradeable?.message ?? null]);
+  let targets = byInput.get(key);
+  if (!targets) byInput.set(key, (targets = computeTargets(clusterVersion, currentVersion, upgradeable)));
+  return [...targets];
+}
+
+function computeTargets(
+  clusterVersion: unknown,
+  currentVersion: string | null,
+  upgradeable?: UpgradeableCondition,
+): readonly UpdateTargetDto[] {
   const targets = collectTargets(clusterVersion);
   const current = currentVersion === null ? undefined : semver(currentVersion);
   if (upgradeable && current) {
@@ -154,5 +194,10 @@ export function updateTargets(
       injectUpgradeable(target, upgradeable, url);
     }
   }
-  return targets.map(toDto).sort((a, b) => compareVersions(b.version, a.version));
+  return Object.freeze(
+    targets
+      .map(toDto)
+      .map(freezeTarget)
+      .sort((a, b) => compareVersions(b.version, a.version)),
+  );
 }

@@ -56,3 +56,49 @@ describe('the hub source when the hub cannot be reached', () => {
     }
   }, 30_000);
 });
+
+describe('the hub source as its clusters change', () => {
+  it('rebuilds only the member whose object changed, and a rotated token changes no member', async () => {
+    const sim = await startFleet({ scenarios: ['steady', 'update-in-progress'], speed: 1, bookmarkIntervalMs: 200 });
+    const hub = await startHub(fleetMembers(sim), { bookmarkIntervalMs: 200 });
+    const path = join(dir, 'hub-changes.yaml');
+    writeFileSync(path, hub.kubeconfig('reader'));
+    const source = hubSource({ kubeconfig: path, context: HUB_CONTEXT, namespace: hub.namespace, watch: WATCH });
+    const sets: (readonly MemberSpec[])[] = [];
+    source.start((members) => sets.push(members));
+    const latest = () => sets.at(-1) ?? [];
+    const member = (id: string) => latest().find((entry) => entry.id === id);
+    const reachable = (id: string) => {
+      const found = member(id);
+      return found && 'connection' in found && !found.reachability;
+    };
+    try {
+      await until('both listed and reachable', () => reachable('steady') && reachable('update-in-progress'), 10_000);
+      const before = { steady: member('steady'), updating: member('update-in-progress') };
+
+      // A rotated token is read by the member when it sends a request: the set is not reported again.
+      const reports = sets.length;
+      const old = hub.controller.currentToken('steady');
+      hub.controller.rotate('steady');
+      const fresh = hub.controller.currentToken('steady');
+      expect(fresh).not.toBe(old);
+      const connection = (before.steady as Extract<MemberSpec, { connection: unknown }>).connection;
+      if (connection.kind !== 'endpoint') throw new Error('a hub member connects to an endpoint');
+      await until(
+        'the new token served',
+        async () => (await connection.credentials({ rejected: false })).token === fresh,
+      );
+
+      // One cluster's object changes: one report, in which only that member is new.
+      hub.controller.setAvailable('steady', 'False');
+      await until('steady unavailable', () => reachable('steady') === false, 10_000);
+      expect(sets.length).toBe(reports + 1);
+      expect(member('update-in-progress')).toBe(before.updating);
+      expect(member('steady')).not.toBe(before.steady);
+    } finally {
+      source.stop();
+      await hub.close();
+      await sim.close();
+    }
+  }, 30_000);
+});

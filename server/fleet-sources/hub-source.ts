@@ -13,6 +13,7 @@ import {
   memberFromManagedCluster,
   memberFromProfile,
   clusterIdClaim,
+  LABEL_CLUSTER_NAME,
   TokenSecrets,
   type HubCredentials,
   type HubMemberContext,
@@ -109,6 +110,25 @@ export function hubSource(options: HubSourceOptions): FleetSource {
     return { kind: 'secret', ...ref, token: (rejected) => secrets.token(ref.namespace, ref.name, rejected) };
   };
 
+  /**
+   * The member built from each inventory object (by uid), reused while the object and its cluster ID claim are the
+   * ones it was built from: a hub of thousands of clusters changes a few of them at a time.
+   */
+  let built = new Map<string, { object: KubeObject; clusterId: string | undefined; member: MemberSpec }>();
+  let reported: readonly MemberSpec[] | undefined;
+  const memberOf = (object: KubeObject, context: HubMemberContext): MemberSpec => {
+    if (mode === 'profiles') return memberFromProfile(object, context);
+    if (options.proxy) return memberFromManagedCluster(object, options.proxy, context);
+    return {
+      id: object.metadata.name,
+      name: object.metadata.name,
+      discoveredBy,
+      waiting: {
+        reason: 'the hub serves no ClusterProfile API and no cluster-proxy URL is configured (--hub-proxy-url)',
+        since: object.metadata.creationTimestamp ?? context.now,
+      },
+    };
+  };
   const members = (): MemberSpec[] => {
     if (!reflectors) return [];
     const clusterIds = new Map<string, string>();
@@ -117,30 +137,31 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       if (id) clusterIds.set(cluster.metadata.name, id);
     }
     const context: HubMemberContext = { discoveredBy, credentials, clusterIds, now: new Date(now()).toISOString() };
-    const objects = reflectors.inventory.cache.list();
-    if (mode === 'profiles') return objects.map((profile) => memberFromProfile(profile, context));
-    const proxy = options.proxy;
-    return objects.map((cluster) =>
-      proxy
-        ? memberFromManagedCluster(cluster, proxy, context)
-        : {
-            id: cluster.metadata.name,
-            name: cluster.metadata.name,
-            discoveredBy,
-            waiting: {
-              reason: 'the hub serves no ClusterProfile API and no cluster-proxy URL is configured (--hub-proxy-url)',
-              since: cluster.metadata.creationTimestamp ?? context.now,
-            },
-          },
-    );
+    const next: typeof built = new Map();
+    const list = reflectors.inventory.cache.list().map((object) => {
+      const key = object.metadata.uid ?? `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+      const clusterId = clusterIds.get(object.metadata.labels?.[LABEL_CLUSTER_NAME] ?? object.metadata.name);
+      const known = built.get(key);
+      const member =
+        known && known.object === object && known.clusterId === clusterId ? known.member : memberOf(object, context);
+      next.set(key, { object, clusterId, member });
+      return member;
+    });
+    built = next;
+    return list;
   };
+  const sameMembers = (a: readonly MemberSpec[], b: readonly MemberSpec[]) =>
+    a.length === b.length && a.every((member, i) => member === b[i]);
   const scheduleRecompute = () => {
     if (recompute || stopped) return;
     recompute = setTimeout(() => {
       recompute = undefined;
       if (stopped) return;
       const inventoryListed = reflectors?.inventory.state().status === 'synced';
-      report(members());
+      const set = members();
+      // Unchanged members are the same objects: an event that changed none of them is not reported.
+      if (!reported || !sameMembers(set, reported)) report(set);
+      reported = set;
       if (inventoryListed) listed = true;
     }, RECOMPUTE_MS);
     recompute.unref?.();
@@ -153,8 +174,11 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       ...options.watch,
       ...extra,
       handler: (event) => {
-        if (event.type !== 'synced' && event.object.kind === 'Secret')
+        // A member asks for its token when it sends a request: a token Secret changes no member.
+        if (event.type !== 'synced' && event.object.kind === 'Secret') {
           secrets.observe(event.object, event.type === 'deleted');
+          return;
+        }
         scheduleRecompute();
       },
     });
@@ -164,6 +188,7 @@ export function hubSource(options: HubSourceOptions): FleetSource {
     try {
       transport ??= KubeTransport.fromFile(options.kubeconfig, { context: options.context });
       mode = (await servesClusterProfiles(transport)) ? 'profiles' : 'managed-clusters';
+      built = new Map();
     } catch (error) {
       fail(`hub ${name} unreachable: ${(error as Error).message}`);
       retry = setTimeout(() => void begin(), options.retryMs ?? 10_000);
