@@ -6,7 +6,7 @@ import type { FaultRule } from '@/server/simulator/types';
 import { KubeTransport, type KubeTransportOptions } from '@/server/watch/kube-transport';
 import { Reflector } from '@/server/watch/reflector';
 import type { ReflectorEvent, ReflectorOptions } from '@/server/watch/reflector-types';
-import type { Query } from '@/server/watch/kube-transport';
+import type { Query } from '@/server/watch/kube-request';
 
 /** Test-only: a simulated cluster served over HTTPS, plus helpers to drive it and observe a reflector. */
 export interface SimHarness {

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startSim, until, type SimHarness } from '@/server/testing/reflector-harness';
 import { KubeTransportError } from './kube-errors';
-import { RequestCancel } from './kube-transport';
+import { RequestCancel } from './request-cancel';
 
 let sim: SimHarness | undefined;
 
