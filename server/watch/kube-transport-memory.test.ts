@@ -3,21 +3,17 @@
  * with it every string sliced from it, is let go once the request is open, over either protocol. A fleet's watches
  * stay open for hours, each would keep a URL of a few hundred bytes.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { json } from 'node:stream/consumers';
 import { getHeapSnapshot } from 'node:v8';
 import { heapStrings, type HeapSnapshotJson } from '@/server/bench/heap-summary';
-import { startSim, until, type SimHarness } from '@/server/testing/reflector-harness';
+import { startSim, until, cleanupAfterEach, type SimHarness } from '@/server/testing/reflector-harness';
 import type { KubeTransportOptions } from './kube-transport';
 import { RequestCancel } from './request-cancel';
 
 let sim: SimHarness | undefined;
-
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+cleanupAfterEach(() => ({ sim }));
 
 describe.each([
   ['HTTP/1.1', { http2: false }],
