@@ -99,8 +99,10 @@ export class KubeCredentials {
    */
   shareAuthorization(headers: http.OutgoingHttpHeaders): void {
     const authorization = headers.Authorization;
+    // none to share: a header set to undefined is refused by node:http (a client certificate's requests)
+    if (typeof authorization !== 'string') return;
     if (authorization === this.authorization) headers.Authorization = this.authorization;
-    else if (typeof authorization === 'string') this.authorization = authorization;
+    else this.authorization = authorization;
   }
 
   /**
