@@ -50,7 +50,7 @@ export class KubeRequester {
 
   /** `http2`: false for HTTP/1.1 only, pool options for a pool of its own, undefined for the shared pool. */
   constructor(
-    readonly credentials: KubeCredentials,
+    private readonly credentials: KubeCredentials,
     readonly settings: RequestSettings,
     http2: false | H2PoolOptions | undefined,
     readonly onResponseHeaders: ((headers: http.IncomingHttpHeaders) => void) | undefined,
