@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testPod } from '@/server/simulator/test-objects';
 import { KubeTransport } from './kube-transport';
-import { observe, startSim, traceStatus, until, type SimHarness } from '@/server/testing/reflector-harness';
+import {
+  cleanupAfterEach,
+  observe,
+  startSim,
+  traceStatus,
+  until,
+  type SimHarness,
+} from '@/server/testing/reflector-harness';
 
 describe('a transport whose credentials come from a provider (rotating tokens)', () => {
   let sim: SimHarness;
@@ -75,5 +82,24 @@ describe('a transport whose credentials come from a provider (rotating tokens)',
     await expect(transport.getJson('/api/v1/namespaces')).rejects.toMatchObject({ code: 401 });
     expect(asked).toEqual([false, true]);
     transport.close();
+  });
+});
+
+describe.each([
+  ['HTTP/1.1', false],
+  ['HTTP/2', undefined],
+] as const)('a kubeconfig user without a token or password, over %s', (_, http2) => {
+  let sim: SimHarness | undefined;
+  cleanupAfterEach(() => ({ sim }));
+
+  it('sends no Authorization header: the server answers, here 401', async () => {
+    sim = await startSim();
+    const transport = KubeTransport.forEndpoint({ server: sim.served.url, caData: sim.served.caData }, { http2 });
+    try {
+      await expect(transport.getJson('/api/v1/namespaces')).rejects.toMatchObject({ name: 'KubeApiError', code: 401 });
+      await expect(transport.getJson('/api/v1/namespaces')).rejects.toMatchObject({ name: 'KubeApiError', code: 401 });
+    } finally {
+      transport.close();
+    }
   });
 });

@@ -2,7 +2,8 @@ import 'server-only';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { BackoffOptions, ReflectorClock } from './backoff';
-import type { KubeTransport, Query } from './kube-transport';
+import type { Query } from './kube-request';
+import type { KubeTransport } from './kube-transport';
 
 /** What a reflector tells its handler. `synthetic` marks changes found by a relist rather than seen on a watch. */
 export type ReflectorEvent =
