@@ -35,6 +35,8 @@ export class KubeCredentials {
   private config: KubeConfig;
   /** The last `Authorization` header sent, shared by the requests that send the same one. */
   private authorization: string | undefined;
+  /** What the kubeconfig applied, while a credential source supplies the tokens (see `kept`). */
+  private applied: Promise<AppliedCredentials> | undefined;
 
   constructor(
     config: KubeConfig,
@@ -59,6 +61,7 @@ export class KubeCredentials {
     try {
       const config = loadConfig((kc) => loadFileOnce(kc, path), context);
       this.config = this.tokens ? withoutUserAuth(config) : config;
+      this.applied = undefined;
       return true;
     } catch {
       return false;
@@ -70,6 +73,36 @@ export class KubeCredentials {
    * token (asked with `rejected` after a 401). Throws KubeCredentialsError when either is unavailable.
    */
   async apply(rejected: boolean): Promise<AppliedCredentials> {
+    const { cluster, options: applied } = await (this.tokens ? this.kept() : this.applyConfig());
+    const options: https.RequestOptions = { ...applied, headers: { ...applied.headers } };
+    if (this.tokens) {
+      let token: string;
+      try {
+        ({ token } = await this.tokens({ rejected }));
+      } catch (error) {
+        throw new KubeCredentialsError(`credentials unavailable: ${(error as Error).message}`, { cause: error });
+      }
+      options.headers = { ...options.headers, Authorization: `Bearer ${token}` };
+    }
+    return { cluster, options };
+  }
+
+  /**
+   * What the kubeconfig applies, kept until a reload: with a credential source the kubeconfig has no user auth left
+   * that changes per request, and applying it builds an agent and reads the CA again each time (at thousands of
+   * clusters through a hub, a good part of what the dashboard allocated). A failure is not kept.
+   */
+  private kept(): Promise<AppliedCredentials> {
+    if (this.applied) return this.applied;
+    const applying = this.applyConfig();
+    this.applied = applying;
+    applying.catch(() => {
+      if (this.applied === applying) this.applied = undefined;
+    });
+    return applying;
+  }
+
+  private async applyConfig(): Promise<AppliedCredentials> {
     const cluster = this.config.getCurrentCluster();
     if (!cluster) throw new KubeCredentialsError('kubeconfig has no current cluster');
     const options: https.RequestOptions = { headers: {} };
@@ -79,15 +112,6 @@ export class KubeCredentials {
       throw new KubeCredentialsError(`kubeconfig credentials unavailable: ${(error as Error).message}`, {
         cause: error,
       });
-    }
-    if (this.tokens) {
-      let token: string;
-      try {
-        ({ token } = await this.tokens({ rejected }));
-      } catch (error) {
-        throw new KubeCredentialsError(`credentials unavailable: ${(error as Error).message}`, { cause: error });
-      }
-      options.headers = { ...options.headers, Authorization: `Bearer ${token}` };
     }
     return { cluster, options };
   }

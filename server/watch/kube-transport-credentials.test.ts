@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KubeConfig } from '@kubernetes/client-node';
 import { testPod } from '@/server/simulator/test-objects';
 import { KubeTransport } from './kube-transport';
 import {
@@ -56,6 +57,28 @@ describe('a transport whose credentials come from a provider (rotating tokens)',
     expect(asked.filter(Boolean).length).toBeGreaterThanOrEqual(3);
     o.reflector.stop();
     transport.close();
+  });
+
+  it('applies the kubeconfig once while the provider gives the tokens, and each request gets the current token', async () => {
+    const applied = vi.spyOn(KubeConfig.prototype, 'applyToHTTPSOptions');
+    let token = issue();
+    const transport = KubeTransport.forEndpoint(
+      { server: sim.served.url, caData: sim.served.caData },
+      { credentials: async () => ({ token }) },
+    );
+    try {
+      const before = applied.mock.calls.length;
+      for (let i = 0; i < 5; i += 1) await transport.getJson('/api/v1/namespaces/ns/pods');
+      expect(applied.mock.calls.length - before).toBe(1);
+      // A token the provider changed is the one sent: only the kubeconfig's part is kept.
+      const old = token;
+      token = issue();
+      sim.served.oauth.revoke(old);
+      await expect(transport.getJson('/api/v1/namespaces/ns/pods')).resolves.toBeTruthy();
+    } finally {
+      applied.mockRestore();
+      transport.close();
+    }
   });
 
   it('a provider that keeps failing shows unauthorized with its reason', async () => {
