@@ -90,6 +90,7 @@ function connectionOver(
         namespace: need.namespace,
         fieldSelector: need.name ? `metadata.name=${need.name}` : undefined,
         handler: onEvent,
+        onStatus: () => onEvent({ type: 'status' }),
         ...timing,
       });
       return {

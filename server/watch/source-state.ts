@@ -81,10 +81,15 @@ export class SourceStateTracker {
   private lastError?: SourceError;
   private retryAtMs?: number;
 
+  /**
+   * `onChange` is told (after the change) when the status changes or a failure appears or clears, except by
+   * {@link synced}: the reflector's `synced` event says that one.
+   */
   constructor(
     private readonly clock: ReflectorClock,
     private readonly resource: ResourceName,
     private readonly namespace?: string,
+    private readonly onChange?: () => void,
   ) {
     this.sinceMs = clock.now();
   }
@@ -96,17 +101,24 @@ export class SourceStateTracker {
 
   /** Sets the status; `since` moves only when it actually changes. */
   set(status: SourceStatus, error?: SourceError): void {
-    if (status !== this.current) {
-      this.current = status;
-      this.sinceMs = this.clock.now();
-    }
-    this.lastError = error;
+    if (this.update(status, error)) this.onChange?.();
   }
 
   /** A LIST completed. */
   synced(): void {
     this.lastSyncMs = this.clock.now();
-    this.set('synced');
+    this.update('synced', undefined);
+  }
+
+  /** Records the status and failure; true when the status changed or a failure appeared or cleared. */
+  private update(status: SourceStatus, error: SourceError | undefined): boolean {
+    const changed = status !== this.current || (error === undefined) !== (this.lastError === undefined);
+    if (status !== this.current) {
+      this.current = status;
+      this.sinceMs = this.clock.now();
+    }
+    this.lastError = error;
+    return changed;
   }
 
   /** The last failure, if the source has not recovered from it. */
@@ -116,7 +128,9 @@ export class SourceStateTracker {
 
   /** Records (or clears) the last failure without changing the status. */
   noteError(error: SourceError | undefined): void {
+    const changed = (error === undefined) !== (this.lastError === undefined);
     this.lastError = error;
+    if (changed) this.onChange?.();
   }
 
   /** Any watch event arrived. */
