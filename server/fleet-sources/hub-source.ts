@@ -72,8 +72,6 @@ export function hubSource(options: HubSourceOptions): FleetSource {
   let reflectors: { inventory: Reflector; secrets: Reflector; claims?: Reflector } | undefined;
   let mode: 'profiles' | 'managed-clusters' | undefined;
   let problem: SourceStatus['error'];
-  /** The inventory's first list has been reported (until then the fleet does not know the hub's clusters). */
-  let listed = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   let recompute: NodeJS.Timeout | undefined;
@@ -134,15 +132,14 @@ export function hubSource(options: HubSourceOptions): FleetSource {
           },
     );
   };
+  const recomputeNow = () => {
+    clearTimeout(recompute);
+    recompute = undefined;
+    if (!stopped) report(members());
+  };
   const scheduleRecompute = () => {
     if (recompute || stopped) return;
-    recompute = setTimeout(() => {
-      recompute = undefined;
-      if (stopped) return;
-      const inventoryListed = reflectors?.inventory.state().status === 'synced';
-      report(members());
-      if (inventoryListed) listed = true;
-    }, RECOMPUTE_MS);
+    recompute = setTimeout(recomputeNow, RECOMPUTE_MS);
     recompute.unref?.();
   };
 
@@ -155,7 +152,9 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       handler: (event) => {
         if (event.type !== 'synced' && event.object.kind === 'Secret')
           secrets.observe(event.object, event.type === 'deleted');
-        scheduleRecompute();
+        // A complete list is reported at once: the inventory's says the hub listed (see `status`) as it arrives.
+        if (event.type === 'synced') recomputeNow();
+        else scheduleRecompute();
       },
     });
 
@@ -203,10 +202,12 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       void begin();
     },
     status(): SourceStatus {
+      const state = reflectors?.inventory.state();
+      // Listed once the inventory synced (it may be stale since): the fleet knows the hub's clusters from then on.
+      const listed = state?.lastSyncAt !== undefined;
       const status: SourceStatus = { kind: 'hub', name, ...(listed ? {} : { listing: true }) };
       if (problem) return { ...status, error: problem };
       // The inventory watch's own trouble (unreachable, unauthorized, forbidden) is the hub's: the last set stays.
-      const state = reflectors?.inventory.state();
       if (state && state.status !== 'synced' && state.error) {
         const what = mode === 'profiles' ? `ClusterProfiles in ${options.namespace}` : 'ManagedClusters';
         return {
