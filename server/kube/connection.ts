@@ -4,8 +4,8 @@ import type { SourceStateDto } from '@/lib/api/dto';
 import type { ResourceNeed } from '@/lib/health/types';
 
 /**
- * A change delivered by a watched source, after its cache was updated; `status`: its status changed or a failure
- * appeared or cleared (forbidden, unreachable, stale, recovered), after `state()` says so.
+ * A change delivered by a watched source, after its cache was updated; `status`: its status changed (forbidden,
+ * unreachable, stale, recovered) or a source that never synced failed or retries, after `state()` says so.
  */
 export type SourceEvent =
   | { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean }

@@ -58,17 +58,22 @@ describe('a reflector telling its status changes', () => {
     o.reflector.stop();
   });
 
-  it('tells a lost watch and its recovery while the cache stays synced', async () => {
+  it('tells nothing of a lost watch resumed while the cache stays fresh, and tells the staleness that follows', async () => {
     const { o, told } = observeStatus();
     o.reflector.start();
     await until('the first sync', () => o.events.some((event) => event.type === 'synced'));
     sim.served.dropConnections('destroy');
-    // The cache is as good as its last bookmark: still synced, with the failure shown, then cleared.
-    await until('the recovery to be told', () => told.some((entry) => !entry.error));
-    expect(told[0]).toEqual({ status: 'synced', error: true, syncs: 1 });
-    expect(told.at(-1)).toEqual({ status: 'synced', error: false, syncs: 1 });
+    // A reconnect: the failure is shown on the source, the status stays synced, nobody needs to evaluate again.
+    await until('the watch to resume', () => o.watches().length >= 2 && !o.reflector.state().error, 10_000);
+    expect(told).toEqual([]);
+    // The server stops answering: once the cache is older than the staleness threshold, the source says so.
+    sim.fault({ resource: 'pods', verb: 'any', kind: 'status', status: 503 });
+    sim.served.dropConnections('destroy');
+    await until('the staleness to be told', () => told.length > 0, 10_000);
+    expect(told[0]).toEqual({ status: 'stale', error: true, syncs: 1 });
+    expect(o.reflector.state().status).toBe('stale');
     o.reflector.stop();
-  });
+  }, 20_000);
 
   it('goes on syncing when the listener throws, and counts it as a handler error', async () => {
     let calls = 0;

@@ -82,8 +82,10 @@ export class SourceStateTracker {
   private retryAtMs?: number;
 
   /**
-   * `onChange` is told (after the change) when the status changes or a failure appears or clears, except by
-   * {@link synced}: the reflector's `synced` event says that one.
+   * `onChange` is told (after the change) when the status changes, or a pending source's failure appears or clears
+   * (it settled, or retries), except by {@link synced}: the reflector's `synced` event says that one. A failure noted
+   * on a synced source (a lost watch, retried while the cache stays fresh) tells nothing: a fleet's reconnect would
+   * otherwise re-evaluate every cluster twice for a status that did not change.
    */
   constructor(
     private readonly clock: ReflectorClock,
@@ -110,9 +112,9 @@ export class SourceStateTracker {
     this.update('synced', undefined);
   }
 
-  /** Records the status and failure; true when the status changed or a failure appeared or cleared. */
+  /** Records the status and failure; true when that is a change `onChange` is told of. */
   private update(status: SourceStatus, error: SourceError | undefined): boolean {
-    const changed = status !== this.current || (error === undefined) !== (this.lastError === undefined);
+    const changed = status !== this.current || this.settles(error);
     if (status !== this.current) {
       this.current = status;
       this.sinceMs = this.clock.now();
@@ -128,9 +130,14 @@ export class SourceStateTracker {
 
   /** Records (or clears) the last failure without changing the status. */
   noteError(error: SourceError | undefined): void {
-    const changed = (error === undefined) !== (this.lastError === undefined);
+    const changed = this.settles(error);
     this.lastError = error;
     if (changed) this.onChange?.();
+  }
+
+  /** A pending source's failure appears or clears: whether it settled changes (failed, or retrying). */
+  private settles(error: SourceError | undefined): boolean {
+    return this.current === 'pending' && (error === undefined) !== (this.lastError === undefined);
   }
 
   /** Any watch event arrived. */
