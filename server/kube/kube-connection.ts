@@ -86,6 +86,7 @@ function connectionOver(
         namespace: need.namespace,
         fieldSelector: need.name ? `metadata.name=${need.name}` : undefined,
         handler: onEvent,
+        onStatus: () => onEvent({ type: 'status' }),
         ...timing,
       });
       return {

@@ -29,6 +29,12 @@ export interface ReflectorOptions {
   labelSelector?: string;
   fieldSelector?: string;
   handler?: ReflectorHandler;
+  /**
+   * Told when the source's status changes, or a failure of a source that never synced appears or clears (read it
+   * with `state()`), besides the handler's `synced` event: how a refused, unreachable or stale source reaches whoever
+   * shows it. Exceptions are caught and counted as the handler's are.
+   */
+  onStatus?: () => void;
   /** How objects are cached and emitted. Default: `projectObject(resource, object)`. */
   transform?: (object: KubeObject) => KubeObject;
   /**
