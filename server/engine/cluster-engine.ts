@@ -359,12 +359,12 @@ export class ClusterEngine {
       return;
     }
     if (TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
-    this.scheduleSourceChange(BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other);
+    this.scheduleSourceChange(BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other, false);
   }
 
-  /** A source's objects or state changed: during the first sync, at most one evaluation per window. */
-  private scheduleSourceChange(delayMs: number): void {
-    this.schedule(this.firstSync.delayFor(delayMs));
+  /** A source's objects (`status` false) or state changed: during the first sync, at most one evaluation per window. */
+  private scheduleSourceChange(delayMs: number, status = true): void {
+    this.schedule(this.firstSync.delayFor(delayMs, status));
   }
 
   private recordTransitions(event: Extract<SourceEvent, { object: KubeObject }>): void {

@@ -73,4 +73,26 @@ describe('a first sync', () => {
     vi.advanceTimersByTime(FIRST_SYNC.boundMs);
     expect(firstSync.delayFor(5)).toBe(5);
   });
+
+  it('an object change looks at no source: only a status change can settle the first sync', () => {
+    const state = sources();
+    let looks = 0;
+    const firstSync = new FirstSync({
+      alwaysSettled: () => (looks += 1) > 0 && state.always,
+      allSettled: () => (looks += 1) > 0 && state.all,
+    });
+    firstSync.onSettled(() => undefined);
+    firstSync.start();
+    expect(firstSync.delayFor(5)).toBe(5);
+    firstSync.evaluating();
+    firstSync.evaluated();
+    const before = looks;
+    for (let i = 0; i < 1_000; i += 1) firstSync.delayFor(5, false);
+    expect(looks).toBe(before);
+    // Still coalescing, then the status event that settles it ends the window at once.
+    expect(firstSync.delayFor(5, false)).toBe(FIRST_SYNC.windowMs);
+    state.always = true;
+    expect(firstSync.delayFor(5)).toBe(5);
+    expect(firstSync.delayFor(5, false)).toBe(5);
+  });
 });

@@ -43,10 +43,15 @@ export class FirstSync {
     this.listeners.clear();
   }
 
-  /** The delay a source change asking for `delayMs` gets: at most one evaluation per window while coalescing. */
-  delayFor(delayMs: number): number {
-    const coalescing = !this.settle() && Date.now() < this.until;
-    this.tell();
+  /**
+   * The delay a source change asking for `delayMs` gets: at most one evaluation per window while coalescing. Only a
+   * source's status (synced, refused, unreachable) can settle the first sync: an object change (`status` false, most
+   * of a first sync's thousands of events) does not look at every source again.
+   */
+  delayFor(delayMs: number, status = true): number {
+    const settled = status ? this.settle() : this.until === 0;
+    const coalescing = !settled && Date.now() < this.until;
+    if (status) this.tell();
     if (!coalescing || this.evaluatedAt === 0) return delayMs;
     return Math.max(delayMs, this.evaluatedAt + FIRST_SYNC.windowMs - Date.now());
   }
