@@ -113,6 +113,7 @@ export interface SteadyChanges {
   latencies: number[];
   memory: Awaited<ReturnType<typeof metricsOf>>;
   eventLoopDelayP99Ms: FleetBenchResult['eventLoopDelayP99Ms'];
+  eventLoopDelayMaxMs: FleetBenchResult['eventLoopDelayMaxMs'];
   dashboardWork: FleetBenchResult['dashboardWork'];
   streamBytesPerSecond: FleetBenchResult['streamBytesPerSecond'];
 }
@@ -149,6 +150,7 @@ export async function steadyChanges(options: {
   loop.disable();
   const memory = await metricsOf(base);
   const eventLoopDelayP99Ms = { dashboard: memory.loopDelayP99Ms, simulators: Math.round(loop.percentile(99) / 1e6) };
+  const eventLoopDelayMaxMs = { dashboard: memory.loopDelayMaxMs, simulators: Math.round(loop.max / 1e6) };
   const phaseSeconds = (performance.now() - phaseStart) / 1000;
   const streamBytesPerSecond = {
     quiet: Math.round(quiet),
@@ -164,5 +166,5 @@ export async function steadyChanges(options: {
       ((memory.majorGcSeconds - before.majorGcSeconds) / Math.max(1, memory.majorGcs - before.majorGcs)) * 1000,
     ),
   };
-  return { latencies, memory, eventLoopDelayP99Ms, dashboardWork, streamBytesPerSecond };
+  return { latencies, memory, eventLoopDelayP99Ms, eventLoopDelayMaxMs, dashboardWork, streamBytesPerSecond };
 }

@@ -77,6 +77,7 @@ export async function metricsOf(base: string) {
     rss: sum('process_resident_memory_bytes'),
     slowClientsEnded: sum('update_health_sse_slow_clients_ended_total'),
     loopDelayP99Ms: Math.round(sum('nodejs_eventloop_lag_p99_seconds') * 1000),
+    loopDelayMaxMs: Math.round(sum('nodejs_eventloop_lag_max_seconds') * 1000),
     evaluations: sum('update_health_detector_evaluation_seconds_count'),
     evaluationSeconds: sum('update_health_detector_evaluation_seconds_sum'),
     cpuSeconds: sum('process_cpu_seconds_total'),

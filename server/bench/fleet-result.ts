@@ -53,6 +53,8 @@ export interface FleetBenchResult {
    * and the clients): which side a slow change waited on.
    */
   eventLoopDelayP99Ms: { dashboard: number; simulators: number };
+  /** The longest event-loop delay on each side over the same phase: one stall barely moves a p99. */
+  eventLoopDelayMaxMs: { dashboard: number; simulators: number };
   /** The dashboard during the steady changes: CPU cores used, health evaluations per second and their mean time, major GCs. */
   dashboardWork: {
     cpuCores: number;

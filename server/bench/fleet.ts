@@ -168,6 +168,7 @@ export async function runFleetBench(argv: string[] = process.argv.slice(3)): Pro
         p95ReconnectGapMs: Math.round(percentile(gaps, 0.95)),
       },
       eventLoopDelayP99Ms: changes.eventLoopDelayP99Ms,
+      eventLoopDelayMaxMs: changes.eventLoopDelayMaxMs,
       dashboardWork: changes.dashboardWork,
       streamBytesPerSecond: changes.streamBytesPerSecond,
       supersededChanges: stats.superseded,

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { heapGraph, retainedByField, selfSizeByClass, selfSizeByOwner, type HeapSnapshotJson } from './heap-summary';
+import {
+  heapGraph,
+  heapStrings,
+  retainedByField,
+  selfSizeByClass,
+  selfSizeByOwner,
+  type HeapSnapshotJson,
+} from './heap-summary';
 
 /**
  * A snapshot in V8's format: root → Engine (its `cache` field holds a Map of two strings; `shared` a string the
@@ -61,6 +68,11 @@ describe('heap summary', () => {
     ]);
     expect(selfSizeByOwner(graph)).toContainEqual({ name: 'Engine', count: 1, bytes: 356 });
     expect(selfSizeByOwner(graph)).toContainEqual({ name: '(root)', count: 0, bytes: 1000 });
+  });
+
+  it('finds the strings whose text matches, and only strings (not the names of objects)', () => {
+    expect(heapStrings(snapshot(), () => true)).toEqual(['a', 'b', 's']);
+    expect(heapStrings(snapshot(), (text) => text !== 'b')).toEqual(['a', 's']);
   });
 
   it('charges each field of an owner with what it alone keeps alive', () => {

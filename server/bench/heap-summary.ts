@@ -162,6 +162,26 @@ export function heapGraph(json: HeapSnapshotJson): HeapGraph {
   return { nodeCount, className, selfSize, retainedSize, firstEdge, edgeTarget, edgeName, edgeWeak, dominator };
 }
 
+/**
+ * The text of every string in the snapshot that `match` accepts: flat, concatenated and sliced strings alike (a
+ * sliced string is there with its own text, and its parent, the string it keeps alive, with all of its). V8 cuts the
+ * text of very long strings short in a snapshot.
+ */
+export function heapStrings(json: HeapSnapshotJson, match: (text: string) => boolean): string[] {
+  const meta = json.snapshot.meta;
+  const nodeFields = meta.node_fields.length;
+  const typeAt = meta.node_fields.indexOf('type');
+  const nameAt = meta.node_fields.indexOf('name');
+  const nodeTypes = meta.node_types[0];
+  const found: string[] = [];
+  for (let base = 0; base < json.nodes.length; base += nodeFields) {
+    if (!nodeTypes[json.nodes[base + typeAt]].endsWith('string')) continue;
+    const text = json.strings[json.nodes[base + nameAt]];
+    if (match(text)) found.push(text);
+  }
+  return found;
+}
+
 function sorted(rows: Map<string, HeapRow>, top: number): HeapRow[] {
   return [...rows.values()].sort((a, b) => b.bytes - a.bytes).slice(0, top);
 }

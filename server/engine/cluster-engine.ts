@@ -150,8 +150,6 @@ export class ClusterEngine {
     this.firstSync = new FirstSync({
       alwaysSettled: () => this.tiers.settled('always'),
       allSettled: () => this.tiers.settled(),
-      schedule: (delayMs) => this.schedule(delayMs),
-      promptMs: COALESCE_MS.other,
     });
     this.published = new PublishedHealth(this.id, {
       cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone', ...this.discovery },
@@ -356,18 +354,20 @@ export class ClusterEngine {
   }
 
   private onEvent(event: SourceEvent): void {
-    if (event.type !== 'synced' && TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
-    this.scheduleSourceChange(
-      event.type !== 'synced' && BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other,
-    );
+    if (!('object' in event)) {
+      this.scheduleSourceChange(COALESCE_MS.other);
+      return;
+    }
+    if (TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
+    this.scheduleSourceChange(BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other, false);
   }
 
-  /** A source's objects or state changed: during the first sync, at most one evaluation per window. */
-  private scheduleSourceChange(delayMs: number): void {
-    this.schedule(this.firstSync.delayFor(delayMs));
+  /** A source's objects (`status` false) or state changed: during the first sync, at most one evaluation per window. */
+  private scheduleSourceChange(delayMs: number, status = true): void {
+    this.schedule(this.firstSync.delayFor(delayMs, status));
   }
 
-  private recordTransitions(event: Exclude<SourceEvent, { type: 'synced' }>): void {
+  private recordTransitions(event: Extract<SourceEvent, { object: KubeObject }>): void {
     const { object } = event;
     const key = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
     if (event.type === 'deleted') {

@@ -4,7 +4,8 @@ import 'server-only';
  * During a cluster's first sync its ~20 sources answer at different moments, each a reason to run every detector on
  * a snapshot still incomplete: until the always tier settles (or `boundMs` after start) source changes are evaluated
  * at most once per `windowMs`. The first event and the settling one are evaluated 5 ms after, as always. A source
- * that fails says nothing to the engine, so until the first sync settles it is looked for once per window.
+ * that fails (refused, unreachable) says so with a `status` event as one that syncs does with `synced`: every step of
+ * the first sync arrives as an event, and nothing needs to be looked for.
  */
 export const FIRST_SYNC = { windowMs: 500, boundMs: 2_000 } as const;
 
@@ -14,15 +15,11 @@ export interface FirstSyncHost {
   alwaysSettled(): boolean;
   /** Every running source (the active tier too, when it runs) did. */
   allSettled(): boolean;
-  /** Asks for an evaluation in `delayMs` (coalesced with one already asked for). */
-  schedule(delayMs: number): void;
-  /** How soon an evaluation is asked for when the first sync settles or a window passes without one. */
-  promptMs: number;
 }
 
 /**
  * A cluster engine's first sync: when a source change may be evaluated (`delayFor`), and who is told once it
- * settled (`onSettled`). The engine reports its evaluations (`evaluated`).
+ * settled (`onSettled`). The engine reports its evaluations (`evaluated`) and its source events (`delayFor`): no timer.
  */
 export class FirstSync {
   /** Until when (epoch ms) source changes are coalesced; 0 once the always tier settled, or before `start`. */
@@ -33,27 +30,28 @@ export class FirstSync {
   /** An evaluation ran (and decided the tier) since the always tier settled. */
   private decided = false;
   private readonly listeners = new Set<() => void>();
-  private check: NodeJS.Timeout | undefined;
 
   constructor(private readonly host: FirstSyncHost) {}
 
   start(): void {
     this.running = true;
     this.until = Date.now() + FIRST_SYNC.boundMs;
-    this.watch();
   }
 
   stop(): void {
     this.running = false;
-    clearTimeout(this.check);
-    this.check = undefined;
     this.listeners.clear();
   }
 
-  /** The delay a source change asking for `delayMs` gets: at most one evaluation per window while coalescing. */
-  delayFor(delayMs: number): number {
-    const coalescing = !this.settle() && Date.now() < this.until;
-    this.tell();
+  /**
+   * The delay a source change asking for `delayMs` gets: at most one evaluation per window while coalescing. Only a
+   * source's status (synced, refused, unreachable) can settle the first sync: an object change (`status` false, most
+   * of a first sync's thousands of events) does not look at every source again.
+   */
+  delayFor(delayMs: number, status = true): number {
+    const settled = status ? this.settle() : this.until === 0;
+    const coalescing = !settled && Date.now() < this.until;
+    if (status) this.tell();
     if (!coalescing || this.evaluatedAt === 0) return delayMs;
     return Math.max(delayMs, this.evaluatedAt + FIRST_SYNC.windowMs - Date.now());
   }
@@ -65,7 +63,6 @@ export class FirstSync {
 
   /** An evaluation ended: it saw the sources as they are now, and decided the tier on them. */
   evaluated(): void {
-    // A source that settled without an event (forbidden, not served) ends the first sync here.
     if (this.settle()) this.decided = true;
     this.tell();
   }
@@ -81,7 +78,6 @@ export class FirstSync {
       return () => undefined;
     }
     this.listeners.add(listener);
-    if (this.running && !this.check) this.watch();
     return () => this.listeners.delete(listener);
   }
 
@@ -103,26 +99,5 @@ export class FirstSync {
     this.until = 0;
     this.decided = false;
     return true;
-  }
-
-  /**
-   * Once per window until the first sync settled: a failed source (no event) shows within a window while the bound
-   * runs, and the settling is evaluated (and told) within a window even when no event marks it.
-   */
-  private watch(): void {
-    clearTimeout(this.check);
-    this.check = setTimeout(() => {
-      this.check = undefined;
-      if (!this.running) return;
-      const coalescing = this.until !== 0;
-      if (this.settle()) {
-        if (coalescing || !this.decided) this.host.schedule(this.host.promptMs);
-      } else if (Date.now() < this.until && Date.now() - this.evaluatedAt >= FIRST_SYNC.windowMs) {
-        this.host.schedule(this.host.promptMs);
-      }
-      this.tell();
-      if (this.until !== 0 || this.listeners.size > 0) this.watch();
-    }, FIRST_SYNC.windowMs);
-    this.check.unref?.();
   }
 }

@@ -65,6 +65,23 @@ describe('a fleet source before its first list', () => {
     expect(list.clusters.map((row) => row.id).sort()).toEqual(['steady', 'update-in-progress']);
   }, 60_000);
 
+  it('says the hub listed by the time it reports the clusters of its first list', async () => {
+    sim = await startFleet({ scenarios: ['steady', 'update-in-progress'], speed: 10 });
+    hub = await startHub(fleetMembers(sim), { realTime: true });
+    dir = mkdtempSync(join(tmpdir(), 'fleet-listing-'));
+    const kubeconfig = join(dir, 'hub.yaml');
+    writeFileSync(kubeconfig, hub.kubeconfig('reader'), { mode: 0o600 });
+    const source = hubSource({ kubeconfig, context: HUB_CONTEXT, namespace: hub.namespace, watch: WATCH });
+    const reports: { members: number; listing: boolean }[] = [];
+    source.start((members) => reports.push({ members: members.length, listing: !!source.status().listing }));
+    try {
+      await until('the clusters reported', () => reports.some((report) => report.members > 0), 20_000);
+    } finally {
+      source.stop();
+    }
+    expect(reports.find((report) => report.members > 0)).toEqual({ members: 2, listing: false });
+  }, 60_000);
+
   it('keeps saying listing, with the error, while the hub cannot be reached', async () => {
     dir = mkdtempSync(join(tmpdir(), 'fleet-listing-'));
     const kubeconfig = join(dir, 'hub.yaml');

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { clusterListSchema, clusterHealthSchema, type ClusterSummaryDto, type StreamMessage } from '@/lib/api/dto';
 import { runScenario } from '@/server/simulator/core';
+import { installHyperShiftCrds } from '@/server/simulator/crds';
 import {
   HCP_CRASHLOOP_BY_MS,
   HC_HEALTHY,
@@ -13,7 +14,6 @@ import { startTestServer, type TestServer } from '@/server/simulator/test-harnes
 import type { ScenarioName } from '@/server/simulator/types';
 import { ClusterEngine } from './cluster-engine';
 import { Fleet } from './fleet';
-import type { ClusterConnection } from '@/server/kube/connection';
 import { createKubeConnection, type WatchTiming } from '@/server/kube/kube-connection';
 import { rowSynced, sourceUpToDate } from '@/lib/health/tiers';
 
@@ -145,20 +145,19 @@ describe('a HyperShift management cluster in the fleet', () => {
     const server = await startTestServer({ seed: 2 });
     servers.push(server);
     runScenario(server.cluster, SCENARIOS['hypershift-management']!);
-    const real = createKubeConnection(server.kubeconfigPath('reader'), 'sim');
-    let served = false;
+    // The management cluster before its operator installed HyperShift: the API server serves none of its APIs.
+    const { client } = server.cluster;
+    const crds = client
+      .list('customresourcedefinitions')
+      .filter((crd) => crd.metadata.name.endsWith('.hypershift.openshift.io'));
+    expect(crds).toHaveLength(4);
+    for (const crd of crds) client.delete('customresourcedefinitions', crd.metadata.name);
+    const connection = createKubeConnection(server.kubeconfigPath('reader'), 'sim');
     const probes: string[] = [];
-    const connection: ClusterConnection = {
-      ...real,
-      watch: (need, onEvent) => real.watch(need, onEvent),
-      getText: async (path, options) => {
-        probes.push(path);
-        return path.startsWith('/apis/hypershift.openshift.io/') && !served
-          ? { status: 404, body: '{"kind":"Status","code":404}' }
-          : real.getText(path, options);
-      },
-      now: () => real.now(),
-      close: () => real.close(),
+    const getText = connection.getText.bind(connection);
+    connection.getText = (path, options) => {
+      if (path.startsWith('/apis/hypershift.openshift.io/')) probes.push(path);
+      return getText(path, options);
     };
     const engine = new ClusterEngine({ id: 'mgmt', name: 'mgmt', connection, optionalProbeMs: 200 });
     engines = [engine];
@@ -171,7 +170,7 @@ describe('a HyperShift management cluster in the fleet', () => {
     expect(alone.sources.map((s) => s.resource)).not.toContain('hostedclusters');
     expect(alone.sources.every(sourceUpToDate)).toBe(true);
     expect(fleet.summaries().map((row) => row.id)).toEqual(['mgmt']);
-    served = true;
+    installHyperShiftCrds(client);
     const rows = await until(
       () => fleet!.summaries(),
       (list) => list.length === 4,

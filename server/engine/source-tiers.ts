@@ -43,11 +43,15 @@ export interface SourceTiersOptions {
   enabled?: boolean;
 }
 
-interface RunningSource {
-  need: ResourceNeed;
-  tier: SourceTier;
-  handle: SourceHandle;
-}
+/** A need of a running tier: watched, or deferred (not watched until the cluster says it applies, see `start`). */
+type RunningSource = { need: ResourceNeed; tier: SourceTier } & (
+  { state: 'watched'; handle: SourceHandle } | { state: 'deferred'; since: number }
+);
+type WatchedSource = Extract<RunningSource, { state: 'watched' }>;
+type DeferredSource = Extract<RunningSource, { state: 'deferred' }>;
+
+const watched = (source: RunningSource): source is WatchedSource => source.state === 'watched';
+const deferred = (source: RunningSource): source is DeferredSource => source.state === 'deferred';
 
 /**
  * The sources of one cluster by tier: the always tier runs from start to stop; the active tier (cluster-wide pods,
@@ -59,14 +63,8 @@ export class SourceTiers {
   private readonly logs: Record<SourceTier, LogPoller>;
   private readonly running: RunningSource[] = [];
   private optional: OptionalSources | undefined;
-  /**
-   * Always-tier needs in namespaces only clusters that are not OpenShift have: started once the cluster answered
-   * that it is not OpenShift, never on OpenShift (where they are `not-applicable`: no watch, no request).
-   */
-  private upstreamOnly: ResourceNeed[] = [];
   private state: ActivityState;
   private started = false;
-  private startedAt = Date.now();
   private viewers = 0;
   private looked = false;
   private readonly holdDownMs: number;
@@ -85,11 +83,14 @@ export class SourceTiers {
     this.state = { tier: o.enabled === false ? 'active' : 'always', since: Date.now(), reasons: [] };
   }
 
-  /** Starts the always tier (and the active tier where tiers are off). */
+  /**
+   * Starts the always tier (and the active tier where tiers are off). Its needs in namespaces only clusters that are
+   * not OpenShift have are deferred: watched once the cluster answered that it is not OpenShift, never on OpenShift
+   * (where they are `not-applicable`: no watch, no request).
+   */
   start(): void {
     if (this.started) return;
     this.started = true;
-    this.startedAt = Date.now();
     this.startTier('always');
     if (this.state.tier === 'active') this.startActive();
   }
@@ -98,7 +99,7 @@ export class SourceTiers {
   stop(): void {
     this.started = false;
     this.optional?.stop();
-    for (const { handle } of this.running) handle.stop();
+    for (const source of this.running.filter(watched)) source.handle.stop();
     this.running.length = 0;
     this.logs.always.stop();
     this.logs.active.stop();
@@ -156,20 +157,21 @@ export class SourceTiers {
   }
 
   /**
-   * States of every source: running ones as they are (judged against the cluster, see {@link judgeSources}), the
-   * active tier's needs as `idle` while it does not run.
+   * States of every source: watched ones as they are (judged against the cluster, see {@link judgeSources}), deferred
+   * ones `not-applicable` on OpenShift and `pending` until the cluster told, the active tier's needs as `idle` while
+   * it does not run.
    */
   sourceStates(): SourceStateDto[] {
-    const states = judgeSources(this.running.map(({ handle }) => handle.state()));
-    if (this.upstreamOnly.length > 0) {
+    const states = judgeSources(this.watchedStates());
+    const waiting = this.running.filter(deferred);
+    if (waiting.length > 0) {
       const status = upstreamOnlyPlan(states) === 'not-applicable' ? 'not-applicable' : 'pending';
-      const since = new Date(this.startedAt).toISOString();
-      for (const need of this.upstreamOnly)
+      for (const { need, since } of waiting)
         states.push({
           resource: need.resource,
           ...(need.namespace ? { namespace: need.namespace } : {}),
           status,
-          since,
+          since: new Date(since).toISOString(),
         });
     }
     if (this.active()) return states;
@@ -187,12 +189,15 @@ export class SourceTiers {
 
   /** Statuses and counters of the running watches (the service's metrics). */
   handles(): readonly SourceHandle[] {
-    return this.running.map(({ handle }) => handle);
+    return this.running.filter(watched).map(({ handle }) => handle);
   }
 
-  /** True once every running source of `tier` synced or failed in a way only time or RBAC can fix. */
+  /**
+   * True once every watched source of `tier` synced or failed in a way only time or RBAC can fix (a deferred one
+   * waits on the others: it is not part of the sync).
+   */
   settled(tier?: SourceTier): boolean {
-    const sources = this.running.filter((source) => tier === undefined || source.tier === tier);
+    const sources = this.running.filter(watched).filter((source) => tier === undefined || source.tier === tier);
     return (
       sources.length > 0 &&
       sources.every(({ handle }) => {
@@ -217,13 +222,14 @@ export class SourceTiers {
    */
   objects(): Partial<Record<ResourceName, readonly KubeObject[]>> {
     const out: Partial<Record<ResourceName, readonly KubeObject[]>> = {};
-    const strictly = (wide: RunningSource, narrow: RunningSource) =>
+    const sources = this.running.filter(watched);
+    const strictly = (wide: WatchedSource, narrow: WatchedSource) =>
       wide !== narrow && needCovers(wide.need, narrow.need) && !needCovers(narrow.need, wide.need);
-    const statuses = new Map(this.running.map((source) => [source, source.handle.state().status]));
-    const synced = (source: RunningSource) => statuses.get(source) === 'synced';
-    for (const source of this.running) {
-      if (this.running.some((wide) => strictly(wide, source) && synced(wide))) continue;
-      if (!synced(source) && this.running.some((narrow) => strictly(source, narrow))) continue;
+    const statuses = new Map(sources.map((source) => [source, source.handle.state().status]));
+    const synced = (source: WatchedSource) => statuses.get(source) === 'synced';
+    for (const source of sources) {
+      if (sources.some((wide) => strictly(wide, source) && synced(wide))) continue;
+      if (!synced(source) && sources.some((narrow) => strictly(source, narrow))) continue;
       const held = out[source.need.resource];
       out[source.need.resource] = held ? [...held, ...source.handle.objects()] : source.handle.objects();
     }
@@ -232,9 +238,10 @@ export class SourceTiers {
 
   private startTier(tier: SourceTier): void {
     const needs = this.needs[tier];
-    if (tier === 'always') this.upstreamOnly = needs.filter((need) => upstreamOnly(need) && !need.optional);
+    const since = Date.now();
     for (const need of needs.filter((candidate) => tier === 'active' || !candidate.optional)) {
-      if (!this.upstreamOnly.includes(need)) this.watch(need, tier);
+      if (tier === 'always' && upstreamOnly(need)) this.running.push({ need, tier, state: 'deferred', since });
+      else this.watch(need, tier);
     }
     if (tier === 'always') {
       this.optional = new OptionalSources(
@@ -251,11 +258,17 @@ export class SourceTiers {
     if (tier === METRICS_TIER) for (const service of this.o.services ?? []) service.start();
   }
 
-  /** Starts the upstream-only needs once the cluster's ClusterVersion source answered other than OpenShift does. */
+  /** Watches the deferred needs once the cluster's ClusterVersion source answered other than OpenShift does. */
   private startUpstreamOnlyOffOpenShift(): void {
-    if (this.upstreamOnly.length === 0 || !this.started) return;
-    if (upstreamOnlyPlan(this.running.map(({ handle }) => handle.state())) !== 'watch') return;
-    for (const need of this.upstreamOnly.splice(0)) this.watch(need, 'always');
+    if (!this.started || !this.running.some(deferred)) return;
+    if (upstreamOnlyPlan(this.watchedStates()) !== 'watch') return;
+    const waiting = this.running.filter(deferred);
+    this.running.splice(0, this.running.length, ...this.running.filter(watched));
+    for (const { need, tier } of waiting) this.watch(need, tier);
+  }
+
+  private watchedStates(): SourceStateDto[] {
+    return this.running.filter(watched).map(({ handle }) => handle.state());
   }
 
   private startActive(): void {
@@ -265,8 +278,9 @@ export class SourceTiers {
 
   private stopActive(): void {
     for (let i = this.running.length - 1; i >= 0; i -= 1) {
-      if (this.running[i].tier !== 'active') continue;
-      this.running[i].handle.stop();
+      const source = this.running[i];
+      if (source.tier !== 'active') continue;
+      if (watched(source)) source.handle.stop();
       this.running.splice(i, 1);
     }
     this.logs.active.stop();
@@ -279,7 +293,7 @@ export class SourceTiers {
     const { optional: _optional, ...watched } = need;
     void _optional;
     const handle = this.o.connection.watch(watched, this.o.onEvent);
-    this.running.push({ need, tier, handle });
+    this.running.push({ need, tier, state: 'watched', handle });
     handle.start();
   }
 }

@@ -1,6 +1,6 @@
 import 'server-only';
 import type { DiscoveredByDto, FleetMembershipDto, ReachabilityDto } from '@/lib/api/dto';
-import type { CredentialSource, ServerEndpoint } from '@/server/watch/kube-transport';
+import type { CredentialSource, ServerEndpoint } from '@/server/watch/kube-credentials';
 
 /** How to reach a member's API server: a kubeconfig context, or an endpoint with a credential source. */
 export type MemberConnection =

@@ -2,7 +2,7 @@ import 'server-only';
 import { conditionOf } from '@/lib/k8s/conditions';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { DiscoveredByDto, ReachabilityDto } from '@/lib/api/dto';
-import type { CredentialSource, ServerEndpoint } from '@/server/watch/kube-transport';
+import type { CredentialSource, ServerEndpoint } from '@/server/watch/kube-credentials';
 import type { MemberSpec } from './fleet-source';
 
 /** The ClusterProfile access provider (and cluster manager) OCM writes. */

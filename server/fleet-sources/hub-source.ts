@@ -73,8 +73,6 @@ export function hubSource(options: HubSourceOptions): FleetSource {
   let reflectors: { inventory: Reflector; secrets: Reflector; claims?: Reflector } | undefined;
   let mode: 'profiles' | 'managed-clusters' | undefined;
   let problem: SourceStatus['error'];
-  /** The inventory's first list has been reported (until then the fleet does not know the hub's clusters). */
-  let listed = false;
   let stopped = false;
   let retry: NodeJS.Timeout | undefined;
   let recompute: NodeJS.Timeout | undefined;
@@ -152,18 +150,18 @@ export function hubSource(options: HubSourceOptions): FleetSource {
   };
   const sameMembers = (a: readonly MemberSpec[], b: readonly MemberSpec[]) =>
     a.length === b.length && a.every((member, i) => member === b[i]);
+  const recomputeNow = () => {
+    clearTimeout(recompute);
+    recompute = undefined;
+    if (stopped) return;
+    const set = members();
+    // Unchanged members are the same objects: an event that changed none of them is not reported.
+    if (!reported || !sameMembers(set, reported)) report(set);
+    reported = set;
+  };
   const scheduleRecompute = () => {
     if (recompute || stopped) return;
-    recompute = setTimeout(() => {
-      recompute = undefined;
-      if (stopped) return;
-      const inventoryListed = reflectors?.inventory.state().status === 'synced';
-      const set = members();
-      // Unchanged members are the same objects: an event that changed none of them is not reported.
-      if (!reported || !sameMembers(set, reported)) report(set);
-      reported = set;
-      if (inventoryListed) listed = true;
-    }, RECOMPUTE_MS);
+    recompute = setTimeout(recomputeNow, RECOMPUTE_MS);
     recompute.unref?.();
   };
 
@@ -179,7 +177,9 @@ export function hubSource(options: HubSourceOptions): FleetSource {
           secrets.observe(event.object, event.type === 'deleted');
           return;
         }
-        scheduleRecompute();
+        // A complete list is reported at once: the inventory's says the hub listed (see `status`) as it arrives.
+        if (event.type === 'synced') recomputeNow();
+        else scheduleRecompute();
       },
     });
 
@@ -228,10 +228,12 @@ export function hubSource(options: HubSourceOptions): FleetSource {
       void begin();
     },
     status(): SourceStatus {
+      const state = reflectors?.inventory.state();
+      // Listed once the inventory synced (it may be stale since): the fleet knows the hub's clusters from then on.
+      const listed = state?.lastSyncAt !== undefined;
       const status: SourceStatus = { kind: 'hub', name, ...(listed ? {} : { listing: true }) };
       if (problem) return { ...status, error: problem };
       // The inventory watch's own trouble (unreachable, unauthorized, forbidden) is the hub's: the last set stays.
-      const state = reflectors?.inventory.state();
       if (state && state.status !== 'synced' && state.error) {
         const what = mode === 'profiles' ? `ClusterProfiles in ${options.namespace}` : 'ManagedClusters';
         return {

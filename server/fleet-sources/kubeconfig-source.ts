@@ -83,8 +83,8 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
   let watcher: FSWatcher | undefined;
   let debounce: NodeJS.Timeout | undefined;
   let poll: NodeJS.Timeout | undefined;
+  /** The text of the last good read: the source is listed once there is one. */
   let lastText: string | undefined;
-  let listed = false;
   let stopped = false;
   let reading = Promise.resolve();
   let report: (members: readonly MemberSpec[]) => void = () => undefined;
@@ -115,7 +115,6 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
       return;
     }
     lastText = text;
-    listed = true;
     status = { kind: 'kubeconfig', name: path };
     report(members);
   };
@@ -152,7 +151,7 @@ export function kubeconfigSource(path: string, options: KubeconfigSourceOptions 
       };
       tick();
     },
-    status: () => (listed ? status : { ...status, listing: true }),
+    status: () => (lastText !== undefined ? status : { ...status, listing: true }),
     stop() {
       stopped = true;
       watcher?.close();

@@ -3,9 +3,14 @@ import type { KubeObject } from '@/lib/k8s/types';
 import type { SourceStateDto } from '@/lib/api/dto';
 import type { ResourceNeed } from '@/lib/health/types';
 
-/** A change delivered by a watched source, after its cache was updated. */
+/**
+ * A change delivered by a watched source, after its cache was updated; `status`: its status changed (forbidden,
+ * unreachable, stale, recovered) or a source that never synced failed or retries, after `state()` says so.
+ */
 export type SourceEvent =
-  { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean } | { type: 'synced' };
+  | { type: 'added' | 'modified' | 'deleted'; object: KubeObject; synthetic?: boolean }
+  | { type: 'synced' }
+  | { type: 'status' };
 
 /** One watched resource (optionally one namespace) of one cluster. */
 export interface SourceHandle {

@@ -1,7 +1,7 @@
 import 'server-only';
 import { spawn } from 'node:child_process';
 import { z } from 'zod';
-import type { CredentialSource } from '@/server/watch/kube-transport';
+import type { CredentialSource } from '@/server/watch/kube-credentials';
 
 /** The one exec credential API version spoken (client-go's `client.authentication.k8s.io/v1`). */
 export const EXEC_CREDENTIAL_API_VERSION = 'client.authentication.k8s.io/v1';

@@ -1,12 +1,8 @@
 import 'server-only';
 import type { SourceStateDto } from '@/lib/api/dto';
 import type { ResourceNeed } from '@/lib/health/types';
-import {
-  KubeTransport,
-  type CredentialSource,
-  type KubeTransportOptions,
-  type ServerEndpoint,
-} from '@/server/watch/kube-transport';
+import type { CredentialSource, ServerEndpoint } from '@/server/watch/kube-credentials';
+import { KubeTransport, type KubeTransportOptions } from '@/server/watch/kube-transport';
 import { KubeApiError } from '@/server/watch/kube-errors';
 import { Reflector } from '@/server/watch/reflector';
 import type { ReflectorOptions } from '@/server/watch/reflector-types';
@@ -90,6 +86,7 @@ function connectionOver(
         namespace: need.namespace,
         fieldSelector: need.name ? `metadata.name=${need.name}` : undefined,
         handler: onEvent,
+        onStatus: () => onEvent({ type: 'status' }),
         ...timing,
       });
       return {

@@ -1,4 +1,5 @@
 import 'server-only';
+import { afterEach } from 'vitest';
 import { createSimulatedCluster, type SimulatedCluster } from '@/server/simulator/core';
 import { serveCluster, type ServeClusterOptions, type ServedCluster } from '@/server/simulator/api-server';
 import { testNamespace, testPod } from '@/server/simulator/test-objects';
@@ -6,7 +7,7 @@ import type { FaultRule } from '@/server/simulator/types';
 import { KubeTransport, type KubeTransportOptions } from '@/server/watch/kube-transport';
 import { Reflector } from '@/server/watch/reflector';
 import type { ReflectorEvent, ReflectorOptions } from '@/server/watch/reflector-types';
-import type { Query } from '@/server/watch/kube-transport';
+import type { Query } from '@/server/watch/kube-request';
 
 /** Test-only: a simulated cluster served over HTTPS, plus helpers to drive it and observe a reflector. */
 export interface SimHarness {
@@ -55,6 +56,40 @@ export async function startSim(
       await served.close();
     },
   };
+}
+
+/** Ends one thing a test started: closes a relay, a pool or a transport, clears a timer. */
+export type Cleanup = () => Promise<void> | void;
+
+/** What a test file's tests start and {@link cleanupAfterEach} ends after each. */
+export interface TestStarted {
+  sim?: SimHarness;
+  observed?: readonly Observed[];
+}
+
+/**
+ * Ends what each test of a file started, after the test (a vitest `afterEach`: call it at the top level of the
+ * file). The reflectors `started()` names stop first, then the cleanups pushed during the test run, the last pushed
+ * first, then the simulator closes. Each is ended once: a test file's `sim` and `observed` variables may still name
+ * the previous test's after it, and the next test need not start any.
+ */
+export function cleanupAfterEach(started: () => TestStarted = () => ({})): { push(cleanup: Cleanup): void } {
+  const pushed: Cleanup[] = [];
+  const ended = new WeakSet<object>();
+  afterEach(async () => {
+    const { sim, observed = [] } = started();
+    for (const o of observed) {
+      if (ended.has(o)) continue;
+      ended.add(o);
+      o.reflector.stop();
+    }
+    for (const cleanup of pushed.splice(0).reverse()) await cleanup();
+    if (sim && !ended.has(sim)) {
+      ended.add(sim);
+      await sim.close();
+    }
+  });
+  return { push: (cleanup) => void pushed.push(cleanup) };
 }
 
 /** `pod-007` style names, sortable. */

@@ -3,12 +3,19 @@
  * misbehave): a late event loop is not a dead peer, a failed connect fails only its own attempt, waiters for a
  * stream slot are served in order, and the watches of a lost session reconnect staged, not all in the same instant.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { setImmediate as turn } from 'node:timers/promises';
 import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { testPod } from '@/server/simulator/test-objects';
 import { startTcpRelay, type TcpRelay } from '@/server/testing/tcp-relay';
-import { observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
+import {
+  observe,
+  startSim,
+  until,
+  cleanupAfterEach,
+  type Observed,
+  type SimHarness,
+} from '@/server/testing/reflector-harness';
 import { KubeTransport, type KubeTransportOptions } from './kube-transport';
 import { H2SessionPool } from './h2-session-pool';
 import type { H2Target } from './h2-connect';
@@ -16,15 +23,7 @@ import { KubeTransportError } from './kube-errors';
 
 let sim: SimHarness | undefined;
 let observed: Observed[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const o of observed) o.reflector.stop();
-  observed = [];
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-  await sim?.close();
-  sim = undefined;
-});
+const cleanups = cleanupAfterEach(() => ({ sim, observed }));
 
 /** Keeps the event loop busy for `ms`, as a long synchronous task (a big JSON parse, a detector run) does. */
 function blockLoop(ms: number): void {

@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
+import { urlToHttpOptions } from 'node:url';
 import type { AcquiredStream } from './h2-lease';
 
 const { HTTP2_HEADER_STATUS } = h2;
@@ -35,7 +36,7 @@ export function h1Call(
   url: URL,
   options: { method: string; headers: http.OutgoingHttpHeaders; agent?: http.Agent },
 ): PendingCall {
-  const req = (url.protocol === 'http:' ? http.request : https.request)(url, options);
+  const req = (url.protocol === 'http:' ? http.request : https.request)({ ...ownedTarget(url), ...options });
   return {
     send: (payload) => req.end(payload),
     onError: (listener) => req.on('error', listener),
@@ -100,6 +101,22 @@ export function h2Call(
     destroy: () => (answered ? stream.destroy() : lease.cancelUnanswered(stream)),
     reconnectDelayMs: () => lease.reconnectDelayMs(),
     peerBytes: () => lease.bytesRead(),
+  };
+}
+
+/**
+ * Where an HTTP/1.1 request goes, as node's options for `url` (`urlToHttpOptions`) without the URL's `href` and
+ * with strings of their own: the socket of an open watch keeps its connect options, and with them the whole URL,
+ * for hours.
+ */
+function ownedTarget(url: URL): http.RequestOptions {
+  const { protocol, hostname, port, auth } = urlToHttpOptions(url);
+  return {
+    protocol,
+    hostname: hostname && ownString(hostname),
+    port,
+    auth: auth && ownString(auth),
+    path: ownString(url.pathname + url.search),
   };
 }
 

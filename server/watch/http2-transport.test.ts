@@ -3,25 +3,25 @@
  * death (GOAWAY, a cut connection, a peer gone silent) fails every stream on it like a dropped HTTP/1.1 watch, and
  * the reflectors resume from their resourceVersion without a relist; a server's stream limit opens another session.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { testPod } from '@/server/simulator/test-objects';
 import type { ResourceName } from '@/lib/k8s/resources';
 import { startTcpRelay } from '@/server/testing/tcp-relay';
 import { KubeTransport } from './kube-transport';
-import { FAST, observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
+import {
+  FAST,
+  observe,
+  startSim,
+  until,
+  cleanupAfterEach,
+  type Observed,
+  type SimHarness,
+} from '@/server/testing/reflector-harness';
 
 let sim: SimHarness | undefined;
 let observed: Observed[] = [];
-const cleanups: (() => Promise<void> | void)[] = [];
-
-afterEach(async () => {
-  for (const o of observed) o.reflector.stop();
-  observed = [];
-  for (const cleanup of cleanups.splice(0)) await cleanup();
-  await sim?.close();
-  sim = undefined;
-});
+const cleanups = cleanupAfterEach(() => ({ sim, observed }));
 
 const WATCHED: { resource: ResourceName; namespace?: string }[] = [
   { resource: 'pods', namespace: 'ns' },

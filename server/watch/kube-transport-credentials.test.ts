@@ -1,7 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { KubeConfig } from '@kubernetes/client-node';
 import { testPod } from '@/server/simulator/test-objects';
 import { KubeTransport } from './kube-transport';
-import { observe, startSim, traceStatus, until, type SimHarness } from '@/server/testing/reflector-harness';
+import {
+  cleanupAfterEach,
+  observe,
+  startSim,
+  traceStatus,
+  until,
+  type SimHarness,
+} from '@/server/testing/reflector-harness';
 
 describe('a transport whose credentials come from a provider (rotating tokens)', () => {
   let sim: SimHarness;
@@ -51,6 +59,28 @@ describe('a transport whose credentials come from a provider (rotating tokens)',
     transport.close();
   });
 
+  it('applies the kubeconfig once while the provider gives the tokens, and each request gets the current token', async () => {
+    const applied = vi.spyOn(KubeConfig.prototype, 'applyToHTTPSOptions');
+    let token = issue();
+    const transport = KubeTransport.forEndpoint(
+      { server: sim.served.url, caData: sim.served.caData },
+      { credentials: async () => ({ token }) },
+    );
+    try {
+      const before = applied.mock.calls.length;
+      for (let i = 0; i < 5; i += 1) await transport.getJson('/api/v1/namespaces/ns/pods');
+      expect(applied.mock.calls.length - before).toBe(1);
+      // A token the provider changed is the one sent: only the kubeconfig's part is kept.
+      const old = token;
+      token = issue();
+      sim.served.oauth.revoke(old);
+      await expect(transport.getJson('/api/v1/namespaces/ns/pods')).resolves.toBeTruthy();
+    } finally {
+      applied.mockRestore();
+      transport.close();
+    }
+  });
+
   it('a provider that keeps failing shows unauthorized with its reason', async () => {
     const transport = KubeTransport.forEndpoint(
       { server: sim.served.url, caData: sim.served.caData },
@@ -75,5 +105,24 @@ describe('a transport whose credentials come from a provider (rotating tokens)',
     await expect(transport.getJson('/api/v1/namespaces')).rejects.toMatchObject({ code: 401 });
     expect(asked).toEqual([false, true]);
     transport.close();
+  });
+});
+
+describe.each([
+  ['HTTP/1.1', false],
+  ['HTTP/2', undefined],
+] as const)('a kubeconfig user without a token or password, over %s', (_, http2) => {
+  let sim: SimHarness | undefined;
+  cleanupAfterEach(() => ({ sim }));
+
+  it('sends no Authorization header: the server answers, here 401', async () => {
+    sim = await startSim();
+    const transport = KubeTransport.forEndpoint({ server: sim.served.url, caData: sim.served.caData }, { http2 });
+    try {
+      await expect(transport.getJson('/api/v1/namespaces')).rejects.toMatchObject({ name: 'KubeApiError', code: 401 });
+      await expect(transport.getJson('/api/v1/namespaces')).rejects.toMatchObject({ name: 'KubeApiError', code: 401 });
+    } finally {
+      transport.close();
+    }
   });
 });

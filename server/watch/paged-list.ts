@@ -1,7 +1,8 @@
 import 'server-only';
 import type { KubeList, KubeObject } from '@/lib/k8s/types';
 import { KubeApiError } from './kube-errors';
-import type { KubeTransport, Query, RequestControls } from './kube-transport';
+import type { Query, RequestControls } from './kube-request';
+import type { KubeTransport } from './kube-transport';
 
 /** A complete, consistent list. */
 export interface ListResult {

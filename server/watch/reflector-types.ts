@@ -2,7 +2,8 @@ import 'server-only';
 import type { ResourceName } from '@/lib/k8s/resources';
 import type { KubeObject } from '@/lib/k8s/types';
 import type { BackoffOptions, ReflectorClock } from './backoff';
-import type { KubeTransport, Query } from './kube-transport';
+import type { Query } from './kube-request';
+import type { KubeTransport } from './kube-transport';
 
 /** What a reflector tells its handler. `synthetic` marks changes found by a relist rather than seen on a watch. */
 export type ReflectorEvent =
@@ -28,6 +29,12 @@ export interface ReflectorOptions {
   labelSelector?: string;
   fieldSelector?: string;
   handler?: ReflectorHandler;
+  /**
+   * Told when the source's status changes, or a failure of a source that never synced appears or clears (read it
+   * with `state()`), besides the handler's `synced` event: how a refused, unreachable or stale source reaches whoever
+   * shows it. Exceptions are caught and counted as the handler's are.
+   */
+  onStatus?: () => void;
   /** How objects are cached and emitted. Default: `projectObject(resource, object)`. */
   transform?: (object: KubeObject) => KubeObject;
   /**

@@ -4,7 +4,8 @@ import type { KubeObject } from '@/lib/k8s/types';
 import { Backoff, backoffMaxMs, systemClock, type ReflectorClock } from './backoff';
 import { classifyFailure } from './failure-policy';
 import { KubeTransportError, apiErrorFromStatus, type KubeApiError } from './kube-errors';
-import { RequestCancel, type Query } from './kube-transport';
+import type { Query } from './kube-request';
+import { RequestCancel } from './request-cancel';
 import { ObjectCache, cacheKey } from './object-cache';
 import { listAllPages } from './paged-list';
 import { projectObject } from './projections';
@@ -60,7 +61,12 @@ export class Reflector {
   constructor(options: ReflectorOptions) {
     this.o = options;
     this.clock = options.clock ?? systemClock;
-    this.tracker = new SourceStateTracker(this.clock, options.resource, options.namespace);
+    this.tracker = new SourceStateTracker(
+      this.clock,
+      options.resource,
+      options.namespace,
+      options.onStatus && (() => this.statusChanged()),
+    );
     this.path = collectionPath(options.resource, options.namespace);
     const bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
     this.inactivityMs = options.inactivityTimeoutMs ?? 3 * bookmarkMs;
@@ -397,25 +403,35 @@ export class Reflector {
     }
   }
 
+  private statusChanged(): void {
+    if (this.stopped) return;
+    try {
+      this.o.onStatus?.();
+    } catch (error) {
+      this.handlerFailed(error);
+    }
+  }
+
+  private handlerFailed(error: unknown): void {
+    this.tracker.counters.handlerErrors += 1;
+    this.diagnose({
+      kind: 'handler-error',
+      resource: this.o.resource,
+      message: (error as Error)?.message ?? String(error),
+      error,
+    });
+  }
+
   private emit(event: ReflectorEvent): void {
     if (event.type !== 'synced') this.tracker.counters.events += 1;
     const handler = this.o.handler;
     if (!handler) return;
-    const failed = (error: unknown) => {
-      this.tracker.counters.handlerErrors += 1;
-      this.diagnose({
-        kind: 'handler-error',
-        resource: this.o.resource,
-        message: (error as Error)?.message ?? String(error),
-        error,
-      });
-    };
     try {
       const result = handler(event);
       if (result && typeof (result as Promise<void>).then === 'function')
-        (result as Promise<void>).then(undefined, failed);
+        (result as Promise<void>).then(undefined, (error: unknown) => this.handlerFailed(error));
     } catch (error) {
-      failed(error);
+      this.handlerFailed(error);
     }
   }
 

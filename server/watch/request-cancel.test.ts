@@ -1,15 +1,11 @@
 /** A request ended through a {@link RequestCancel}, against the served simulator: an open watch and a later one. */
-import { afterEach, describe, expect, it } from 'vitest';
-import { startSim, until, type SimHarness } from '@/server/testing/reflector-harness';
+import { describe, expect, it } from 'vitest';
+import { startSim, until, cleanupAfterEach, type SimHarness } from '@/server/testing/reflector-harness';
 import { KubeTransportError } from './kube-errors';
-import { RequestCancel } from './kube-transport';
+import { RequestCancel } from './request-cancel';
 
 let sim: SimHarness | undefined;
-
-afterEach(async () => {
-  await sim?.close();
-  sim = undefined;
-});
+cleanupAfterEach(() => ({ sim }));
 
 function openWatches(): number {
   return sim!.served.stats.snapshot().activeRequests.filter((r) => /(^|&)watch=true/.test(r.query)).length;

@@ -81,10 +81,17 @@ export class SourceStateTracker {
   private lastError?: SourceError;
   private retryAtMs?: number;
 
+  /**
+   * `onChange` is told (after the change) when the status changes, or a pending source's failure appears or clears
+   * (it settled, or retries), except by {@link synced}: the reflector's `synced` event says that one. A failure noted
+   * on a synced source (a lost watch, retried while the cache stays fresh) tells nothing: a fleet's reconnect would
+   * otherwise re-evaluate every cluster twice for a status that did not change.
+   */
   constructor(
     private readonly clock: ReflectorClock,
     private readonly resource: ResourceName,
     private readonly namespace?: string,
+    private readonly onChange?: () => void,
   ) {
     this.sinceMs = clock.now();
   }
@@ -96,17 +103,24 @@ export class SourceStateTracker {
 
   /** Sets the status; `since` moves only when it actually changes. */
   set(status: SourceStatus, error?: SourceError): void {
-    if (status !== this.current) {
-      this.current = status;
-      this.sinceMs = this.clock.now();
-    }
-    this.lastError = error;
+    if (this.update(status, error)) this.onChange?.();
   }
 
   /** A LIST completed. */
   synced(): void {
     this.lastSyncMs = this.clock.now();
-    this.set('synced');
+    this.update('synced', undefined);
+  }
+
+  /** Records the status and failure; true when that is a change `onChange` is told of. */
+  private update(status: SourceStatus, error: SourceError | undefined): boolean {
+    const changed = status !== this.current || this.settles(error);
+    if (status !== this.current) {
+      this.current = status;
+      this.sinceMs = this.clock.now();
+    }
+    this.lastError = error;
+    return changed;
   }
 
   /** The last failure, if the source has not recovered from it. */
@@ -116,7 +130,14 @@ export class SourceStateTracker {
 
   /** Records (or clears) the last failure without changing the status. */
   noteError(error: SourceError | undefined): void {
+    const changed = this.settles(error);
     this.lastError = error;
+    if (changed) this.onChange?.();
+  }
+
+  /** A pending source's failure appears or clears: whether it settled changes (failed, or retrying). */
+  private settles(error: SourceError | undefined): boolean {
+    return this.current === 'pending' && (error === undefined) !== (this.lastError === undefined);
   }
 
   /** Any watch event arrived. */

@@ -3,22 +3,24 @@
  * reflector syncs through it and is synced at the bookmark annotated `k8s.io/initial-events-end`; where it does not
  * (422, as servers without the feature answer), it falls back to paged LIST + WATCH and remembers that per server.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { testPod } from '@/server/simulator/test-objects';
 import type { KubeObject } from '@/lib/k8s/types';
 import { KubeApiError } from './kube-errors';
-import { FAST, observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
+import {
+  FAST,
+  observe,
+  startSim,
+  until,
+  cleanupAfterEach,
+  type Observed,
+  type SimHarness,
+} from '@/server/testing/reflector-harness';
 import { INITIAL_EVENTS_END } from './watch-list';
 
 let sim: SimHarness | undefined;
 let observed: Observed[] = [];
-
-afterEach(async () => {
-  for (const o of observed) o.reflector.stop();
-  observed = [];
-  await sim?.close();
-  sim = undefined;
-});
+cleanupAfterEach(() => ({ sim, observed }));
 
 const WATCH_LIST = { ...FAST, watchList: true };
 

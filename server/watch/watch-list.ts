@@ -1,7 +1,7 @@
 import 'server-only';
 import type { KubeObject } from '@/lib/k8s/types';
 import { KubeApiError } from './kube-errors';
-import type { Query } from './kube-transport';
+import type { Query } from './kube-request';
 
 /** The annotation of the BOOKMARK that ends a WatchList's initial events (KEP-3157). */
 export const INITIAL_EVENTS_END = 'k8s.io/initial-events-end';
