@@ -256,6 +256,39 @@ describe('waiting for a stream slot', () => {
   });
 });
 
+describe('a queue granted a new session', () => {
+  it('is granted in arrival order over several event-loop turns, not all in one', async () => {
+    sim = await startSim();
+    const relay = await relayToSim();
+    const pool = poolWith();
+    const target = targetOf(relay.url);
+    relay.delayConnections(200);
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const grants: { name: number; turn: number }[] = [];
+    const acquired = await Promise.all(
+      Array.from({ length: 300 }, (_, name) =>
+        pool.acquire(target).then((stream) => {
+          grants.push({ name, turn: turns });
+          return stream;
+        }),
+      ),
+    );
+    counting = false;
+    expect(grants.map((grant) => grant.name)).toEqual(grants.map((_, i) => i));
+    const perTurn = new Map<number, number>();
+    for (const { turn: at } of grants) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    expect(perTurn.size).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(64);
+    for (const stream of acquired) if (stream !== 'http1') stream.release();
+  });
+});
+
 describe('reconnects after a session loss', () => {
   it("the watches of a lost session come back staged, at the pool's reconnect rate, and resume without a relist", async () => {
     sim = await startSim({ pods: 2 });
