@@ -1,6 +1,7 @@
 import 'server-only';
 import type { ClientHttp2Session, ClientHttp2Stream } from 'node:http2';
 import type { Socket } from 'node:net';
+import { KubeTransportError } from './kube-errors';
 import { ResetPacer } from './h2-reset-pacer';
 
 /** A stream slot on a session, held until `release`. */
@@ -8,10 +9,12 @@ export interface AcquiredStream {
   readonly session: ClientHttp2Session;
   readonly release: () => void;
   /**
-   * After the stream failed: 0 when its session is alive, else how long to wait before reconnecting, a place in
-   * the origin's staged reconnects (asked once per slot).
+   * After the stream failed: how long to wait before reconnecting, always 0. When its session was lost, the retry
+   * is owed a place in the origin's {@link ReconnectWindow} and waits there for it instead (asked once per slot).
    */
   reconnectDelayMs(): number;
+  /** Follows the stream sent on this slot: when it is a reconnect, its answer paces the origin's next ones. */
+  track(stream: ClientHttp2Stream): void;
   /** Bytes read so far from the session's connection: progress proves the server alive (and busy, if slow). */
   bytesRead(): number;
   /** Cancels a stream of this slot that has no response yet, paced per session (see {@link ResetPacer}). */
@@ -31,42 +34,206 @@ export interface PooledSession {
   resets?: ResetPacer;
 }
 
-/** Longest wait a staged reconnect is given, however many streams were lost at once. */
-const MAX_STAGE_MS = 120_000;
+/** What became of a reconnect sent through the window. */
+export type ReconnectOutcome =
+  | 'answered' // response headers that are not a refusal: the server keeps up
+  | 'overloaded' // 429, or a 5xx: the server sheds load
+  | 'lost' // no answer: a header timeout, or the stream or its session reset or refused
+  | 'withdrawn'; // given up on our side before it was sent, or taken over HTTP/1.1: says nothing of the server
 
-/** The origin's reconnects after a session loss: one every `gapMs`, in the order the streams failed. */
-export class ReconnectSchedule {
-  private nextAt = 0;
+/** An origin's reconnect window, as its `onChange` sees it. */
+export interface ReconnectWindowState {
+  /** Reconnects allowed in flight (sent, not yet answered with response headers). */
+  size: number;
+  inFlight: number;
+  /** Reconnects waiting for a place. */
+  waiting: number;
+  /** What changed: a reconnect was sent, or one ended (and how). */
+  event: 'sent' | ReconnectOutcome;
+}
 
-  constructor(private readonly gapMs: number) {}
+/** Tuning of the reconnect windows of a pool. */
+export interface ReconnectWindowOptions {
+  /** Reconnects allowed in flight when a loss starts, before any answer says more. Default 256. */
+  initial?: number;
+  /** Fewest reconnects allowed in flight however often the server refuses (at least 1). Default 16. */
+  min?: number;
+  /** Sees each change of a window (diagnostics, tests). */
+  onChange?: (state: ReconnectWindowState) => void;
+}
 
-  /** How long the next reconnect waits for its place. */
-  next(): number {
-    const now = performance.now();
-    const at = Math.max(now, this.nextAt);
-    this.nextAt = at + this.gapMs;
-    return Math.min(MAX_STAGE_MS, Math.round(at - now));
+interface WindowWaiter {
+  resolve: (ticket: number) => void;
+  reject: (error: Error) => void;
+  signal?: AbortSignal;
+  onAbort?: () => void;
+  gone?: boolean;
+}
+
+/** On an answer that refuses or a reconnect lost, the window keeps this share of itself. */
+const DECREASE = 0.5;
+
+/**
+ * The reconnects to one origin after a session loss, paced like TCP congestion control rather than at a fixed rate:
+ * a window of reconnect requests in flight (sent, not yet answered with response headers). Each stream lost with its
+ * session owes a reconnect, and the origin's next requests, as many as are owed, wait for a place in the window. It
+ * starts generous, grows by one per prompt answer (doubling per round trip, slow start) up to the threshold of its
+ * last decrease and by one per round trip beyond it, and is halved, at most once per round trip, when the server
+ * refuses (429, 5xx) or a reconnect is lost (header timeout, reset, refused). Never above the session's stream limit,
+ * never below `min`. With a server that answers fast, thousands of watches come back within a few round trips.
+ */
+export class ReconnectWindow {
+  private size: number;
+  private threshold = Number.POSITIVE_INFINITY;
+  private limit = Number.POSITIVE_INFINITY;
+  private inFlight = 0;
+  private owed = 0;
+  /** Tickets handed out so far; a ticket is the number of the reconnect. */
+  private sent = 0;
+  /** The first ticket sent after the last decrease: only those can decrease the window again. */
+  private decreasedAt = 0;
+  private readonly queue: WindowWaiter[] = [];
+  /** Waiters in the queue that have not given up. */
+  private waiting = 0;
+  private readonly initial: number;
+  private readonly min: number;
+
+  constructor(private readonly options: ReconnectWindowOptions = {}) {
+    this.min = Math.max(1, Math.floor(options.min ?? 16));
+    this.initial = Math.max(this.min, Math.floor(options.initial ?? 256));
+    this.size = this.initial;
+  }
+
+  /** A stream was lost with its session: its retry owes a reconnect. */
+  owe(): void {
+    // a loss after a quiet spell starts from the generous window again, as TCP restarts after idle
+    if (this.owed === 0 && this.inFlight === 0 && this.waiting === 0) {
+      this.size = Math.min(this.initial, this.limit);
+      this.threshold = Number.POSITIVE_INFINITY;
+    }
+    this.owed += 1;
+  }
+
+  /** True when a reconnect is owed, which the caller's request then is (it takes the debt). */
+  claim(): boolean {
+    if (this.owed === 0) return false;
+    this.owed -= 1;
+    return true;
+  }
+
+  /** The stream limit of the origin's sessions: the window never allows more in flight. */
+  setLimit(limit: number): void {
+    this.limit = Math.max(1, limit);
+    this.size = Math.min(this.size, this.limit);
+  }
+
+  /** Resolves with a ticket once the reconnect may be sent; `signal` gives up waiting. */
+  enter(signal?: AbortSignal): Promise<number> {
+    if (signal?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
+    return new Promise((resolve, reject) => {
+      const waiter: WindowWaiter = { resolve, reject, signal };
+      if (signal) {
+        waiter.onAbort = () => {
+          waiter.gone = true;
+          this.waiting -= 1;
+          while (this.queue[0]?.gone) this.queue.shift();
+          reject(new KubeTransportError('aborted', 'request aborted'));
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.queue.push(waiter);
+      this.waiting += 1;
+      this.pump();
+    });
+  }
+
+  /** The reconnect of `ticket` ended its wait for an answer: its place goes to the next one. */
+  leave(ticket: number, outcome: ReconnectOutcome): void {
+    this.inFlight -= 1;
+    if (outcome === 'answered') {
+      this.size = Math.min(this.limit, this.size + (this.size < this.threshold ? 1 : 1 / this.size));
+    } else if (outcome !== 'withdrawn' && ticket >= this.decreasedAt) {
+      this.size = Math.max(Math.min(this.min, this.limit), this.size * DECREASE);
+      this.threshold = this.size;
+      this.decreasedAt = this.sent;
+    }
+    this.notify(outcome);
+    this.pump();
+  }
+
+  /** Refuses every waiting reconnect (the pool closed). */
+  close(error: Error): void {
+    this.waiting = 0;
+    for (const waiter of this.queue.splice(0)) {
+      if (waiter.gone) continue;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      waiter.reject(error);
+    }
+  }
+
+  private pump(): void {
+    while (this.queue.length > 0 && this.inFlight < Math.floor(this.size)) {
+      const waiter = this.queue.shift()!;
+      if (waiter.gone) continue;
+      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
+      this.waiting -= 1;
+      this.inFlight += 1;
+      const ticket = this.sent++;
+      this.notify('sent');
+      waiter.resolve(ticket);
+    }
+  }
+
+  private notify(event: ReconnectWindowState['event']): void {
+    this.options.onChange?.({ size: Math.floor(this.size), inFlight: this.inFlight, waiting: this.waiting, event });
   }
 }
 
 /** A held stream slot; methods on the prototype, as a fleet holds tens of thousands of them for hours. */
 export class Lease implements AcquiredStream {
-  private delay: number | undefined;
+  /** The reconnect ticket this slot carries until its answer, -1 when it is none (or was settled). */
+  private ticket = -1;
+  private owes = false;
+  /** Set by the pool once made: one closure per slot, which also settles an unanswered reconnect's place. */
+  release: () => void = noRelease;
 
   constructor(
     private readonly pooled: PooledSession,
-    private readonly schedule: ReconnectSchedule,
-    readonly release: () => void,
+    private readonly window: ReconnectWindow,
   ) {}
 
   get session(): ClientHttp2Session {
     return this.pooled.session;
   }
 
+  /** Makes this slot the reconnect of `ticket`: its stream's answer settles the window's place. */
+  carry(ticket: number): void {
+    this.ticket = ticket;
+  }
+
+  track(stream: ClientHttp2Stream): void {
+    if (this.ticket < 0) return;
+    stream.once('response', (headers) => {
+      const status = Number(headers[':status'] ?? 0);
+      this.settle(status === 429 || status >= 500 ? 'overloaded' : 'answered');
+    });
+  }
+
+  /** Ends the wait of this slot's reconnect, if it carries one not yet settled. */
+  settle(outcome: ReconnectOutcome): void {
+    if (this.ticket < 0) return;
+    const ticket = this.ticket;
+    this.ticket = -1;
+    this.window.leave(ticket, outcome);
+  }
+
   reconnectDelayMs(): number {
     const { session } = this.pooled;
-    this.delay ??= session.destroyed || session.closed ? this.schedule.next() : 0;
-    return this.delay;
+    if (!this.owes && (session.destroyed || session.closed)) {
+      this.owes = true;
+      this.window.owe();
+    }
+    return 0;
   }
 
   bytesRead(): number {
@@ -77,3 +244,5 @@ export class Lease implements AcquiredStream {
     (this.pooled.resets ??= new ResetPacer()).cancel(stream);
   }
 }
+
+function noRelease(): void {}
