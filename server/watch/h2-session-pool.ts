@@ -95,13 +95,19 @@ export class H2SessionPool {
     if (this.http1.has(target.url.origin)) return Promise.resolve('http1');
     const key = `${target.url.origin}|${target.identity}`;
     const window = this.reconnects.get(key);
-    if (window?.claim()) return window.enter(signal).then((ticket) => this.reconnect(key, target, ticket, signal));
+    if (window?.claim())
+      return window.enter(signal).then((ticket) => this.reconnect(key, target, window, ticket, signal));
     return this.slot(key, target, signal);
   }
 
   /** A stream slot for the reconnect of `ticket`, which carries its place in the window until answered. */
-  private reconnect(key: string, target: H2Target, ticket: number, signal?: AbortSignal): Promise<Lease | 'http1'> {
-    const window = this.reconnects.get(key)!;
+  private reconnect(
+    key: string,
+    target: H2Target,
+    window: ReconnectWindow,
+    ticket: number,
+    signal?: AbortSignal,
+  ): Promise<Lease | 'http1'> {
     return this.slot(key, target, signal).then(
       (acquired) => {
         if (acquired === 'http1') window.leave(ticket, 'withdrawn');
@@ -109,7 +115,8 @@ export class H2SessionPool {
         return acquired;
       },
       (error: unknown) => {
-        const aborted = error instanceof KubeTransportError && error.failure === 'aborted';
+        // given up on our side (or the pool closed): that says nothing of the server
+        const aborted = (error as Partial<KubeTransportError> | undefined)?.failure === 'aborted';
         window.leave(ticket, aborted ? 'withdrawn' : 'lost');
         throw error;
       },
