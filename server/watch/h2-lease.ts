@@ -38,7 +38,7 @@ export interface PooledSession {
 export type ReconnectOutcome =
   | 'answered' // response headers that are not a refusal: the server keeps up
   | 'overloaded' // 429, or a 5xx: the server sheds load
-  | 'lost' // no answer: a header timeout, or the stream or its session reset or refused
+  | 'lost' // no answer: within the window's retransmission timeout, or the stream or its session reset or refused
   | 'withdrawn'; // given up on our side before it was sent, or taken over HTTP/1.1: says nothing of the server
 
 /** An origin's reconnect window, as its `onChange` sees it. */
@@ -72,6 +72,9 @@ interface WindowWaiter {
 
 /** On an answer that refuses or a reconnect lost, the window keeps this share of itself. */
 const DECREASE = 0.5;
+/** Bounds of the wait for an answer after which a reconnect no longer holds its place (RFC 6298's RTO). */
+const MIN_RTO_MS = 1_000;
+const MAX_RTO_MS = 60_000;
 
 /**
  * The reconnects to one origin after a session loss, paced like TCP congestion control rather than at a fixed rate:
@@ -79,15 +82,24 @@ const DECREASE = 0.5;
  * session owes a reconnect, and the origin's next requests, as many as are owed, wait for a place in the window. It
  * starts generous, grows by one per prompt answer (doubling per round trip, slow start) up to the threshold of its
  * last decrease and by one per round trip beyond it, and is halved, at most once per round trip, when the server
- * refuses (429, 5xx) or a reconnect is lost (header timeout, reset, refused). Never above the session's stream limit,
+ * refuses (429, 5xx) or a reconnect is lost (reset, refused, or unanswered). Never above the session's stream limit,
  * never below `min`. With a server that answers fast, thousands of watches come back within a few round trips.
+ *
+ * A reconnect unanswered after the retransmission timeout (from the answer times seen, as TCP's) counts as lost and
+ * gives up its place, its request still waiting for its own header deadline: behind a proxy, requests to a dead
+ * cluster are never answered, and must not hold the window of every other cluster until they time out.
  */
 export class ReconnectWindow {
   private size: number;
   private threshold = Number.POSITIVE_INFINITY;
   private limit = Number.POSITIVE_INFINITY;
-  private inFlight = 0;
+  /** Reconnects in flight: ticket to when it was sent (`performance.now()`), oldest first. */
+  private readonly inFlight = new Map<number, number>();
   private owed = 0;
+  /** Smoothed answer time and its variation (RFC 6298), undefined before the first answer. */
+  private srtt: number | undefined;
+  private rttvar = 0;
+  private rtoTimer: NodeJS.Timeout | undefined;
   /** Tickets handed out so far; a ticket is the number of the reconnect. */
   private sent = 0;
   /** The first ticket sent after the last decrease: only those can decrease the window again. */
@@ -107,7 +119,7 @@ export class ReconnectWindow {
   /** A stream was lost with its session: its retry owes a reconnect. */
   owe(): void {
     // a loss after a quiet spell starts from the generous window again, as TCP restarts after idle
-    if (this.owed === 0 && this.inFlight === 0 && this.waiting === 0) {
+    if (this.owed === 0 && this.inFlight.size === 0 && this.waiting === 0) {
       this.size = Math.min(this.initial, this.limit);
       this.threshold = Number.POSITIVE_INFINITY;
     }
@@ -149,7 +161,17 @@ export class ReconnectWindow {
 
   /** The reconnect of `ticket` ended its wait for an answer: its place goes to the next one. */
   leave(ticket: number, outcome: ReconnectOutcome): void {
-    this.inFlight -= 1;
+    const sentAt = this.inFlight.get(ticket);
+    // already counted as lost when its retransmission timeout passed
+    if (sentAt === undefined) return;
+    this.inFlight.delete(ticket);
+    if (outcome === 'answered' || outcome === 'overloaded') this.sample(performance.now() - sentAt);
+    this.adjust(ticket, outcome);
+    this.notify(outcome);
+    this.pump();
+  }
+
+  private adjust(ticket: number, outcome: ReconnectOutcome): void {
     if (outcome === 'answered') {
       this.size = Math.min(this.limit, this.size + (this.size < this.threshold ? 1 : 1 / this.size));
     } else if (outcome !== 'withdrawn' && ticket >= this.decreasedAt) {
@@ -157,13 +179,50 @@ export class ReconnectWindow {
       this.threshold = this.size;
       this.decreasedAt = this.sent;
     }
-    this.notify(outcome);
+  }
+
+  private sample(ms: number): void {
+    if (this.srtt === undefined) {
+      this.srtt = ms;
+      this.rttvar = ms / 2;
+      return;
+    }
+    this.rttvar = 0.75 * this.rttvar + 0.25 * Math.abs(this.srtt - ms);
+    this.srtt = 0.875 * this.srtt + 0.125 * ms;
+  }
+
+  private rto(): number {
+    if (this.srtt === undefined) return MIN_RTO_MS;
+    return Math.min(MAX_RTO_MS, Math.max(MIN_RTO_MS, this.srtt + 4 * this.rttvar));
+  }
+
+  /** Arms the timer for the oldest reconnect in flight. */
+  private watchOldest(): void {
+    if (this.rtoTimer || this.inFlight.size === 0) return;
+    const oldest: number = this.inFlight.values().next().value!;
+    this.rtoTimer = setTimeout(() => this.expire(), Math.max(0, oldest + this.rto() - performance.now()));
+    this.rtoTimer.unref();
+  }
+
+  private expire(): void {
+    this.rtoTimer = undefined;
+    const now = performance.now();
+    const rto = this.rto();
+    for (const [ticket, sentAt] of this.inFlight) {
+      if (now - sentAt < rto) break;
+      this.inFlight.delete(ticket);
+      this.adjust(ticket, 'lost');
+      this.notify('lost');
+    }
     this.pump();
+    this.watchOldest();
   }
 
   /** Refuses every waiting reconnect (the pool closed). */
   close(error: Error): void {
     this.waiting = 0;
+    if (this.rtoTimer) clearTimeout(this.rtoTimer);
+    this.rtoTimer = undefined;
     for (const waiter of this.queue.splice(0)) {
       if (waiter.gone) continue;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
@@ -172,20 +231,22 @@ export class ReconnectWindow {
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlight < Math.floor(this.size)) {
+    while (this.queue.length > 0 && this.inFlight.size < Math.floor(this.size)) {
       const waiter = this.queue.shift()!;
       if (waiter.gone) continue;
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
       this.waiting -= 1;
-      this.inFlight += 1;
       const ticket = this.sent++;
+      this.inFlight.set(ticket, performance.now());
       this.notify('sent');
       waiter.resolve(ticket);
     }
+    this.watchOldest();
   }
 
   private notify(event: ReconnectWindowState['event']): void {
-    this.options.onChange?.({ size: Math.floor(this.size), inFlight: this.inFlight, waiting: this.waiting, event });
+    const { onChange } = this.options;
+    onChange?.({ size: Math.floor(this.size), inFlight: this.inFlight.size, waiting: this.waiting, event });
   }
 }
 
@@ -194,6 +255,8 @@ export class Lease implements AcquiredStream {
   /** The reconnect ticket this slot carries until its answer, -1 when it is none (or was settled). */
   private ticket = -1;
   private owes = false;
+  /** The reconnect went through a proxy to a server behind it (see {@link carry}). */
+  private proxied = false;
   /** Set by the pool once made: one closure per slot, which also settles an unanswered reconnect's place. */
   release: () => void = noRelease;
 
@@ -206,16 +269,23 @@ export class Lease implements AcquiredStream {
     return this.pooled.session;
   }
 
-  /** Makes this slot the reconnect of `ticket`: its stream's answer settles the window's place. */
-  carry(ticket: number): void {
+  /**
+   * Makes this slot the reconnect of `ticket`, to `url`: its stream's answer settles the window's place. A path
+   * that does not start at the Kubernetes API (`/api`, `/apis`) goes through a proxy to one of the servers behind it
+   * (an ACM hub's cluster-proxy): a refusal (429, 5xx) then is that server's, paced by its Retry-After on the one
+   * watch, and the proxy that relayed it promptly is not the one to send fewer reconnects to.
+   */
+  carry(ticket: number, url: URL): void {
     this.ticket = ticket;
+    const root = url.pathname.split('/', 2)[1];
+    this.proxied = root !== 'api' && root !== 'apis';
   }
 
   track(stream: ClientHttp2Stream): void {
     if (this.ticket < 0) return;
     stream.once('response', (headers) => {
       const status = Number(headers[':status'] ?? 0);
-      this.settle(status === 429 || status >= 500 ? 'overloaded' : 'answered');
+      this.settle((status === 429 || status >= 500) && !this.proxied ? 'overloaded' : 'answered');
     });
   }
 

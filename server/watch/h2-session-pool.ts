@@ -111,7 +111,7 @@ export class H2SessionPool {
     return this.slot(key, target, signal).then(
       (acquired) => {
         if (acquired === 'http1') window.leave(ticket, 'withdrawn');
-        else acquired.carry(ticket);
+        else acquired.carry(ticket, target.url);
         return acquired;
       },
       (error: unknown) => {
