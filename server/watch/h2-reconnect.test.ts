@@ -7,10 +7,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { buildKubeconfig } from '@/server/simulator/kubeconfig';
 import { testPod } from '@/server/simulator/test-objects';
 import { startTcpRelay } from '@/server/testing/tcp-relay';
+import { startFleet } from '@/server/simulator/fleet';
+import { fleetMembers, startHub } from '@/server/simulator/hub/serve-hub';
+import { h2Call } from './http-call';
 import { observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
 import { KubeTransport } from './kube-transport';
 import { H2SessionPool } from './h2-session-pool';
-import type { ReconnectWindowOptions, ReconnectWindowState } from './h2-lease';
+import type { ReconnectWindowOptions, ReconnectWindowState } from './h2-reconnect-window';
 
 let sim: SimHarness | undefined;
 let observed: Observed[] = [];
@@ -174,5 +177,65 @@ describe('reconnects after a session loss follow the server', () => {
     third.release();
     await expect(fourth).resolves.toMatchObject({ session: third.session });
     expect(seen.map((state) => state.event)).toEqual(['sent', 'withdrawn', 'sent', 'lost', 'sent']);
+  });
+
+  it('a reconnect left unanswered gives up its place after the retransmission timeout, not its header deadline', async () => {
+    sim = await startSim({ pods: 1 });
+    const { window, seen } = recorder({ initial: 1, min: 1 });
+    const all = await watching(transportWith(window), 3);
+
+    sim.fault({ resource: 'pods', verb: 'watch', kind: 'hang', count: 1 });
+    sim.served.dropConnections('destroy');
+    await until('two reconnects to be answered', () => seen.filter((s) => s.event === 'answered').length === 2, 15_000);
+
+    // the first one sent hangs: after its timeout (1 s before any answer was timed) the next ones go
+    expect(seen.map((state) => state.event)).toEqual(['sent', 'lost', 'sent', 'answered', 'sent', 'answered']);
+    expect(seen[1].at - seen[0].at).toBeGreaterThanOrEqual(900);
+    // its own request still waits for the server, within its 30 s header deadline: no watch was tried a third time
+    expect(all.map((o) => o.watches().length)).toEqual([2, 2, 2]);
+  });
+
+  it("behind a proxy, one cluster's 429 paces its own watch, not the window of the clusters behind the proxy", async () => {
+    const fleet = await startFleet({ scenarios: ['steady'], size: 2, speed: 1, listen: false });
+    cleanups.push(() => fleet.close());
+    const hub = await startHub(fleetMembers(fleet));
+    cleanups.push(() => hub.close());
+    const { window, seen } = recorder({ initial: 2, min: 1 });
+    const pool = new H2SessionPool({ reconnectWindow: window });
+    cleanups.push(() => pool.close());
+    const [refusing, other] = fleet.clusters.map((running) => running.id);
+    const watchOf = (cluster: string) => {
+      const url = new URL(`${hub.proxy.url}/${cluster}/apis/config.openshift.io/v1/clusterversions?watch=1`);
+      const target = {
+        url,
+        identity: 'hub',
+        tls: { ca: Buffer.from(hub.proxy.caData, 'base64') },
+        connectTimeoutMs: 5_000,
+      };
+      return pool.acquire(target).then((lease) => {
+        if (lease === 'http1') throw new Error('the proxy speaks h2');
+        const call = h2Call(lease, url, 'GET', { authorization: `Bearer ${hub.controller.currentToken(cluster)!}` });
+        call.onError(() => undefined);
+        const answer = new Promise<number>((resolve) => call.onResponse((response) => resolve(response.status)));
+        call.send();
+        return { lease, answer };
+      });
+    };
+    const before = await Promise.all([watchOf(refusing), watchOf(other)]);
+    expect(await Promise.all(before.map((w) => w.answer))).toEqual([200, 200]);
+
+    hub.proxy.dropConnections('destroy');
+    for (const { lease } of before) {
+      await until('the session to be lost', () => lease.session.destroyed || lease.session.closed);
+      lease.reconnectDelayMs();
+    }
+    fleet.clusters[0].cluster.faults.add({ verb: 'watch', kind: 'status', status: 429, retryAfterSeconds: 5 });
+    const after = await Promise.all([watchOf(refusing), watchOf(other)]);
+    expect(await Promise.all(after.map((w) => w.answer))).toEqual([429, 200]);
+    await until('both reconnects to be settled', () => seen.filter((s) => s.event === 'answered').length === 2);
+
+    expect(seen.map((state) => state.event)).toEqual(['sent', 'sent', 'answered', 'answered']);
+    expect(seen.at(-1)).toMatchObject({ size: 4, inFlight: 0 });
+    for (const { lease } of after) lease.release();
   });
 });

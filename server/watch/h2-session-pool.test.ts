@@ -11,7 +11,7 @@ import { startTcpRelay, type TcpRelay } from '@/server/testing/tcp-relay';
 import { observe, startSim, until, type Observed, type SimHarness } from '@/server/testing/reflector-harness';
 import { KubeTransport, type KubeTransportOptions } from './kube-transport';
 import { H2SessionPool } from './h2-session-pool';
-import type { ReconnectWindowState } from './h2-lease';
+import type { ReconnectWindowState } from './h2-reconnect-window';
 import type { H2Target } from './h2-connect';
 import { KubeTransportError } from './kube-errors';
 

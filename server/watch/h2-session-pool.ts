@@ -1,13 +1,8 @@
 import 'server-only';
 import { KubeTransportError, toTransportError } from './kube-errors';
 import { watchLiveness, type LivenessOptions } from './h2-liveness';
-import {
-  Lease,
-  ReconnectWindow,
-  type AcquiredStream,
-  type PooledSession,
-  type ReconnectWindowOptions,
-} from './h2-lease';
+import { Lease, type AcquiredStream, type PooledSession } from './h2-lease';
+import { ReconnectWindow, type ReconnectWindowOptions } from './h2-reconnect-window';
 import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
 
 /** Timings of the HTTP/2 sessions a pool keeps. */
