@@ -39,8 +39,6 @@ export class Lease implements AcquiredStream {
   /** The reconnect ticket this slot carries until its answer, -1 when it is none (or was settled). */
   private ticket = -1;
   private owes = false;
-  /** The reconnect went through a proxy to a server behind it (see {@link carry}). */
-  private proxied = false;
   /** Set by the pool once made: one closure per slot, which also settles an unanswered reconnect's place. */
   release: () => void = noRelease;
 
@@ -53,23 +51,16 @@ export class Lease implements AcquiredStream {
     return this.pooled.session;
   }
 
-  /**
-   * Makes this slot the reconnect of `ticket`, to `url`: its stream's answer settles the window's place. A path
-   * that does not start at the Kubernetes API (`/api`, `/apis`) goes through a proxy to one of the servers behind it
-   * (an ACM hub's cluster-proxy): a refusal (429, 5xx) then is that server's, paced by its Retry-After on the one
-   * watch, and the proxy that relayed it promptly is not the one to send fewer reconnects to.
-   */
-  carry(ticket: number, url: URL): void {
+  /** Makes this slot the reconnect of `ticket`: its stream's answer settles the window's place. */
+  carry(ticket: number): void {
     this.ticket = ticket;
-    const root = url.pathname.split('/', 2)[1];
-    this.proxied = root !== 'api' && root !== 'apis';
   }
 
   track(stream: ClientHttp2Stream): void {
     if (this.ticket < 0) return;
     stream.once('response', (headers) => {
       const status = Number(headers[':status'] ?? 0);
-      this.settle((status === 429 || status >= 500) && !this.proxied ? 'overloaded' : 'answered');
+      this.settle(status === 429 || status >= 500 ? 'overloaded' : 'answered');
     });
   }
 

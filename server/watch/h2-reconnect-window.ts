@@ -6,6 +6,7 @@ export type ReconnectOutcome =
   | 'answered' // response headers that are not a refusal: the server keeps up
   | 'overloaded' // 429, or a 5xx: the server sheds load
   | 'lost' // no answer: within the window's retransmission timeout, or the stream or its session reset or refused
+  | 'late' // relayed by a proxy, no answer from the server behind it within the retransmission timeout
   | 'withdrawn'; // given up on our side before it was sent, or taken over HTTP/1.1: says nothing of the server
 
 /** An origin's reconnect window, as its `onChange` sees it. */
@@ -30,6 +31,7 @@ export interface ReconnectWindowOptions {
 }
 
 interface WindowWaiter {
+  relayed: boolean;
   resolve: (ticket: number) => void;
   reject: (error: Error) => void;
   signal?: AbortSignal;
@@ -55,13 +57,18 @@ const MAX_RTO_MS = 60_000;
  * A reconnect unanswered after the retransmission timeout (from the answer times seen, as TCP's) counts as lost and
  * gives up its place, its request still waiting for its own header deadline: behind a proxy, requests to a dead
  * cluster are never answered, and must not hold the window of every other cluster until they time out.
+ *
+ * Through a proxy to the servers behind it (an ACM hub's cluster-proxy, see {@link isRelayed}) a refusal, or no
+ * answer in time, is that one server's: its watch honours the Retry-After, and the proxy, which relayed it, is not
+ * the one to send fewer reconnects to. Those free their place without shrinking the window; a reset or a session
+ * lost again still does.
  */
 export class ReconnectWindow {
   private size: number;
   private threshold = Number.POSITIVE_INFINITY;
   private limit = Number.POSITIVE_INFINITY;
-  /** Reconnects in flight: ticket to when it was sent (`performance.now()`), oldest first. */
-  private readonly inFlight = new Map<number, number>();
+  /** Reconnects in flight, by ticket, oldest first: when sent (`performance.now()`), and whether relayed. */
+  private readonly inFlight = new Map<number, { sentAt: number; relayed: boolean }>();
   private owed = 0;
   /** Smoothed answer time and its variation (RFC 6298), undefined before the first answer. */
   private srtt: number | undefined;
@@ -106,11 +113,14 @@ export class ReconnectWindow {
     this.size = Math.min(this.size, this.limit);
   }
 
-  /** Resolves with a ticket once the reconnect may be sent; `signal` gives up waiting. */
-  enter(signal?: AbortSignal): Promise<number> {
+  /**
+   * Resolves with a ticket once the reconnect may be sent; `relayed` when it goes through a proxy to a server behind
+   * it; `signal` gives up waiting.
+   */
+  enter(relayed: boolean, signal?: AbortSignal): Promise<number> {
     if (signal?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
     return new Promise((resolve, reject) => {
-      const waiter: WindowWaiter = { resolve, reject, signal };
+      const waiter: WindowWaiter = { relayed, resolve, reject, signal };
       if (signal) {
         waiter.onAbort = () => {
           waiter.gone = true;
@@ -128,20 +138,22 @@ export class ReconnectWindow {
 
   /** The reconnect of `ticket` ended its wait for an answer: its place goes to the next one. */
   leave(ticket: number, outcome: ReconnectOutcome): void {
-    const sentAt = this.inFlight.get(ticket);
+    const sent = this.inFlight.get(ticket);
     // already counted as lost when its retransmission timeout passed
-    if (sentAt === undefined) return;
+    if (sent === undefined) return;
     this.inFlight.delete(ticket);
-    if (outcome === 'answered' || outcome === 'overloaded') this.sample(performance.now() - sentAt);
-    this.adjust(ticket, outcome);
-    this.notify(outcome);
+    if (outcome === 'answered' || outcome === 'overloaded') this.sample(performance.now() - sent.sentAt);
+    // a refusal relayed from a server behind a proxy is a prompt answer of the proxy
+    const seen = outcome === 'overloaded' && sent.relayed ? 'answered' : outcome;
+    this.adjust(ticket, seen);
+    this.notify(seen);
     this.pump();
   }
 
   private adjust(ticket: number, outcome: ReconnectOutcome): void {
     if (outcome === 'answered') {
       this.size = Math.min(this.limit, this.size + (this.size < this.threshold ? 1 : 1 / this.size));
-    } else if (outcome !== 'withdrawn' && ticket >= this.decreasedAt) {
+    } else if ((outcome === 'overloaded' || outcome === 'lost') && ticket >= this.decreasedAt) {
       this.size = Math.max(Math.min(this.min, this.limit), this.size * DECREASE);
       this.threshold = this.size;
       this.decreasedAt = this.sent;
@@ -166,7 +178,7 @@ export class ReconnectWindow {
   /** Arms the timer for the oldest reconnect in flight. */
   private watchOldest(): void {
     if (this.rtoTimer || this.inFlight.size === 0) return;
-    const oldest: number = this.inFlight.values().next().value!;
+    const oldest = this.inFlight.values().next().value!.sentAt;
     this.rtoTimer = setTimeout(() => this.expire(), Math.max(0, oldest + this.rto() - performance.now()));
     this.rtoTimer.unref();
   }
@@ -175,11 +187,13 @@ export class ReconnectWindow {
     this.rtoTimer = undefined;
     const now = performance.now();
     const rto = this.rto();
-    for (const [ticket, sentAt] of this.inFlight) {
+    for (const [ticket, { sentAt, relayed }] of this.inFlight) {
       if (now - sentAt < rto) break;
       this.inFlight.delete(ticket);
-      this.adjust(ticket, 'lost');
-      this.notify('lost');
+      // unanswered behind a proxy: that server's silence (its own header deadline deals with it), not the proxy's
+      const outcome = relayed ? 'late' : 'lost';
+      this.adjust(ticket, outcome);
+      this.notify(outcome);
     }
     this.pump();
     this.watchOldest();
@@ -204,7 +218,7 @@ export class ReconnectWindow {
       if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
       this.waiting -= 1;
       const ticket = this.sent++;
-      this.inFlight.set(ticket, performance.now());
+      this.inFlight.set(ticket, { sentAt: performance.now(), relayed: waiter.relayed });
       this.notify('sent');
       waiter.resolve(ticket);
     }
@@ -215,4 +229,13 @@ export class ReconnectWindow {
     const { onChange } = this.options;
     onChange?.({ size: Math.floor(this.size), inFlight: this.inFlight.size, waiting: this.waiting, event });
   }
+}
+
+/**
+ * Whether a request to `url` goes through a proxy to one of the servers behind it: its path does not start at the
+ * Kubernetes API (`/api`, `/apis`), as an ACM hub's cluster-proxy's `/<cluster>/apis/...` does not.
+ */
+export function isRelayed(url: URL): boolean {
+  const root = url.pathname.split('/', 2)[1];
+  return root !== 'api' && root !== 'apis';
 }

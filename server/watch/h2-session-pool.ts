@@ -2,7 +2,7 @@ import 'server-only';
 import { KubeTransportError, toTransportError } from './kube-errors';
 import { watchLiveness, type LivenessOptions } from './h2-liveness';
 import { Lease, type AcquiredStream, type PooledSession } from './h2-lease';
-import { ReconnectWindow, type ReconnectWindowOptions } from './h2-reconnect-window';
+import { ReconnectWindow, isRelayed, type ReconnectWindowOptions } from './h2-reconnect-window';
 import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
 
 /** Timings of the HTTP/2 sessions a pool keeps. */
@@ -91,7 +91,9 @@ export class H2SessionPool {
     const key = `${target.url.origin}|${target.identity}`;
     const window = this.reconnects.get(key);
     if (window?.claim())
-      return window.enter(signal).then((ticket) => this.reconnect(key, target, window, ticket, signal));
+      return window
+        .enter(isRelayed(target.url), signal)
+        .then((ticket) => this.reconnect(key, target, window, ticket, signal));
     return this.slot(key, target, signal);
   }
 
@@ -106,7 +108,7 @@ export class H2SessionPool {
     return this.slot(key, target, signal).then(
       (acquired) => {
         if (acquired === 'http1') window.leave(ticket, 'withdrawn');
-        else acquired.carry(ticket, target.url);
+        else acquired.carry(ticket);
         return acquired;
       },
       (error: unknown) => {
