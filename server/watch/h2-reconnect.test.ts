@@ -179,7 +179,7 @@ describe('reconnects after a session loss follow the server', () => {
     expect(seen.map((state) => state.event)).toEqual(['sent', 'withdrawn', 'sent', 'lost', 'sent']);
   });
 
-  it('a reconnect left unanswered gives up its place after the retransmission timeout, not its header deadline', async () => {
+  it('an unanswered reconnect frees its place after the retransmission timeout, not its header deadline', async () => {
     sim = await startSim({ pods: 1 });
     const { window, seen } = recorder({ initial: 1, min: 1 });
     const all = await watching(transportWith(window), 3);
@@ -195,7 +195,7 @@ describe('reconnects after a session loss follow the server', () => {
     expect(all.map((o) => o.watches().length)).toEqual([2, 2, 2]);
   });
 
-  it("behind a proxy, one cluster's 429 or silence is its own, not the window of the clusters behind the proxy", async () => {
+  it("behind a proxy, one cluster's 429 or silence is its own, not the window of the others' reconnects", async () => {
     const fleet = await startFleet({ scenarios: ['steady'], size: 2, speed: 1, listen: false });
     cleanups.push(() => fleet.close());
     const hub = await startHub(fleetMembers(fleet));
