@@ -74,6 +74,7 @@ export function h2Call(
     release();
     throw error;
   }
+  lease.track(stream);
   let ended = false;
   // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
   // A session torn down also ends its streams' bodies, which then are cut, not complete.
