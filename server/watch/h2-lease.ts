@@ -9,10 +9,10 @@ export interface AcquiredStream {
   readonly session: ClientHttp2Session;
   readonly release: () => void;
   /**
-   * After the stream failed: how long to wait before reconnecting, always 0. When its session was lost, the retry
-   * is owed a place in the origin's {@link ReconnectWindow} and waits there for it instead (asked once per slot).
+   * The stream failed: when its session was lost, its retry is owed a place in the origin's {@link ReconnectWindow}
+   * and waits there for it (counted once per slot).
    */
-  reconnectDelayMs(): number;
+  failed(): void;
   /** Follows the stream sent on this slot: when it is a reconnect, its answer paces the origin's next ones. */
   track(stream: ClientHttp2Stream): void;
   /** Bytes read so far from the session's connection: progress proves the server alive (and busy, if slow). */
@@ -72,13 +72,12 @@ export class Lease implements AcquiredStream {
     this.window.leave(ticket, outcome);
   }
 
-  reconnectDelayMs(): number {
+  failed(): void {
     const { session } = this.pooled;
     if (!this.owes && (session.destroyed || session.closed)) {
       this.owes = true;
       this.window.owe();
     }
-    return 0;
   }
 
   bytesRead(): number {
