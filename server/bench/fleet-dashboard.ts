@@ -58,7 +58,23 @@ export async function startDashboard(options: {
     },
   );
   let exited: string | undefined;
-  child.on('exit', (code, signal) => (exited = signal ?? `code ${code}`));
+  // A bench stopped by a signal (Ctrl-C, a timeout) takes its dashboard with it: left running, it holds the port.
+  const stop = () => {
+    if (exited === undefined) child.kill('SIGTERM');
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    stop();
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  };
+  process.once('exit', stop);
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  child.on('exit', (code, signal) => {
+    exited = signal ?? `code ${code}`;
+    process.off('exit', stop);
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+  });
   return { process: child, base: `http://127.0.0.1:${options.port}`, startedAt, exited: () => exited };
 }
 

@@ -4,7 +4,7 @@ import type { SourceError, SourceStatus } from './source-state';
 
 /** How long to wait after a failure. */
 export type RetryDelay =
-  | { kind: 'backoff'; atLeastMs?: number } // next step of the exponential backoff (or a staged reconnect's wait)
+  | { kind: 'backoff' } // next step of the exponential backoff
   | { kind: 'slow' } // near the backoff cap: retrying sooner cannot help
   | { kind: 'retry-after'; ms: number } // what the server asked for (429)
   | { kind: 'auth' }; // first 401 retries on the backoff (credentials may have been refreshed), later ones slowly
@@ -57,7 +57,7 @@ export function classifyFailure(error: unknown, hasSynced: boolean): FailureActi
   if (error instanceof KubeTransportError) {
     const detail: SourceError = { reason: error.errno ?? error.failure, message: error.message };
     const status: SourceStatus = UNREACHABLE.has(error.failure) ? 'unreachable' : lost;
-    return { ...base, status, error: detail, delay: { kind: 'backoff', atLeastMs: error.reconnectDelayMs } };
+    return { ...base, status, error: detail, delay: { kind: 'backoff' } };
   }
   const message = error instanceof Error ? error.message : String(error);
   return { ...base, status: lost, error: { reason: 'InternalError', message }, delay: { kind: 'backoff' } };

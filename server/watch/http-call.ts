@@ -25,8 +25,8 @@ export interface PendingCall {
   onResponse(listener: (response: CallResponse) => void): void;
   /** Ends the request now (an HTTP/2 stream is reset, the rest of the session lives on). */
   destroy(): void;
-  /** After a failure: how long to wait before reconnecting when the connection under it was lost (0 otherwise). */
-  reconnectDelayMs(): number;
+  /** After a failure: when the connection under it was lost, its retry owes a place in the origin's reconnect window. */
+  failed(): void;
   /** Bytes read so far from the connection when it is shared (HTTP/2), else undefined. */
   peerBytes(): number | undefined;
 }
@@ -51,7 +51,7 @@ export function h1Call(
         }),
       ),
     destroy: () => req.destroy(),
-    reconnectDelayMs: () => 0,
+    failed: () => undefined,
     peerBytes: () => undefined,
   };
 }
@@ -74,6 +74,7 @@ export function h2Call(
     release();
     throw error;
   }
+  lease.track(stream);
   let ended = false;
   // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
   // A session torn down also ends its streams' bodies, which then are cut, not complete.
@@ -99,7 +100,7 @@ export function h2Call(
       ),
     // cancels before an answer are paced, so that a burst of them does not make the server close the session
     destroy: () => (answered ? stream.destroy() : lease.cancelUnanswered(stream)),
-    reconnectDelayMs: () => lease.reconnectDelayMs(),
+    failed: () => lease.failed(),
     peerBytes: () => lease.bytesRead(),
   };
 }

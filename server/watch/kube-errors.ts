@@ -48,19 +48,11 @@ export class KubeTransportError extends Error {
   readonly failure: TransportFailure;
   /** Node's errno code (`ECONNREFUSED` ...) when there was one. */
   readonly errno?: string;
-  /** The connection under the request was lost: wait at least this long before reconnecting (staged reconnects). */
-  readonly reconnectDelayMs?: number;
-
-  constructor(
-    failure: TransportFailure,
-    message: string,
-    options: { errno?: string; cause?: unknown; reconnectDelayMs?: number } = {},
-  ) {
+  constructor(failure: TransportFailure, message: string, options: { errno?: string; cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'KubeTransportError';
     this.failure = failure;
     this.errno = options.errno;
-    if (options.reconnectDelayMs !== undefined) this.reconnectDelayMs = options.reconnectDelayMs;
   }
 }
 

@@ -95,7 +95,7 @@ export async function exchange(
       cancel?.hook(undefined);
       waiting?.abort();
       if (!keepSocket) call?.destroy();
-      if (error) reject(staged(error, call));
+      if (error) reject(owed(error, call));
       else resolve();
     };
     const idle = () => new KubeTransportError('idle-timeout', `no data from ${requestPath} for ${idleTimeoutMs} ms`);
@@ -209,13 +209,11 @@ function readError(
 }
 
 /**
- * A transport failure of a request whose connection was lost carries the wait its pool staged for the reconnect, so
- * the thousands of watches of one lost session do not all come back in the same instant.
+ * A transport failure of a request whose connection was lost owes its retry a place in the origin's reconnect
+ * window, so the thousands of watches of one lost session come back at the pace the server answers.
  */
-function staged(error: Error, call: PendingCall | undefined): Error {
-  // a request we ended ourselves reconnects nowhere: it must not take a place in the schedule
-  if (!call || !(error instanceof KubeTransportError) || error.failure === 'aborted') return error;
-  const reconnectDelayMs = call.reconnectDelayMs();
-  if (reconnectDelayMs <= 0) return error;
-  return new KubeTransportError(error.failure, error.message, { errno: error.errno, cause: error, reconnectDelayMs });
+function owed(error: Error, call: PendingCall | undefined): Error {
+  // a request we ended ourselves reconnects nowhere: it must not take a place in the window
+  if (call && error instanceof KubeTransportError && error.failure !== 'aborted') call.failed();
+  return error;
 }

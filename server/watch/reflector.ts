@@ -159,7 +159,7 @@ export class Reflector {
     else if (action.delay.kind === 'slow') delayMs = this.backoff.slow();
     else if (action.delay.kind === 'auth')
       delayMs = ++this.authFailures <= 1 ? this.backoff.next() : this.backoff.slow();
-    else delayMs = Math.max(this.backoff.next(), action.delay.atLeastMs ?? 0);
+    else delayMs = this.backoff.next();
     return { delayMs, reloadCredentials: action.reloadCredentials };
   }
 
