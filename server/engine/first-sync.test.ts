@@ -26,12 +26,12 @@ describe('a first sync', () => {
     firstSync.start();
     expect(vi.getTimerCount()).toBe(0);
 
-    // The first source answers: evaluated at once; the next ones wait for the window.
+    // The first source answers: evaluated at once; the next ones wait for the settling (or the bound).
     expect(firstSync.delayFor(5)).toBe(5);
     firstSync.evaluating();
     firstSync.evaluated();
     vi.advanceTimersByTime(100);
-    expect(firstSync.delayFor(5)).toBe(FIRST_SYNC.windowMs - 100);
+    expect(firstSync.delayFor(5)).toBe(FIRST_SYNC.boundMs - 100);
 
     // The last always-tier source is refused: its status event ends the coalescing, evaluated at once.
     state.always = true;
@@ -69,7 +69,7 @@ describe('a first sync', () => {
     expect(firstSync.delayFor(5)).toBe(5);
     firstSync.evaluating();
     firstSync.evaluated();
-    expect(firstSync.delayFor(5)).toBe(FIRST_SYNC.windowMs);
+    expect(firstSync.delayFor(5)).toBe(FIRST_SYNC.boundMs);
     vi.advanceTimersByTime(FIRST_SYNC.boundMs);
     expect(firstSync.delayFor(5)).toBe(5);
   });
@@ -90,7 +90,7 @@ describe('a first sync', () => {
     for (let i = 0; i < 1_000; i += 1) firstSync.delayFor(5, false);
     expect(looks).toBe(before);
     // Still coalescing, then the status event that settles it ends the window at once.
-    expect(firstSync.delayFor(5, false)).toBe(FIRST_SYNC.windowMs);
+    expect(firstSync.delayFor(5, false)).toBe(FIRST_SYNC.boundMs);
     state.always = true;
     expect(firstSync.delayFor(5)).toBe(5);
     expect(firstSync.delayFor(5, false)).toBe(5);
