@@ -9,7 +9,10 @@ export interface Startable {
 
 /** Options of {@link StagedStarts}. */
 export interface StagedStartsOptions {
-  /** Engines in their first sync at once. Default 48. */
+  /**
+   * Engines in their first sync at once. Default 24: at 3,500 clusters through a hub, 24 synced as fast as 48 (65 and
+   * 69 s against 71–90 s) with shorter event-loop turns (`GET /api/clusters` p90 345–417 ms against 430–603 ms).
+   */
   concurrency?: number;
   /** How long one engine holds its place at most (a black-holed API server never settles). Default 10 s. */
   slotMs?: number;
@@ -37,7 +40,7 @@ export class StagedStarts<E extends Startable> {
   private stopped = false;
 
   constructor(options: StagedStartsOptions = {}) {
-    this.concurrency = options.concurrency ?? 48;
+    this.concurrency = options.concurrency ?? 24;
     this.slotMs = options.slotMs ?? 10_000;
   }
 
