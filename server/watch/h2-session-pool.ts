@@ -4,13 +4,8 @@ import { watchLiveness, type LivenessOptions } from './h2-liveness';
 import { Lease, type AcquiredStream, type PooledSession } from './h2-lease';
 import { ReconnectWindow, isRelayed, type ReconnectWindowOptions } from './h2-reconnect-window';
 import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
+import { StreamWaiters } from './h2-waiters';
 
-/**
- * Waiters given a stream per event-loop turn. Each opens its stream in its own continuation, all in the turn that
- * granted them: a new session's queue at fleet scale is up to its 2,000 streams, and granted at once it held the
- * event loop for most of a second while a 3,500-cluster fleet synced.
- */
-const GRANTS_PER_TURN = 64;
 /** Timings of the HTTP/2 sessions a pool keeps. */
 export interface H2PoolOptions {
   /** A session is PINGed only after this long without receiving a byte (client-go's `ReadIdleTimeout`). Default 30 s. */
@@ -24,16 +19,6 @@ export interface H2PoolOptions {
    * flight that follows the server's answers (see {@link ReconnectWindow}), not all sent in the same instant.
    */
   reconnectWindow?: ReconnectWindowOptions;
-}
-
-interface Waiter {
-  target: H2Target;
-  resolve: (acquired: Lease | 'http1') => void;
-  reject: (error: Error) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  /** Gave up waiting (its signal aborted). */
-  gone?: boolean;
 }
 
 /** The default stream limit before the server's SETTINGS say otherwise (RFC 9113 recommends at least 100). */
@@ -52,9 +37,7 @@ const CONNECT_RETRY_MS = 100;
  */
 export class H2SessionPool {
   private readonly sessions = new Map<string, PooledSession[]>();
-  private readonly waiters = new Map<string, Waiter[]>();
-  /** Origins whose waiters get the rest of their grants in the next event-loop turn. */
-  private readonly deferred = new Set<string>();
+  private readonly waiters = new StreamWaiters<Lease | 'http1'>((key) => this.dispatch(key));
   /** Keys with a connect in flight (or pausing before the next one). */
   private readonly connecting = new Set<string>();
   private readonly http1 = new Set<string>();
@@ -135,28 +118,16 @@ export class H2SessionPool {
       const free = this.freeSession(key);
       if (free) return Promise.resolve(this.grant(key, free));
     }
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter = { target, resolve, reject, signal };
-      if (signal) {
-        waiter.onAbort = () => {
-          this.dropWaiter(key, waiter);
-          reject(new KubeTransportError('aborted', 'request aborted'));
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      const queue = this.waiters.get(key) ?? [];
-      queue.push(waiter);
-      this.waiters.set(key, queue);
-      this.dispatch(key);
-    });
+    const waiting = this.waiters.wait(key, target, signal);
+    this.dispatch(key);
+    return waiting;
   }
 
   /** Closes every session; streams still open on them are failed, and requests waiting for one are refused. */
   close(): void {
     this.closed = true;
     for (const window of this.reconnects.values()) window.close(new KubeTransportError('aborted', 'transport closed'));
-    for (const key of [...this.waiters.keys()])
-      this.failWaiters(key, new KubeTransportError('aborted', 'transport closed'));
+    this.waiters.failAll(new KubeTransportError('aborted', 'transport closed'));
     for (const list of this.sessions.values()) for (const pooled of [...list]) pooled.session.destroy();
     this.sessions.clear();
   }
@@ -165,42 +136,14 @@ export class H2SessionPool {
     return (this.sessions.get(key) ?? []).find((pooled) => !pooled.draining && pooled.active < limitOf(pooled));
   }
 
-  /**
-   * Hands free slots to the waiters in arrival order, {@link GRANTS_PER_TURN} per event-loop turn, and connects when
-   * some are left without one.
-   */
+  /** Hands free slots to the waiters in arrival order, and connects when some are left without one. */
   private dispatch(key: string): void {
-    const queue = this.waiters.get(key);
-    if (!queue || this.closed) return;
-    let granted = 0;
-    while (queue.length > 0) {
-      if (queue[0].gone) {
-        queue.shift();
-        continue;
-      }
-      if (granted === GRANTS_PER_TURN) {
-        this.dispatchNextTurn(key);
-        return;
-      }
+    if (this.closed) return;
+    const unserved = this.waiters.serve(key, () => {
       const free = this.freeSession(key);
-      if (!free) break;
-      this.settle(queue.shift()!, this.grant(key, free));
-      granted += 1;
-    }
-    if (queue.length === 0) {
-      this.waiters.delete(key);
-      return;
-    }
-    if (!this.connecting.has(key)) this.startConnect(key, queue[0].target);
-  }
-
-  private dispatchNextTurn(key: string): void {
-    if (this.deferred.has(key)) return;
-    this.deferred.add(key);
-    setImmediate(() => {
-      this.deferred.delete(key);
-      this.dispatch(key);
+      return free && this.grant(key, free);
     });
+    if (unserved && !this.connecting.has(key)) this.startConnect(key, unserved);
   }
 
   private startConnect(key: string, target: H2Target): void {
@@ -209,14 +152,13 @@ export class H2SessionPool {
       (connected) => {
         this.connecting.delete(key);
         if (connected !== 'http1') return this.dispatch(key);
-        for (const waiter of this.waiters.get(key) ?? []) if (!waiter.gone) this.settle(waiter, 'http1');
-        this.waiters.delete(key);
+        this.waiters.settleAll(key, 'http1');
       },
       (error: unknown) => {
         const failure = toTransportError(error);
         if (isDefinitiveConnectFailure(failure)) {
           this.connecting.delete(key);
-          this.failWaiters(key, failure);
+          this.waiters.failAll(failure, key);
           return;
         }
         // only this attempt failed: those still waiting (within their own deadlines) get the next one
@@ -227,29 +169,6 @@ export class H2SessionPool {
         pause.unref();
       },
     );
-  }
-
-  private settle(waiter: Waiter, value: Lease | 'http1'): void {
-    if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-    waiter.resolve(value);
-  }
-
-  private failWaiters(key: string, error: Error): void {
-    const queue = this.waiters.get(key) ?? [];
-    this.waiters.delete(key);
-    for (const waiter of queue) {
-      if (waiter.gone) continue;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.reject(error);
-    }
-  }
-
-  /** Leaves the waiter in the queue, marked: thousands giving up at once must not each search it. */
-  private dropWaiter(key: string, waiter: Waiter): void {
-    waiter.gone = true;
-    const queue = this.waiters.get(key);
-    while (queue?.[0]?.gone) queue.shift();
-    if (queue?.length === 0) this.waiters.delete(key);
   }
 
   private grant(key: string, pooled: PooledSession): Lease {
