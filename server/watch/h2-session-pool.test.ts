@@ -290,6 +290,55 @@ describe('a queue granted a new session', () => {
   });
 });
 
+describe('requests to a session with free slots', () => {
+  it('are admitted at most 64 per event-loop turn, in order, however many ask in one turn', async () => {
+    sim = await startSim();
+    const pool = poolWith();
+    const target = targetOf(sim.served.url);
+    const first = await pool.acquire(target);
+    if (first === 'http1') throw new Error('the simulator speaks h2');
+    let turns = 0;
+    let counting = true;
+    const count = () => {
+      turns += 1;
+      if (counting) setImmediate(count);
+    };
+    setImmediate(count);
+    const grants: { name: number; turn: number }[] = [];
+    const acquired = await Promise.all(
+      Array.from({ length: 300 }, (_, name) =>
+        pool.acquire(target).then((stream) => {
+          grants.push({ name, turn: turns });
+          return stream;
+        }),
+      ),
+    );
+    counting = false;
+    expect(grants.map((grant) => grant.name)).toEqual(grants.map((_, i) => i));
+    const perTurn = new Map<number, number>();
+    for (const { turn: at } of grants) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    expect(perTurn.size).toBeGreaterThanOrEqual(5);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(64);
+    expect(pool.openSessions).toBe(1);
+    for (const stream of [first, ...acquired]) if (stream !== 'http1') stream.release();
+  });
+
+  it('a request that gives up while waiting for its turn is refused as aborted and takes no slot', async () => {
+    sim = await startSim();
+    const pool = poolWith();
+    const target = targetOf(sim.served.url);
+    const controller = new AbortController();
+    const early = Array.from({ length: 64 }, () => pool.acquire(target));
+    const late = pool.acquire(target, controller.signal);
+    const after = pool.acquire(target);
+    controller.abort();
+    await expect(late).rejects.toMatchObject({ failure: 'aborted' });
+    const granted = await Promise.all([...early, after]);
+    expect(granted).toHaveLength(65);
+    for (const stream of granted) if (stream !== 'http1') stream.release();
+  });
+});
+
 describe('reconnects after a session loss', () => {
   it("the watches of a lost session come back through the origin's window, and resume without a relist", async () => {
     sim = await startSim({ pods: 2 });

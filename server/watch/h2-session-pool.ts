@@ -5,6 +5,7 @@ import { Lease, type AcquiredStream, type PooledSession } from './h2-lease';
 import { ReconnectWindow, isRelayed, type ReconnectWindowOptions } from './h2-reconnect-window';
 import { connectH2, isDefinitiveConnectFailure, type H2Target } from './h2-connect';
 import { StreamWaiters } from './h2-waiters';
+import { TurnBudget } from './turn-budget';
 
 /** Timings of the HTTP/2 sessions a pool keeps. */
 export interface H2PoolOptions {
@@ -38,6 +39,8 @@ const CONNECT_RETRY_MS = 100;
 export class H2SessionPool {
   private readonly sessions = new Map<string, PooledSession[]>();
   private readonly waiters = new StreamWaiters<Lease | 'http1'>((key) => this.dispatch(key));
+  /** Requests admitted per event-loop turn, over every origin: each opens its stream in the turn it is admitted. */
+  private readonly turns = new TurnBudget();
   /** Keys with a connect in flight (or pausing before the next one). */
   private readonly connecting = new Set<string>();
   private readonly http1 = new Set<string>();
@@ -73,11 +76,19 @@ export class H2SessionPool {
    * A session with a free stream slot, counted as in use until the returned release is called (on the stream's
    * close); `'http1'` when the server does not speak HTTP/2. Waits its turn behind earlier requests when every
    * session is full; `signal` gives up waiting. While reconnects to the origin are owed after a session loss, the
-   * request is one of them and first waits for a place in the origin's reconnect window.
+   * request is one of them and first waits for a place in the origin's reconnect window. Before either, a request
+   * waits for its event-loop turn when this one admitted its share (see {@link TurnBudget}): a reconnect's time in
+   * the window, which paces the origin, starts only once it is admitted.
    */
   acquire(target: H2Target, signal?: AbortSignal): Promise<AcquiredStream | 'http1'> {
     if (this.closed) return Promise.reject(new KubeTransportError('aborted', 'transport closed'));
     if (signal?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
+    if (this.http1.has(target.url.origin)) return Promise.resolve('http1');
+    if (this.turns.tryTake()) return this.admitted(target, signal);
+    return this.turns.wait(signal).then(() => this.admitted(target, signal));
+  }
+
+  private admitted(target: H2Target, signal?: AbortSignal): Promise<Lease | 'http1'> {
     if (this.http1.has(target.url.origin)) return Promise.resolve('http1');
     const key = `${target.url.origin}|${target.identity}`;
     const window = this.reconnects.get(key);
@@ -126,6 +137,7 @@ export class H2SessionPool {
   /** Closes every session; streams still open on them are failed, and requests waiting for one are refused. */
   close(): void {
     this.closed = true;
+    this.turns.close(new KubeTransportError('aborted', 'transport closed'));
     for (const window of this.reconnects.values()) window.close(new KubeTransportError('aborted', 'transport closed'));
     this.waiters.failAll(new KubeTransportError('aborted', 'transport closed'));
     for (const list of this.sessions.values()) for (const pooled of [...list]) pooled.session.destroy();

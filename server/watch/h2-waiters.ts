@@ -1,13 +1,7 @@
 import 'server-only';
 import { KubeTransportError } from './kube-errors';
 import type { H2Target } from './h2-connect';
-
-/**
- * Waiters given a stream per event-loop turn. Each opens its stream in its own continuation, all in the turn that
- * granted them: a new session's queue at fleet scale is up to its 2,000 streams, and granted at once it held the
- * event loop for most of a second while a 3,500-cluster fleet synced.
- */
-const GRANTS_PER_TURN = 64;
+import { GRANTS_PER_TURN } from './turn-budget';
 
 interface Waiter<T> {
   target: H2Target;
@@ -21,7 +15,8 @@ interface Waiter<T> {
 
 /**
  * Requests waiting for a stream slot, per origin, first come first served: {@link GRANTS_PER_TURN} are served per
- * event-loop turn, and `onNextTurn` is asked to serve the rest in the next one.
+ * event-loop turn, and `onNextTurn` is asked to serve the rest in the next one. Each opens its stream in the turn
+ * that granted it, and a new session's queue at fleet scale is up to its 2,000 streams.
  */
 export class StreamWaiters<T> {
   private readonly queues = new Map<string, Waiter<T>[]>();
