@@ -51,6 +51,20 @@ describe('published health', () => {
     expect(kinds(published.update(changed, at, false))).toEqual(['health']);
   });
 
+  it('keeps one frozen row until the health changes', () => {
+    const published = new PublishedHealth('a', assessed('a', '4.14.1').health);
+    const at = Date.parse(NOW);
+    const row = published.summary();
+    expect(Object.isFrozen(row)).toBe(true);
+    expect(published.summary()).toBe(row);
+    published.update(assessed('a', '4.15.0'), at, false);
+    const changed = published.summary();
+    expect(changed).not.toBe(row);
+    expect(changed.version).not.toBe(row.version);
+    published.update(assessed('a', '4.15.0'), at, false);
+    expect(published.summary()).toBe(changed);
+  });
+
   it('shares values by content', () => {
     const one = sharedValue({ versions: ['4.14.2'], note: 'x' });
     expect(sharedValue({ versions: ['4.14.2'], note: 'x' })).toBe(one);

@@ -39,6 +39,8 @@ export function sharedValue<T extends object>(value: T, key = digestOf(value)): 
  */
 export class PublishedHealth {
   private current: ClusterHealthDto;
+  /** The row of `current`, built once: the fleet list asks every member for its row several times a second. */
+  private row: Readonly<ClusterSummaryDto> | undefined;
   private digest = '';
   private readonly samples = new Map<string, SampleColumns>();
 
@@ -53,9 +55,10 @@ export class PublishedHealth {
     return this.current;
   }
 
-  /** One fleet row. */
+  /** One fleet row, the same frozen object until the health changes. */
   summary(): ClusterSummaryDto {
-    return summaryOf(this.current);
+    this.row ??= Object.freeze(summaryOf(this.current));
+    return this.row;
   }
 
   /** Takes an assessment; returns its health message when the health changed, and a point per detector when `sample`. */
@@ -66,6 +69,7 @@ export class PublishedHealth {
     const recommendations = updateRecommendations ? digestOf(updateRecommendations) : '';
     const digest = `${digestOf(rest)}${recommendations}`;
     if (digest !== this.digest) {
+      this.row = undefined;
       this.current = updateRecommendations
         ? { ...assessment.health, updateRecommendations: sharedValue(updateRecommendations, recommendations) }
         : assessment.health;
