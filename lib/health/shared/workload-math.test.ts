@@ -111,9 +111,11 @@ describe('isLeaseRenewal', () => {
     expect(isLeaseRenewal(unrenewed, renewed(LEASE, '2021-09-13T15:33:23Z'))).toBe(false);
   });
 
-  it('is false without a previous Lease, or for another kind', () => {
+  it('is false without a previous Lease, or for another kind or group', () => {
     const next = renewed(LEASE, '2021-09-13T15:33:23Z');
     expect(isLeaseRenewal(undefined, next)).toBe(false);
     expect(isLeaseRenewal({ ...LEASE, kind: 'ConfigMap' }, { ...next, kind: 'ConfigMap' })).toBe(false);
+    const elsewhere = { apiVersion: 'example.com/v1' };
+    expect(isLeaseRenewal({ ...LEASE, ...elsewhere }, { ...next, ...elsewhere })).toBe(false);
   });
 });

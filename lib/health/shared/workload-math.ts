@@ -6,6 +6,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import { asArray, asNumber, asObject, asString, dig, timeOf } from '@/lib/health/shared/objects';
 import { matchesSelector, type LabelSelector } from '@/lib/k8s/selectors';
 import { conditionOf } from '@/lib/k8s/conditions';
+import { RESOURCES } from '@/lib/k8s/resources';
 
 /** `spec.replicas` of a Deployment; the API defaults a missing value to 1. */
 export function desiredReplicas(deployment: KubeObject): number {
@@ -140,6 +141,12 @@ function sameJson(a: unknown, b: unknown): boolean {
   return keys.every((key) => sameJson(left[key], right[key]));
 }
 
+/** A coordination.k8s.io Lease (not a kind of the same name in another group). */
+function isLease(object: KubeObject): boolean {
+  const { group, kind } = RESOURCES.leases;
+  return object.kind === kind && object.apiVersion.startsWith(`${group}/`);
+}
+
 /** A Lease without what a renewal writes: `spec.renewTime`, `metadata.resourceVersion` and `managedFields`. */
 function withoutRenewal(lease: KubeObject): unknown {
   const metadata = { ...lease.metadata, resourceVersion: undefined, managedFields: undefined };
@@ -154,7 +161,7 @@ function withoutRenewal(lease: KubeObject): unknown {
  * acquisition, a release or a renewTime that did not advance is not a renewal.
  */
 export function isLeaseRenewal(previous: KubeObject | undefined, next: KubeObject): boolean {
-  if (!previous || previous.kind !== 'Lease' || next.kind !== 'Lease') return false;
+  if (!previous || !isLease(previous) || !isLease(next)) return false;
   if (!asString(dig(next, 'spec', 'holderIdentity'))) return false;
   const before = timeOf(dig(previous, 'spec', 'renewTime'));
   const after = timeOf(dig(next, 'spec', 'renewTime'));
