@@ -21,13 +21,15 @@ import { conditionTransitions } from '@/lib/cluster/condition-transitions';
 import type { ClusterConnection, SourceEvent } from '@/server/kube/connection';
 import { HostedClusterView } from './hosted-cluster-view';
 import { SourceTiers, type TierService } from './source-tiers';
-import { PublishedHealth } from './published-health';
+import { PublishedHealth, findingsCite } from './published-health';
 import { evaluationPacer } from './evaluation-pacer';
 import { FirstSync } from './first-sync';
 import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
 import { sourceUpToDate } from '@/lib/health/tiers';
+import { isLeaseRenewal } from '@/lib/health/shared/workload-math';
+import { refOf } from '@/lib/k8s/refs';
 import { judgeSources } from '@/lib/health/source-applicability';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
@@ -112,6 +114,10 @@ export class ClusterEngine {
   private readonly config: HealthConfig;
   private readonly tiers: SourceTiers;
   private readonly lastTracked = new Map<string, KubeObject>();
+  /** Leases as last seen (a handful per cluster), to tell a renewal from a change. */
+  private readonly lastLeases = new Map<string, KubeObject>();
+  /** The first sync settled (see {@link FirstSync.onSettled}); until then every event counts as during it. */
+  private firstSynced = false;
   private readonly transitions: ConditionTransition[] = [];
   private readonly listeners = new Set<Listener>();
   private readonly published: PublishedHealth;
@@ -178,6 +184,7 @@ export class ClusterEngine {
     if (this.running) return;
     this.running = true;
     this.firstSync.start();
+    this.firstSync.onSettled(() => (this.firstSynced = true));
     this.tiers.start();
     this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
@@ -345,6 +352,11 @@ export class ClusterEngine {
     return () => this.listeners.delete(listener);
   }
 
+  /** True while an evaluation is scheduled and its coalesce has not passed (tests and measurements wait on it). */
+  evaluationDue(): boolean {
+    return this.scheduled !== undefined;
+  }
+
   /** Forces an evaluation now (tests and must-gather parity). */
   evaluateNow(): void {
     clearTimeout(this.scheduled);
@@ -359,7 +371,28 @@ export class ClusterEngine {
       return;
     }
     if (TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
+    if (this.renewalOnly(event)) return;
     this.scheduleSourceChange(BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other, false);
+  }
+
+  /**
+   * A Lease renewed by its holder and nothing else (`isLeaseRenewal`) is not evaluated: a renewed Lease is not
+   * expired, and expiry is found by the periodic evaluation (rules that age). It is while a published finding cites
+   * the Lease (the renewal may clear it) and until the first sync settled. The cache holds the renewed Lease either
+   * way: the next evaluation reads its renewTime. catalogd renews every 26 s: a fleet's worth of evaluations.
+   */
+  private renewalOnly(event: Extract<SourceEvent, { object: KubeObject }>): boolean {
+    const { object } = event;
+    if (object.kind !== 'Lease') return false;
+    const key = `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+    const previous = this.lastLeases.get(key);
+    if (event.type === 'deleted') this.lastLeases.delete(key);
+    else this.lastLeases.set(key, object);
+    if (event.type !== 'modified' || !this.firstSynced || !isLeaseRenewal(previous, object)) return false;
+    const ref = refOf(object);
+    return ![this.health(), ...this.hostedViews().map((view) => view.health())].some((health) =>
+      findingsCite(health, ref),
+    );
   }
 
   /** A source's objects (`status` false) or state changed: during the first sync, at most one evaluation per window. */

@@ -10,6 +10,8 @@ import type {
 import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
+import { findingRefs } from '@/lib/history/finding-lifecycle';
+import type { ObjectRef } from '@/lib/k8s/types';
 
 function digestOf(value: unknown): string {
   return createHash('sha1').update(JSON.stringify(value)).digest('base64');
@@ -31,6 +33,16 @@ export function sharedValue<T extends object>(value: T, key = digestOf(value)): 
   sharedValues.set(key, new WeakRef(value));
   forget.register(value, key);
   return value;
+}
+
+/** True when a finding of `health` has `ref` as its subject or the object of its evidence. */
+export function findingsCite(health: ClusterHealthDto, ref: ObjectRef): boolean {
+  return health.findings.some((finding) =>
+    findingRefs(finding).some(
+      (cited) =>
+        cited.kind === ref.kind && cited.name === ref.name && (cited.namespace ?? '') === (ref.namespace ?? ''),
+    ),
+  );
 }
 
 /**

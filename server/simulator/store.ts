@@ -101,6 +101,12 @@ export function entryJson(entry: StoredEntry): string {
   return entry.json;
 }
 
+/**
+ * Types whose API strategy never sets `metadata.generation`: a Lease (coordination's strategy leaves it alone, and
+ * a renewal changes `spec.renewTime` alone, which watchers tell from a change of holder).
+ */
+const WITHOUT_GENERATION: ReadonlySet<ResourceName> = new Set(['leases']);
+
 function withoutVolatile(object: KubeObject): string {
   const { metadata: _metadata, status: _status, ...rest } = object;
   void _metadata;
@@ -222,7 +228,8 @@ export class ObjectStore {
     const metadata = { ...object.metadata };
     metadata.uid = this.nextUid();
     metadata.creationTimestamp = rfc3339(now);
-    metadata.generation = 1;
+    if (WITHOUT_GENERATION.has(resource)) delete metadata.generation;
+    else metadata.generation = 1;
     metadata.resourceVersion = String(rv);
     delete metadata.deletionTimestamp;
     const stored: KubeObject = { ...object, metadata };
@@ -244,7 +251,7 @@ export class ObjectStore {
     const metadata = { ...object.metadata, resourceVersion: String(rv) };
     metadata.uid ??= this.nextUid();
     metadata.creationTimestamp ??= rfc3339(this.clock.now());
-    metadata.generation ??= 1;
+    if (!WITHOUT_GENERATION.has(resource)) metadata.generation ??= 1;
     const previous = this.get(resource, metadata.namespace, metadata.name);
     return this.commit(
       resource,
@@ -267,7 +274,8 @@ export class ObjectStore {
     metadata.name = old.metadata.name;
     if (old.metadata.namespace) metadata.namespace = old.metadata.namespace;
     const specChanged = withoutVolatile(old) !== withoutVolatile(object);
-    metadata.generation = (old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
+    if (WITHOUT_GENERATION.has(resource)) delete metadata.generation;
+    else metadata.generation = (old.metadata.generation ?? 1) + (specChanged ? 1 : 0);
     const candidate: KubeObject = {
       ...object,
       metadata: { ...metadata, resourceVersion: old.metadata.resourceVersion },

@@ -6,6 +6,7 @@ import type { KubeObject } from '@/lib/k8s/types';
 import { asArray, asNumber, asObject, asString, dig, timeOf } from '@/lib/health/shared/objects';
 import { matchesSelector, type LabelSelector } from '@/lib/k8s/selectors';
 import { conditionOf } from '@/lib/k8s/conditions';
+import { RESOURCES } from '@/lib/k8s/resources';
 
 /** `spec.replicas` of a Deployment; the API defaults a missing value to 1. */
 export function desiredReplicas(deployment: KubeObject): number {
@@ -126,4 +127,44 @@ export function leaseHolder(lease: KubeObject, now: number): LeaseHolder | undef
   const renewed = timeOf(renewTime);
   const expired = renewed !== undefined && duration !== undefined && renewed + duration * 1000 < now;
   return { identity, pod: identity.split('_')[0], ...(renewTime ? { renewTime } : {}), expired };
+}
+
+/** Plain JSON equality, key order aside (API servers and caches may reorder keys). */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = Object.keys(left).filter((key) => left[key] !== undefined);
+  if (keys.length !== Object.keys(right).filter((key) => right[key] !== undefined).length) return false;
+  return keys.every((key) => sameJson(left[key], right[key]));
+}
+
+/** A coordination.k8s.io Lease (not a kind of the same name in another group). */
+function isLease(object: KubeObject): boolean {
+  const { group, kind } = RESOURCES.leases;
+  return object.kind === kind && object.apiVersion.startsWith(`${group}/`);
+}
+
+/** A Lease without what a renewal writes: `spec.renewTime`, `metadata.resourceVersion` and `managedFields`. */
+function withoutRenewal(lease: KubeObject): unknown {
+  const metadata = { ...lease.metadata, resourceVersion: undefined, managedFields: undefined };
+  return { ...lease, metadata, spec: { ...asObject(lease.spec), renewTime: undefined } };
+}
+
+/**
+ * True when `next` is `previous` renewed by its holder and nothing else: the same Lease (namespace, name, uid),
+ * the same non-empty `holderIdentity`, `leaseDurationSeconds`, `leaseTransitions` and the rest of its spec and
+ * metadata, with only `spec.renewTime` moved forward (and `metadata.resourceVersion` / `managedFields` with it).
+ * A renewal keeps a held Lease held and pushes its expiry out, so it cannot raise a finding; a change of holder, an
+ * acquisition, a release or a renewTime that did not advance is not a renewal.
+ */
+export function isLeaseRenewal(previous: KubeObject | undefined, next: KubeObject): boolean {
+  if (!previous || !isLease(previous) || !isLease(next)) return false;
+  if (!asString(dig(next, 'spec', 'holderIdentity'))) return false;
+  const before = timeOf(dig(previous, 'spec', 'renewTime'));
+  const after = timeOf(dig(next, 'spec', 'renewTime'));
+  if (before === undefined || after === undefined || after <= before) return false;
+  return sameJson(withoutRenewal(previous), withoutRenewal(next));
 }

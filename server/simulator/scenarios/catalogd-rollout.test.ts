@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
+import { isLeaseRenewal } from '@/lib/health/shared/workload-math';
 import { createSimulatedCluster, runScenario } from '../core';
 import { CATALOGD_DEPLOYMENT, CATALOGD_LEASE, CATALOGD_NAMESPACE, CATALOGD_PORT } from '../objects/olm';
 import { nodeName } from '../objects/nodes';
-import { MINUTE } from '../objects/time';
+import { MINUTE, SECOND } from '../objects/time';
 import {
   CATALOGD_DRAIN_BLOCKED_WINDOW,
   CATALOGD_GAP_WINDOW,
@@ -96,6 +97,21 @@ describe('catalogd-rollout scenario', () => {
     expect(
       cluster.proxy.handle('pods', CATALOGD_NAMESPACE, follower.metadata.name, CATALOGD_PORT, catalogPath)?.status,
     ).toBe(404);
+  });
+
+  it('renews the leader Lease every 26 s as controller-runtime does: renewTime moves, nothing else', () => {
+    const cluster = start();
+    cluster.clock.advance(CATALOGD_SETTLED_BY_MS);
+    const lease = () => cluster.client.get('leases', CATALOGD_LEASE, CATALOGD_NAMESPACE)!;
+    for (let renewals = 0; renewals < 3; renewals += 1) {
+      const before = lease();
+      cluster.clock.advance(26 * SECOND);
+      const after = lease();
+      expect(after.metadata.resourceVersion).not.toBe(before.metadata.resourceVersion);
+      // A Lease has no metadata.generation: its API strategy never sets one.
+      expect(after.metadata.generation).toBeUndefined();
+      expect(isLeaseRenewal(before, after)).toBe(true);
+    }
   });
 
   it('is deterministic for a seed', () => {
