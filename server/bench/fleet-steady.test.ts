@@ -42,7 +42,7 @@ describe('the window the fleet bench counts log polls over', () => {
 });
 
 describe("a member's log polls through the hub's in-process cluster-proxy", () => {
-  const PERIOD_MS = 1_000;
+  const PERIOD_MS = 2_000;
   let fleet: Fleet;
   let hub: EmbeddedHub;
   let dir = '';
@@ -98,8 +98,8 @@ describe("a member's log polls through the hub's in-process cluster-proxy", () =
     await until('the first log poll', () => answered > 0, 20_000);
 
     // Every poll of the window's three periods comes after the window opened: it sees the next two or three.
-    const { perSecond, seconds } = await logPollsOver(fleet.clusters, logPollWindowMs(PERIOD_MS, 2_500));
-    expect(seconds).toBeGreaterThanOrEqual(3);
+    const { perSecond, seconds } = await logPollsOver(fleet.clusters, logPollWindowMs(PERIOD_MS, 5_000));
+    expect(seconds).toBeGreaterThanOrEqual(6);
     expect(Math.round(perSecond * seconds)).toBeGreaterThanOrEqual(2);
     expect(Math.round(perSecond * seconds)).toBeLessThanOrEqual(4);
 
