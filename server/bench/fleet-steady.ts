@@ -1,9 +1,11 @@
 /** The fleet bench's steady-state figures, counted on the API servers once the fleet has synced. */
+import { LOG_POLL_MS } from '@/server/engine/cluster-engine';
+import { fleetPollScale } from '@/server/engine/fleet-build';
 import type { FleetCluster } from '@/server/simulator/fleet';
 import { clustersPoller } from './clusters-poller';
 import type { FleetBenchResult } from './fleet-result';
 
-/** The window pod-log GETs per second are counted over, from the first sync on. */
+/** The shortest window pod-log GETs per second are counted over. */
 const STEADY_SECONDS = 30;
 /** The longest the bench waits for the active clusters to hold their cluster-wide pod watch. */
 const ACTIVE_WAIT_MS = 120_000;
@@ -64,10 +66,41 @@ async function waitForActiveTier(
   return { seconds, activeClusters, reached };
 }
 
+/** How often the dashboard polls an active cluster's logs in a fleet of `clusters` (it stretches with the fleet). */
+export const logPollPeriodMs = (clusters: number): number => LOG_POLL_MS * fleetPollScale(clusters);
+
+/**
+ * The window pod-log GETs are counted over: a whole number of log-poll periods, `minimumMs` at least. The active
+ * tiers turn, and poll first, while the fleet syncs, before the window opens; a window shorter than a period (30 s
+ * against 175 s at 3,500 clusters) then sees no poll at all, and one of a fraction of periods an uneven share.
+ */
+export function logPollWindowMs(periodMs: number, minimumMs = STEADY_SECONDS * 1000): number {
+  return periodMs * Math.max(1, Math.ceil(minimumMs / periodMs));
+}
+
+/** Pod-log GETs the API servers answered in all (counted once authorized, however the request reached them). */
+const logGets = (clusters: readonly FleetCluster[]) =>
+  clusters.reduce((sum, running) => sum + (running.server.stats.snapshot().requests['pods/log:get'] ?? 0), 0);
+
+/** Pod-log GETs per second on the API servers over the next `windowMs`, and the window's length in seconds. */
+export async function logPollsOver(
+  clusters: readonly FleetCluster[],
+  windowMs: number,
+): Promise<{ perSecond: number; seconds: number }> {
+  const before = logGets(clusters);
+  const started = performance.now();
+  await sleep(windowMs);
+  const seconds = (performance.now() - started) / 1000;
+  return {
+    perSecond: Math.round(((logGets(clusters) - before) / seconds) * 10) / 10,
+    seconds: Math.round(seconds * 10) / 10,
+  };
+}
+
 /**
  * Figures taken on the API servers once the fleet has synced: open watches and the clusters with an open
  * cluster-wide pod watch, read when the clusters that should be active hold it (see {@link waitForActiveTier}), and
- * pod-log GETs per second over at least {@link STEADY_SECONDS} from the sync on.
+ * from then on pod-log GETs per second over whole log-poll periods (see {@link logPollWindowMs}).
  */
 export async function steadyState(options: {
   base: string;
@@ -76,19 +109,9 @@ export async function steadyState(options: {
   updating: ReadonlySet<string>;
 }) {
   const { clusters } = options;
-  const logGets = () =>
-    clusters.reduce((sum, running) => sum + (running.server.stats.snapshot().requests['pods/log:get'] ?? 0), 0);
-  const logsBefore = logGets();
-  const windowStart = performance.now();
   const activeWait = await waitForActiveTier(options.base, clusters, options.updating);
   const { heavyClusters, watches } = openWatches(clusters);
-  // A rate needs its window: the log polls are counted over STEADY_SECONDS at least, however soon the tier turned.
-  await sleep(Math.max(0, STEADY_SECONDS * 1000 - (performance.now() - windowStart)));
-  const windowSeconds = (performance.now() - windowStart) / 1000;
-  return {
-    heavyClusters,
-    activeWait,
-    watches,
-    logPollsPerSecond: Math.round(((logGets() - logsBefore) / windowSeconds) * 10) / 10,
-  };
+  const logs = await logPollsOver(clusters, logPollWindowMs(logPollPeriodMs(clusters.length)));
+  console.log(`fleet bench: ${logs.perSecond} log GETs/s over ${logs.seconds} s`);
+  return { heavyClusters, activeWait, watches, logPollsPerSecond: logs.perSecond, logPollWindowSeconds: logs.seconds };
 }

@@ -48,7 +48,7 @@ const BULK_KINDS = new Set(['Pod', 'Event']);
 /** How often a cluster is re-evaluated without events (time-based rules age); fleets stretch it (`pollScale`). */
 const PERIODIC_EVALUATION_MS = 5_000;
 /** How often the logs detectors corroborate with are fetched again (`pollScale` stretches it too). */
-const LOG_POLL_MS = 10_000;
+export const LOG_POLL_MS = 10_000;
 const SAMPLE_INTERVAL_MS = 1_000;
 
 /** Options of a {@link ClusterEngine}. */
