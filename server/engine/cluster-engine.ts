@@ -113,11 +113,8 @@ export class ClusterEngine {
   private readonly detectors: readonly Detector[];
   private readonly config: HealthConfig;
   private readonly tiers: SourceTiers;
-  private readonly lastTracked = new Map<string, KubeObject>();
-  /** Leases as last seen (a handful per cluster), to tell a renewal from a change. */
-  private readonly lastLeases = new Map<string, KubeObject>();
-  /** The first sync settled (see {@link FirstSync.onSettled}); until then every event counts as during it. */
-  private firstSynced = false;
+  /** The last version seen of each object a rule compares with its next (condition transitions, Lease renewals). */
+  private readonly lastSeen = new Map<string, KubeObject>();
   private readonly transitions: ConditionTransition[] = [];
   private readonly listeners = new Set<Listener>();
   private readonly published: PublishedHealth;
@@ -184,7 +181,6 @@ export class ClusterEngine {
     if (this.running) return;
     this.running = true;
     this.firstSync.start();
-    this.firstSync.onSettled(() => (this.firstSynced = true));
     this.tiers.start();
     this.recorder(this.id);
     // A random phase: engines started together (a fleet) would otherwise all re-evaluate in the same instant every
@@ -370,8 +366,9 @@ export class ClusterEngine {
       this.scheduleSourceChange(COALESCE_MS.other);
       return;
     }
-    if (TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event);
-    if (this.renewalOnly(event)) return;
+    const previous = this.rememberPrevious(event);
+    if (TRACKED_KINDS.has(event.object.kind)) this.recordTransitions(event, previous);
+    if (this.renewalOnly(event, previous)) return;
     this.scheduleSourceChange(BULK_KINDS.has(event.object.kind) ? COALESCE_MS.bulk : COALESCE_MS.other, false);
   }
 
@@ -381,14 +378,9 @@ export class ClusterEngine {
    * the Lease (the renewal may clear it) and until the first sync settled. The cache holds the renewed Lease either
    * way: the next evaluation reads its renewTime. catalogd renews every 26 s: a fleet's worth of evaluations.
    */
-  private renewalOnly(event: Extract<SourceEvent, { object: KubeObject }>): boolean {
+  private renewalOnly(event: Extract<SourceEvent, { object: KubeObject }>, previous: KubeObject | undefined): boolean {
     const { object } = event;
-    if (object.kind !== 'Lease') return false;
-    const key = `${object.metadata.namespace ?? ''}/${object.metadata.name}`;
-    const previous = this.lastLeases.get(key);
-    if (event.type === 'deleted') this.lastLeases.delete(key);
-    else this.lastLeases.set(key, object);
-    if (event.type !== 'modified' || !this.firstSynced || !isLeaseRenewal(previous, object)) return false;
+    if (event.type !== 'modified' || !this.firstSync.isSettled() || !isLeaseRenewal(previous, object)) return false;
     const ref = refOf(object);
     return ![this.health(), ...this.hostedViews().map((view) => view.health())].some((health) =>
       findingsCite(health, ref),
@@ -400,19 +392,28 @@ export class ClusterEngine {
     this.schedule(this.firstSync.delayFor(delayMs, status));
   }
 
-  private recordTransitions(event: Extract<SourceEvent, { object: KubeObject }>): void {
+  /** Keeps the object of `event` as the last seen of its kind (for the kinds a rule compares); returns the one before. */
+  private rememberPrevious(event: Extract<SourceEvent, { object: KubeObject }>): KubeObject | undefined {
     const { object } = event;
+    if (!TRACKED_KINDS.has(object.kind) && object.kind !== 'Lease') return undefined;
     const key = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
-    if (event.type === 'deleted') {
-      this.lastTracked.delete(key);
-      return;
-    }
+    const previous = this.lastSeen.get(key);
+    if (event.type === 'deleted') this.lastSeen.delete(key);
+    else this.lastSeen.set(key, object);
+    return previous;
+  }
+
+  private recordTransitions(
+    event: Extract<SourceEvent, { object: KubeObject }>,
+    previous: KubeObject | undefined,
+  ): void {
+    const { object } = event;
+    if (event.type === 'deleted') return;
     const found = conditionTransitions(
-      this.lastTracked.get(key),
+      previous,
       object,
       statusWriteTime(object) ?? new Date(this.connection.now()).toISOString(),
     );
-    this.lastTracked.set(key, object);
     if (found.length === 0) return;
     this.transitions.push(...found);
     if (this.transitions.length > MAX_TRANSITIONS)

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { startFleet, type Fleet as SimFleet } from '@/server/simulator/fleet';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { until } from '@/server/testing/reflector-harness';
-import { serviceMetrics } from '@/server/observability/service-metrics';
+import { evaluationsSoFar as evaluations } from '@/server/testing/evaluation-count';
 import { tieredResources } from '@/lib/health/tiers';
 import { DETECTORS } from '@/lib/health/registry';
 import { ClusterEngine } from './cluster-engine';
@@ -27,12 +27,6 @@ afterEach(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
   dir = '';
 });
-
-/** Evaluations run in this process so far (the service's own evaluation histogram). */
-async function evaluations(): Promise<number> {
-  const { values } = await serviceMetrics().evaluationSeconds.get();
-  return values.find((value) => value.metricName === 'update_health_detector_evaluation_seconds_count')?.value ?? 0;
-}
 
 async function startEngine(delaysMs: readonly number[]): Promise<{ engine: ClusterEngine; started: number }> {
   fleet = await startFleet({ scenarios: ['steady'], speed: 1 });

@@ -75,12 +75,17 @@ export class FirstSync {
    * the tier, and the active tier it may have started settled too (what a staged start waits for).
    */
   onSettled(listener: () => void): () => void {
-    if (this.running && this.settled()) {
+    if (this.isSettled()) {
       listener();
       return () => undefined;
     }
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** True while running with the first sync settled (see {@link onSettled}). */
+  isSettled(): boolean {
+    return this.running && this.settled();
   }
 
   private settled(): boolean {

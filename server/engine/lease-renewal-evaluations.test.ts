@@ -15,7 +15,7 @@ import { SCENARIOS } from '@/server/simulator/scenarios/registry';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
 import { createKubeConnection } from '@/server/kube/kube-connection';
 import { until } from '@/server/testing/reflector-harness';
-import { serviceMetrics } from '@/server/observability/service-metrics';
+import { evaluationsSoFar as evaluations } from '@/server/testing/evaluation-count';
 import { ClusterEngine } from './cluster-engine';
 import { evaluationPacer } from './evaluation-pacer';
 
@@ -35,12 +35,6 @@ afterEach(async () => {
   engine = undefined;
   server = undefined;
 });
-
-/** Evaluations run in this process so far (the service's own evaluation histogram). */
-async function evaluations(): Promise<number> {
-  const { values } = await serviceMetrics().evaluationSeconds.get();
-  return values.find((value) => value.metricName === 'update_health_detector_evaluation_seconds_count')?.value ?? 0;
-}
 
 /** catalogd-rollout at `atMs` of its story, watched by an engine whose first sync settled and was published. */
 async function boot(atMs: number): Promise<{ server: TestServer; engine: ClusterEngine }> {

@@ -64,6 +64,30 @@ function targetOf(server: string, connectTimeoutMs = 5_000, caData = sim!.served
   };
 }
 
+/** Asks `pool` for `count` streams in one turn; the order they were granted in and how many each turn granted. */
+async function acquireCountingTurns(pool: H2SessionPool, target: H2Target, count: number) {
+  let turns = 0;
+  let counting = true;
+  const tick = () => {
+    turns += 1;
+    if (counting) setImmediate(tick);
+  };
+  setImmediate(tick);
+  const grants: { name: number; turn: number }[] = [];
+  const acquired = await Promise.all(
+    Array.from({ length: count }, (_, name) =>
+      pool.acquire(target).then((stream) => {
+        grants.push({ name, turn: turns });
+        return stream;
+      }),
+    ),
+  );
+  counting = false;
+  const perTurn = new Map<number, number>();
+  for (const { turn } of grants) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
+  return { acquired, order: grants.map((grant) => grant.name), perTurn };
+}
+
 describe('liveness as client-go judges it', () => {
   it('a busy session survives the event loop being blocked for longer than the PING timeout', async () => {
     sim = await startSim({ pods: 1 });
@@ -264,26 +288,8 @@ describe('a queue granted a new session', () => {
     const pool = poolWith();
     const target = targetOf(relay.url);
     relay.delayConnections(200);
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns += 1;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    const grants: { name: number; turn: number }[] = [];
-    const acquired = await Promise.all(
-      Array.from({ length: 300 }, (_, name) =>
-        pool.acquire(target).then((stream) => {
-          grants.push({ name, turn: turns });
-          return stream;
-        }),
-      ),
-    );
-    counting = false;
-    expect(grants.map((grant) => grant.name)).toEqual(grants.map((_, i) => i));
-    const perTurn = new Map<number, number>();
-    for (const { turn: at } of grants) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    const { acquired, order, perTurn } = await acquireCountingTurns(pool, target, 300);
+    expect(order).toEqual(order.map((_, i) => i));
     expect(perTurn.size).toBeGreaterThanOrEqual(5);
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(64);
     for (const stream of acquired) if (stream !== 'http1') stream.release();
@@ -297,26 +303,8 @@ describe('requests to a session with free slots', () => {
     const target = targetOf(sim.served.url);
     const first = await pool.acquire(target);
     if (first === 'http1') throw new Error('the simulator speaks h2');
-    let turns = 0;
-    let counting = true;
-    const count = () => {
-      turns += 1;
-      if (counting) setImmediate(count);
-    };
-    setImmediate(count);
-    const grants: { name: number; turn: number }[] = [];
-    const acquired = await Promise.all(
-      Array.from({ length: 300 }, (_, name) =>
-        pool.acquire(target).then((stream) => {
-          grants.push({ name, turn: turns });
-          return stream;
-        }),
-      ),
-    );
-    counting = false;
-    expect(grants.map((grant) => grant.name)).toEqual(grants.map((_, i) => i));
-    const perTurn = new Map<number, number>();
-    for (const { turn: at } of grants) perTurn.set(at, (perTurn.get(at) ?? 0) + 1);
+    const { acquired, order, perTurn } = await acquireCountingTurns(pool, target, 300);
+    expect(order).toEqual(order.map((_, i) => i));
     expect(perTurn.size).toBeGreaterThanOrEqual(5);
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(64);
     expect(pool.openSessions).toBe(1);
