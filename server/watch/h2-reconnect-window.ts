@@ -1,5 +1,5 @@
 import 'server-only';
-import { KubeTransportError } from './kube-errors';
+import { WaitLine } from './wait-line';
 
 /** What became of a reconnect sent through the window. */
 export type ReconnectOutcome =
@@ -28,15 +28,6 @@ export interface ReconnectWindowOptions {
   min?: number;
   /** Sees each change of a window (diagnostics, tests). */
   onChange?: (state: ReconnectWindowState) => void;
-}
-
-interface WindowWaiter {
-  relayed: boolean;
-  resolve: (ticket: number) => void;
-  reject: (error: Error) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  gone?: boolean;
 }
 
 /** On an answer that refuses or a reconnect lost, the window keeps this share of itself. */
@@ -78,9 +69,8 @@ export class ReconnectWindow {
   private sent = 0;
   /** The first ticket sent after the last decrease: only those can decrease the window again. */
   private decreasedAt = 0;
-  private readonly queue: WindowWaiter[] = [];
-  /** Waiters in the queue that have not given up. */
-  private waiting = 0;
+  /** Reconnects waiting for a place, each saying whether it is relayed. */
+  private readonly line = new WaitLine<number, boolean>();
   private readonly initial: number;
   private readonly min: number;
 
@@ -93,7 +83,7 @@ export class ReconnectWindow {
   /** A stream was lost with its session: its retry owes a reconnect. */
   owe(): void {
     // a loss after a quiet spell starts from the generous window again, as TCP restarts after idle
-    if (this.owed === 0 && this.inFlight.size === 0 && this.waiting === 0) {
+    if (this.owed === 0 && this.inFlight.size === 0 && this.line.size === 0) {
       this.size = Math.min(this.initial, this.limit);
       this.threshold = Number.POSITIVE_INFINITY;
     }
@@ -118,22 +108,9 @@ export class ReconnectWindow {
    * it; `signal` gives up waiting.
    */
   enter(relayed: boolean, signal?: AbortSignal): Promise<number> {
-    if (signal?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
-    return new Promise((resolve, reject) => {
-      const waiter: WindowWaiter = { relayed, resolve, reject, signal };
-      if (signal) {
-        waiter.onAbort = () => {
-          waiter.gone = true;
-          this.waiting -= 1;
-          while (this.queue[0]?.gone) this.queue.shift();
-          reject(new KubeTransportError('aborted', 'request aborted'));
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.queue.push(waiter);
-      this.waiting += 1;
-      this.pump();
-    });
+    const ticket = this.line.wait(relayed, signal);
+    this.pump();
+    return ticket;
   }
 
   /** The reconnect of `ticket` ended its wait for an answer: its place goes to the next one. */
@@ -201,33 +178,24 @@ export class ReconnectWindow {
 
   /** Refuses every waiting reconnect (the pool closed). */
   close(error: Error): void {
-    this.waiting = 0;
     if (this.rtoTimer) clearTimeout(this.rtoTimer);
     this.rtoTimer = undefined;
-    for (const waiter of this.queue.splice(0)) {
-      if (waiter.gone) continue;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.reject(error);
-    }
+    this.line.failAll(error);
   }
 
   private pump(): void {
-    while (this.queue.length > 0 && this.inFlight.size < Math.floor(this.size)) {
-      const waiter = this.queue.shift()!;
-      if (waiter.gone) continue;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      this.waiting -= 1;
+    while (this.line.size > 0 && this.inFlight.size < Math.floor(this.size)) {
       const ticket = this.sent++;
-      this.inFlight.set(ticket, { sentAt: performance.now(), relayed: waiter.relayed });
+      this.inFlight.set(ticket, { sentAt: performance.now(), relayed: this.line.peek()! });
+      this.line.serve(ticket);
       this.notify('sent');
-      waiter.resolve(ticket);
     }
     this.watchOldest();
   }
 
   private notify(event: ReconnectWindowState['event']): void {
     const { onChange } = this.options;
-    onChange?.({ size: Math.floor(this.size), inFlight: this.inFlight.size, waiting: this.waiting, event });
+    onChange?.({ size: Math.floor(this.size), inFlight: this.inFlight.size, waiting: this.line.size, event });
   }
 }
 

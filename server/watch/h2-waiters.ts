@@ -1,17 +1,7 @@
 import 'server-only';
-import { KubeTransportError } from './kube-errors';
 import type { H2Target } from './h2-connect';
 import { GRANTS_PER_TURN } from './turn-budget';
-
-interface Waiter<T> {
-  target: H2Target;
-  resolve: (value: T) => void;
-  reject: (error: Error) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  /** Gave up waiting (its signal aborted). */
-  gone?: boolean;
-}
+import { WaitLine } from './wait-line';
 
 /**
  * Requests waiting for a stream slot, per origin, first come first served: {@link GRANTS_PER_TURN} are served per
@@ -19,7 +9,7 @@ interface Waiter<T> {
  * that granted it, and a new session's queue at fleet scale is up to its 2,000 streams.
  */
 export class StreamWaiters<T> {
-  private readonly queues = new Map<string, Waiter<T>[]>();
+  private readonly lines = new Map<string, WaitLine<T, H2Target>>();
   /** Origins whose waiters get the rest of their grants in the next event-loop turn. */
   private readonly deferred = new Set<string>();
 
@@ -27,24 +17,14 @@ export class StreamWaiters<T> {
 
   /** True while requests to `key` wait: a new one queues behind them. */
   has(key: string): boolean {
-    return this.queues.has(key);
+    return (this.lines.get(key)?.size ?? 0) > 0;
   }
 
   /** Queues a request to `key`; its `signal` aborting takes it out of the line (rejected as aborted). */
   wait(key: string, target: H2Target, signal?: AbortSignal): Promise<T> {
-    return new Promise((resolve, reject) => {
-      const waiter: Waiter<T> = { target, resolve, reject, signal };
-      if (signal) {
-        waiter.onAbort = () => {
-          this.drop(key, waiter);
-          reject(new KubeTransportError('aborted', 'request aborted'));
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      const queue = this.queues.get(key) ?? [];
-      queue.push(waiter);
-      this.queues.set(key, queue);
-    });
+    let line = this.lines.get(key);
+    if (!line) this.lines.set(key, (line = new WaitLine<T, H2Target>()));
+    return line.wait(target, signal);
   }
 
   /**
@@ -52,45 +32,33 @@ export class StreamWaiters<T> {
    * of the first one left waiting because `take` gave nothing (a session to connect for it), else undefined.
    */
   serve(key: string, take: () => T | undefined): H2Target | undefined {
-    const queue = this.queues.get(key);
-    if (!queue) return undefined;
-    let granted = 0;
-    while (queue.length > 0) {
-      if (queue[0].gone) {
-        queue.shift();
-        continue;
-      }
+    const line = this.lines.get(key);
+    if (!line) return undefined;
+    for (let granted = 0; line.size > 0; granted += 1) {
       if (granted === GRANTS_PER_TURN) {
         this.nextTurn(key);
         return undefined;
       }
       const value = take();
-      if (value === undefined) break;
-      settle(queue.shift()!, value);
-      granted += 1;
+      if (value === undefined) return line.peek();
+      line.serve(value);
     }
-    if (queue.length > 0) return queue[0].target;
-    this.queues.delete(key);
+    this.lines.delete(key);
     return undefined;
   }
 
   /** Gives every waiter of `key` the same answer (the server speaks HTTP/1.1). */
   settleAll(key: string, value: T): void {
-    const queue = this.queues.get(key) ?? [];
-    this.queues.delete(key);
-    for (const waiter of queue) if (!waiter.gone) settle(waiter, value);
+    const line = this.lines.get(key);
+    this.lines.delete(key);
+    while (line?.serve(value));
   }
 
   /** Fails every waiter of `key` (or of every origin) with `error`. */
   failAll(error: Error, key?: string): void {
-    for (const origin of key === undefined ? [...this.queues.keys()] : [key]) {
-      const queue = this.queues.get(origin) ?? [];
-      this.queues.delete(origin);
-      for (const waiter of queue) {
-        if (waiter.gone) continue;
-        if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-        waiter.reject(error);
-      }
+    for (const origin of key === undefined ? [...this.lines.keys()] : [key]) {
+      this.lines.get(origin)?.failAll(error);
+      this.lines.delete(origin);
     }
   }
 
@@ -102,17 +70,4 @@ export class StreamWaiters<T> {
       this.onNextTurn(key);
     });
   }
-
-  /** Leaves the waiter in the queue, marked: thousands giving up at once must not each search it. */
-  private drop(key: string, waiter: Waiter<T>): void {
-    waiter.gone = true;
-    const queue = this.queues.get(key);
-    while (queue?.[0]?.gone) queue.shift();
-    if (queue?.length === 0) this.queues.delete(key);
-  }
-}
-
-function settle<T>(waiter: Waiter<T>, value: T): void {
-  if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-  waiter.resolve(value);
 }

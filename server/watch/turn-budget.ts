@@ -1,5 +1,5 @@
 import 'server-only';
-import { KubeTransportError } from './kube-errors';
+import { WaitLine } from './wait-line';
 
 /**
  * Streams a pool grants per event-loop turn. Opening a stream costs a fraction of a millisecond; thousands opened in
@@ -8,15 +8,6 @@ import { KubeTransportError } from './kube-errors';
  * to the dashboard waited that long.
  */
 export const GRANTS_PER_TURN = 64;
-
-interface TurnWaiter {
-  resolve: () => void;
-  reject: (error: Error) => void;
-  signal?: AbortSignal;
-  onAbort?: () => void;
-  /** Gave up waiting (its signal aborted). */
-  gone?: boolean;
-}
 
 /**
  * A budget of grants per event-loop turn: {@link tryTake} takes one of this turn's, and {@link wait} waits for one of
@@ -27,7 +18,7 @@ interface TurnWaiter {
 export class TurnBudget {
   private left: number;
   private armed = false;
-  private readonly queue: TurnWaiter[] = [];
+  private readonly line = new WaitLine<void>();
 
   constructor(private readonly perTurn: number = GRANTS_PER_TURN) {
     this.left = perTurn;
@@ -35,7 +26,7 @@ export class TurnBudget {
 
   /** Takes one of this turn's grants; false when none is left, or earlier callers are still waiting for theirs. */
   tryTake(): boolean {
-    if (this.left === 0 || this.queue.length > 0) return false;
+    if (this.left === 0 || this.line.size > 0) return false;
     this.left -= 1;
     this.arm();
     return true;
@@ -43,29 +34,14 @@ export class TurnBudget {
 
   /** Resolves when a coming turn grants this caller one, in order of asking; `signal` gives up waiting. */
   wait(signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
-    return new Promise((resolve, reject) => {
-      const waiter: TurnWaiter = { resolve, reject, signal };
-      if (signal) {
-        waiter.onAbort = () => {
-          waiter.gone = true;
-          while (this.queue[0]?.gone) this.queue.shift();
-          reject(new KubeTransportError('aborted', 'request aborted'));
-        };
-        signal.addEventListener('abort', waiter.onAbort, { once: true });
-      }
-      this.queue.push(waiter);
-      this.arm();
-    });
+    const granted = this.line.wait(undefined, signal);
+    this.arm();
+    return granted;
   }
 
   /** Refuses every caller still waiting (the pool closed). */
   close(error: Error): void {
-    for (const waiter of this.queue.splice(0)) {
-      if (waiter.gone) continue;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      waiter.reject(error);
-    }
+    this.line.failAll(error);
   }
 
   private arm(): void {
@@ -77,14 +53,8 @@ export class TurnBudget {
   private renew(): void {
     this.armed = false;
     this.left = this.perTurn;
-    while (this.left > 0 && this.queue.length > 0) {
-      const waiter = this.queue.shift()!;
-      if (waiter.gone) continue;
-      if (waiter.onAbort) waiter.signal?.removeEventListener('abort', waiter.onAbort);
-      this.left -= 1;
-      waiter.resolve();
-    }
+    while (this.left > 0 && this.line.serve(undefined)) this.left -= 1;
     // the grants just given are spent in this turn: the next renewal comes in the next one
-    if (this.left < this.perTurn || this.queue.length > 0) this.arm();
+    if (this.left < this.perTurn || this.line.size > 0) this.arm();
   }
 }
