@@ -8,7 +8,7 @@ const ONE_STEP_PATHS: ReadonlySet<string> = new Set(['/api/clusters']);
 /** Smaller answers go out as they are (the threshold Next's own compression uses: below it gzip saves nothing). */
 const MIN_BYTES = 1024;
 /**
- * Answers up to this size are compressed on the event loop, at gzip's fastest level: 1.3 MB of fleet rows took
+ * Answers up to this size are compressed on the event loop, at gzip's fastest level: 1.3 MB of generated rows took
  * 1.6 ms (59.8 kB at the default level took 4.5 ms, 77.8 kB at this one). A thread-pool job's result waits for a
  * turn of the event loop, and while thousands of clusters sync a turn lasts 100 ms and more: measured at 3,500
  * clusters through a hub, the list's median answer took 201 ms gzipped in the pool against 89 ms sent plain.
