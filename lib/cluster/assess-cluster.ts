@@ -15,7 +15,7 @@ import { operatorVersion } from '@/lib/health/update-progress/control-plane';
 import { asString, dig } from '@/lib/health/shared/objects';
 import type { KubeObject } from '@/lib/k8s/types';
 import { clusterInfo } from './cluster-info';
-import { updateStateOf, withStaleSummary, type DataOrigin } from './update-state';
+import { unreadCause, updateStateOf, withStaleSummary, type DataOrigin } from './update-state';
 import { hostedClusterInfo, hostedDetails } from './hosted-details';
 
 /** Input of {@link assessCluster}. */
@@ -130,6 +130,10 @@ export function assessCluster(input: AssessmentInput): Assessment {
     origin: input.origin,
     requestedVersion: asString(dig(clusterVersion, 'spec', 'desiredUpdate', 'version')) ?? info.desiredVersion,
     operatorVersions: operatorVersions(snapshot.objects.clusteroperators ?? []),
+    // A live cluster's ClusterVersion absent before its source was ever read is unread, not missing.
+    ...(clusterVersion || input.origin === 'must-gather'
+      ? {}
+      : { unknown: unreadCause(input.sources, 'clusterversions', 'ClusterVersion') }),
   });
   const updateRecommendations = clusterVersion
     ? withPredictions(

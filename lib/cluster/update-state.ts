@@ -3,7 +3,15 @@
  * progress (`oc adm upgrade status` semantics), the ClusterVersion history and the status-write-rejection finding.
  * The header, the fleet row, Before-you-update, the rollback guide and incidents all read this, so they agree.
  */
-import type { ClusterHealthDto, FindingDto, UpdatePhaseDto, UpdateProgressDto, UpdateStateDto } from '@/lib/api/dto';
+import type {
+  ClusterHealthDto,
+  FindingDto,
+  SourceStateDto,
+  UpdatePhaseDto,
+  UpdateProgressDto,
+  UpdateStateDto,
+} from '@/lib/api/dto';
+import { sourceUpToDate } from '@/lib/health/tiers';
 import { isOlderVersion } from '@/lib/k8s/version';
 import { poolNodeCounts } from '@/lib/health/update-progress/util';
 
@@ -13,7 +21,9 @@ type HistoryEntry = ClusterHealthDto['cluster']['history'][number];
 export type UnknownCause =
   | { kind: 'forbidden' }
   | { kind: 'withheld'; missing: readonly string[] }
-  | { kind: 'missing'; what: string; where: DataOrigin };
+  | { kind: 'missing'; what: string; where: DataOrigin }
+  /** Not read from the cluster yet (its first sync), or never read since (`status` says why). */
+  | { kind: 'unread'; what: string; status?: string };
 
 /** Where the assessed objects came from: a live cluster or a must-gather archive. */
 export type DataOrigin = 'cluster' | 'must-gather';
@@ -56,9 +66,25 @@ export function statusFreezeOf(findings: readonly FindingDto[]): UpdateStateDto[
   return { since, reason: finding.title };
 }
 
+/**
+ * Why `what` is absent when its watched `resource` has never been read: no source for it yet (before the first
+ * sync), or one that has not synced once (pending, refused, unreachable). Undefined once it was read: then an absent
+ * object is absent from the cluster.
+ */
+export function unreadCause(
+  sources: readonly Pick<SourceStateDto, 'resource' | 'status' | 'lastSyncAt'>[],
+  resource: string,
+  what: string,
+): UnknownCause | undefined {
+  const source = sources.find((entry) => entry.resource === resource && entry.lastSyncAt === undefined);
+  if (sources.some((entry) => entry.resource === resource) && (!source || sourceUpToDate(source))) return undefined;
+  return { kind: 'unread', what, ...(source && source.status !== 'pending' ? { status: source.status } : {}) };
+}
+
 function unknownReason(cause: UnknownCause): string {
   if (cause.kind === 'forbidden') return 'you may not read clusterversions';
   if (cause.kind === 'withheld') return `you may not read ${cause.missing.join(', ')}`;
+  if (cause.kind === 'unread') return `${cause.what} not read yet${cause.status ? ` (${cause.status})` : ''}`;
   return cause.where === 'must-gather' ? `${cause.what} not in the must-gather` : `no ${cause.what} on the cluster`;
 }
 

@@ -28,6 +28,7 @@ import { serviceMetrics } from '@/server/observability/service-metrics';
 import type { FindingHistoryRepository } from '@/server/history/finding-history-repository';
 import { FindingRecorder } from '@/server/history/finding-recorder';
 import { sourceUpToDate } from '@/lib/health/tiers';
+import { unreadCause, updateStateOf } from '@/lib/cluster/update-state';
 import { isLeaseRenewal } from '@/lib/health/shared/workload-math';
 import { refOf } from '@/lib/k8s/refs';
 import { judgeSources } from '@/lib/health/source-applicability';
@@ -158,6 +159,13 @@ export class ClusterEngine {
       cluster: { ...clusterInfo(this.id, this.name, undefined), role: 'standalone', ...this.discovery },
       findings: [],
       updateProgress: null,
+      updateState: updateStateOf({
+        progress: null,
+        history: [],
+        requestedVersion: null,
+        findings: [],
+        unknown: unreadCause([], 'clusterversions', 'ClusterVersion'),
+      }),
       updateRecommendations: null,
       sources: [],
     });
