@@ -5,6 +5,7 @@ import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import type { AcquiredStream } from './h2-lease';
+import { KubeTransportError } from './kube-errors';
 
 const { HTTP2_HEADER_STATUS } = h2;
 
@@ -84,10 +85,19 @@ export function h2Call(
   });
   stream.on('close', release);
   let answered = false;
+  let errored = false;
   stream.once('response', () => (answered = true));
+  stream.once('error', () => (errored = true));
   return {
     send: (payload) => stream.end(payload),
-    onError: (listener) => stream.on('error', listener),
+    onError: (listener) => {
+      stream.on('error', listener);
+      // A session torn down without an error of its own (the server cut the connection) and a reset with NO_ERROR
+      // close the stream with no 'error' event: unanswered, it would wait for its header deadline.
+      stream.once('close', () => {
+        if (!answered && !errored) listener(unansweredClose(stream.rstCode));
+      });
+    },
     onResponse: (listener) =>
       stream.on('response', (responseHeaders) =>
         listener({
@@ -103,6 +113,11 @@ export function h2Call(
     failed: () => lease.failed(),
     peerBytes: () => lease.bytesRead(),
   };
+}
+
+/** The failure of a stream that closed before its response without an error event. */
+function unansweredClose(rstCode: number | undefined): KubeTransportError {
+  return new KubeTransportError('reset', `the stream closed before its response (HTTP/2 code ${rstCode ?? 'none'})`);
 }
 
 /**
