@@ -85,18 +85,20 @@ export function h2Call(
   });
   stream.on('close', release);
   let answered = false;
-  let errored = false;
   stream.once('response', () => (answered = true));
-  stream.once('error', () => (errored = true));
   return {
     send: (payload) => stream.end(payload),
     onError: (listener) => {
       stream.on('error', listener);
+      if (answered) return;
       // A session torn down without an error of its own (the server cut the connection) and a reset with NO_ERROR
-      // close the stream with no 'error' event: unanswered, it would wait for its header deadline.
-      stream.once('close', () => {
-        if (!answered && !errored) listener(unansweredClose(stream.rstCode));
-      });
+      // close the stream with no 'error' event: unanswered, it would wait for its header deadline. Only until the
+      // answer: a watch's listeners live for hours.
+      const closedUnanswered = () => {
+        if (!stream.errored) listener(unansweredClose(stream.rstCode));
+      };
+      stream.once('close', closedUnanswered);
+      stream.once('response', () => stream.off('close', closedUnanswered));
     },
     onResponse: (listener) =>
       stream.on('response', (responseHeaders) =>
