@@ -67,8 +67,9 @@ async function watching(transport: KubeTransport, count: number): Promise<Observ
   for (const o of all) o.reflector.start();
   await until('every reflector to sync', () => all.every((o) => o.reflector.state().status === 'synced'), 60_000);
   await until('every watch to be asked for', () => all.every((o) => o.watches().length === 1), 30_000);
-  // asked for is not open: on a busy machine some still wait for their stream, and a request not yet on the lost
-  // session is no reconnect
+  // asked for is not open: on a busy machine some still wait for their stream or their answer. Those are no
+  // reconnects of the lost session, and a stream still unanswered when the server cuts its session closes without
+  // an error event, so its request waits for its header deadline.
   await until(
     'every watch to deliver a bookmark',
     () => all.every((o) => o.reflector.state().counters.bookmarks > 0),

@@ -5,7 +5,6 @@ import { constants as h2, type ClientHttp2Stream } from 'node:http2';
 import type { Readable } from 'node:stream';
 import { urlToHttpOptions } from 'node:url';
 import type { AcquiredStream } from './h2-lease';
-import { KubeTransportError } from './kube-errors';
 
 const { HTTP2_HEADER_STATUS } = h2;
 
@@ -88,18 +87,7 @@ export function h2Call(
   stream.once('response', () => (answered = true));
   return {
     send: (payload) => stream.end(payload),
-    onError: (listener) => {
-      stream.on('error', listener);
-      if (answered) return;
-      // A session torn down without an error of its own (the server cut the connection) and a reset with NO_ERROR
-      // close the stream with no 'error' event: unanswered, it would wait for its header deadline. Only until the
-      // answer: a watch's listeners live for hours.
-      const closedUnanswered = () => {
-        if (!stream.errored) listener(unansweredClose(stream.rstCode));
-      };
-      stream.once('close', closedUnanswered);
-      stream.once('response', () => stream.off('close', closedUnanswered));
-    },
+    onError: (listener) => stream.on('error', listener),
     onResponse: (listener) =>
       stream.on('response', (responseHeaders) =>
         listener({
@@ -115,11 +103,6 @@ export function h2Call(
     failed: () => lease.failed(),
     peerBytes: () => lease.bytesRead(),
   };
-}
-
-/** The failure of a stream that closed before its response without an error event. */
-function unansweredClose(rstCode: number | undefined): KubeTransportError {
-  return new KubeTransportError('reset', `the stream closed before its response (HTTP/2 code ${rstCode ?? 'none'})`);
 }
 
 /**

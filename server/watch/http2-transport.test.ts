@@ -96,18 +96,6 @@ describe('HTTP/2 sessions', () => {
     expect(after.tcp - after.open).toBe(1);
   });
 
-  it('a request still unanswered when its connection is cut fails at once, not at its header deadline', async () => {
-    sim = await startSim({ pods: 1 });
-    sim.fault({ resource: 'pods', verb: 'list', kind: 'hang', count: 1 });
-    const listing = sim.transport.getJson('/api/v1/namespaces/ns/pods', {}, { headerTimeoutMs: 120_000 });
-    const served = () => sim!.served.stats.snapshot().activeRequests.some((r) => r.path.endsWith('/pods'));
-    await until('the list to reach the server', served);
-
-    // the session ends without an error of its own: its unanswered stream closes with no 'error' event
-    sim.served.dropConnections('destroy');
-    await expect(listing).rejects.toMatchObject({ name: 'KubeTransportError', failure: 'reset' });
-  });
-
   it('a peer gone silent (black hole) fails the watches by PING timeout, before any inactivity timeout', async () => {
     sim = await startSim({ pods: 1 });
     const hole = await startTcpRelay(new URL(sim.served.url));
