@@ -231,7 +231,8 @@ export class ClusterEngine {
    */
   private recorded(id: string, assessment: Assessment, now: number, sources: readonly SourceStateDto[]): Assessment {
     const recorder = this.recorder(id);
-    if (!recorder) return assessment;
+    // Onsets and resolutions are cluster times: our own clock's guess would open episodes the cluster never had.
+    if (!recorder || !this.connection.clockHeard()) return assessment;
     // What an idle cluster does not read is not looked at: its findings resolve with the hold-down behind them.
     const complete =
       this.tiers.logsPolled() &&
@@ -489,8 +490,7 @@ export class ClusterEngine {
       health: { ...assessed.health, cluster: { ...assessed.health.cluster, ...this.discovery } },
     };
     this.ownClusterID = (split.own.objects.clusterversions?.[0]?.spec as { clusterID?: string } | undefined)?.clusterID;
-    // Charts need at most a point a second, however often events re-evaluate.
-    const sample = Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS;
+    const sample = this.sampleDue();
     if (sample) this.lastSampleAt = Date.now();
     for (const message of this.published.update(withActivity(discovered), now, sample)) this.emit(message);
     if (this.pendingTransitions.length > 0) {
@@ -501,6 +501,21 @@ export class ClusterEngine {
       hosted.map((entry) => ({ ...entry, assessment: withActivity(entry.assessment) })),
       now,
       sample,
+    );
+  }
+
+  /**
+   * Whether this evaluation adds a point to the charts: at most one a second, however often events re-evaluate, and
+   * only once a point is true. Before the cluster's clock was heard its time is our guess, and a point stamped with it
+   * lies on the time axis (the embedded clusters run days behind real time, a real one by its skew), and every later
+   * point would come before it. Before the always tier first settled, a point would chart the sources not read yet
+   * as zeros.
+   */
+  private sampleDue(): boolean {
+    return (
+      Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS &&
+      this.connection.clockHeard() &&
+      this.tiers.settled('always')
     );
   }
 

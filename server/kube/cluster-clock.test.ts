@@ -4,8 +4,14 @@ import { ClusterClock } from './cluster-clock';
 const at = (ms: number) => new Date(ms).toUTCString();
 
 describe('ClusterClock', () => {
-  it('uses local time until the server has answered', () => {
-    expect(new ClusterClock(() => 42_000).now()).toBe(42_000);
+  it('uses local time until the server has answered, and says it has not heard the cluster', () => {
+    const clock = new ClusterClock(() => 42_000);
+    expect(clock.now()).toBe(42_000);
+    expect(clock.heard()).toBe(false);
+    clock.observe('not a date', 42_000);
+    expect(clock.heard()).toBe(false);
+    clock.observe(at(1_000_000_000_000), 42_000);
+    expect(clock.heard()).toBe(true);
   });
 
   it('follows a skewed server clock', () => {

@@ -59,6 +59,11 @@ export class ClusterClock {
     return this.last;
   }
 
+  /** True once a response's `Date` header was seen: before that, {@link now} is the local clock's guess. */
+  heard(): boolean {
+    return this.anchorServer !== undefined;
+  }
+
   /** How often the owner should make a cheap request to refresh the estimate: often while the clock is not real time. */
   probeIntervalMs(): number {
     return this.rate === 1 && (this.lastMeasured === undefined || Math.abs(this.lastMeasured - 1) < 0.25)

@@ -37,5 +37,7 @@ export interface ClusterConnection {
   review<T>(path: string, body: unknown): Promise<T>;
   /** Estimated cluster time (epoch ms). */
   now(): number;
+  /** True once an answer of the cluster set its clock; before that {@link now} is the local clock, a guess. */
+  clockHeard(): boolean;
   close(): void;
 }

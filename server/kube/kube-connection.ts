@@ -120,6 +120,7 @@ function connectionOver(
     review: <T>(path: string, body: unknown) =>
       transport.postJson<T>(path, body, { headerTimeoutMs: 10_000, idleTimeoutMs: 10_000 }),
     now: () => clock.now(),
+    clockHeard: () => clock.heard(),
     close: () => {
       closed = true;
       clearTimeout(probe);
