@@ -154,6 +154,11 @@ export interface Snapshot {
    * `lib/health/tiers.ts`): a detector whose inputs are not read says nothing rather than "no source".
    */
   idle?: boolean;
+  /**
+   * True while the cluster's metrics source runs and has not answered once: pod-setup latency is not known yet,
+   * which is not "no metrics source".
+   */
+  metricsUnread?: boolean;
 }
 
 /** Tunable thresholds; detectors receive them, never read them from the environment. */

@@ -74,9 +74,9 @@ export interface ClusterEngineOptions {
   history?: FindingHistoryRepository;
   /**
    * The polling behind `latency` and `alerts` (a metrics source), run with the active tier; absent: polled by whoever
-   * provides them. Idle, the snapshot carries neither.
+   * provides them. Idle, the snapshot carries neither; until its first poll ended, the latency is not read yet.
    */
-  metrics?: TierService;
+  metrics?: TierService & { polled(): boolean };
   /** Tiers of sources (default on): an idle cluster reads only its always tier; see `lib/health/tiers.ts`. */
   tiers?: { enabled?: boolean; holdDownMs?: number };
   /** Where the cluster was found (shown on its row). */
@@ -226,8 +226,8 @@ export class ClusterEngine {
 
   /**
    * Records the findings in the history and gives open ones their stored onset. Only an evaluation on complete data
-   * (every source synced, or forbidden by RBAC for good, and the logs polled once) resolves what it does not see: a
-   * restart must not resolve, then reopen, what it has not looked at yet.
+   * (every source synced, or forbidden by RBAC for good, and the logs and metrics polled once) resolves what it does
+   * not see: a restart must not resolve, then reopen, what it has not looked at yet.
    */
   private recorded(id: string, assessment: Assessment, now: number, sources: readonly SourceStateDto[]): Assessment {
     const recorder = this.recorder(id);
@@ -236,10 +236,16 @@ export class ClusterEngine {
     // What an idle cluster does not read is not looked at: its findings resolve with the hold-down behind them.
     const complete =
       this.tiers.logsPolled() &&
+      !this.metricsUnread() &&
       sources.length > 0 &&
       sources.every((source) => sourceUpToDate(source) || source.status === 'forbidden');
     const findings = recorder.observe(assessment.health.findings, now, complete);
     return { ...assessment, health: { ...assessment.health, findings } };
+  }
+
+  /** The metrics source runs (the active tier) and has not ended its first poll: the latency is not known yet. */
+  private metricsUnread(): boolean {
+    return !!this.options.metrics && this.tiers.active() && !this.options.metrics.polled();
   }
 
   /** True while the active tier runs (updating, a finding, a viewer, or within the hold-down after them). */
@@ -348,6 +354,7 @@ export class ClusterEngine {
       latency: active ? this.options.latency?.() : undefined,
       alerts: active ? this.options.alerts?.() : undefined,
       ...(active ? {} : { idle: true }),
+      ...(this.metricsUnread() ? { metricsUnread: true } : {}),
     };
   }
 

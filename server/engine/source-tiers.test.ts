@@ -187,7 +187,7 @@ describe('failure mode D through the engine with tiers on', () => {
       connection,
       latency: () => scrape.latency(),
       alerts: () => scrape.alerts(),
-      metrics: { start: () => started.push(true), stop: () => started.push(false) },
+      metrics: { start: () => started.push(true), stop: () => started.push(false), polled: () => true },
       tiers: { holdDownMs: HOLD_DOWN_MS },
     });
     engine.start();

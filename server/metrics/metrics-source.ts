@@ -33,6 +33,11 @@ export interface MetricsSource {
   stop(): void;
   /** The latest polled quantile series (cluster time), or `undefined` when the source has nothing to say. */
   latency(): LatencySeries | undefined;
+  /**
+   * True once a poll of pod-setup latency ended since `start`, whatever it found. Before that, no series is not yet
+   * known, which is not "no source".
+   */
+  polled(): boolean;
   /** Firing and pending alerts, or `undefined` when there is no alerts source. */
   alerts(): Alert[] | undefined;
   /** Quantile series over a range for the API. Errors are part of the answer. */

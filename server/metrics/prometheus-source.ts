@@ -56,6 +56,9 @@ export class PrometheusSource implements MetricsSource {
   private readonly caError: string | undefined;
   private cached: LatencySeries | undefined;
   private timer: NodeJS.Timeout | undefined;
+  /** Starts so far; a poll ending marks `polledRun` only if it belongs to the current start. */
+  private runs = 0;
+  private polledRun = -1;
 
   constructor(
     private readonly target: PrometheusTarget,
@@ -73,7 +76,11 @@ export class PrometheusSource implements MetricsSource {
   start(): void {
     if (this.timer) return;
     this.alertsPoller.start();
-    const poll = () => void this.pollLatency();
+    const run = ++this.runs;
+    const poll = () =>
+      void this.pollLatency().finally(() => {
+        this.polledRun = Math.max(this.polledRun, run);
+      });
     poll();
     this.timer = setInterval(poll, this.pollMs());
     this.timer.unref?.();
@@ -87,6 +94,10 @@ export class PrometheusSource implements MetricsSource {
 
   latency(): LatencySeries | undefined {
     return this.cached;
+  }
+
+  polled(): boolean {
+    return this.timer !== undefined && this.polledRun === this.runs;
   }
 
   alerts() {

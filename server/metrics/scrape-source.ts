@@ -83,6 +83,9 @@ export class ScrapeSource implements MetricsSource {
   private batchConfig: Record<string, number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
+  /** Polls started since construction; a poll ending marks `polledRun` only if it belongs to the current start. */
+  private runs = 0;
+  private polledRun = -1;
   private lastError: string | undefined;
   private cached: LatencySeries | undefined;
   private cachedFor: HistoryPoint | undefined;
@@ -105,11 +108,13 @@ export class ScrapeSource implements MetricsSource {
   start(): void {
     if (this.running) return;
     this.running = true;
+    const run = ++this.runs;
     this.alertsPoller.start();
     const loop = async () => {
       await this.scrapeOnce().catch((error: unknown) => {
         this.lastError = (error as Error).message;
       });
+      this.polledRun = Math.max(this.polledRun, run);
       if (this.running) {
         this.timer = setTimeout(() => void loop(), this.intervalMs);
         this.timer.unref?.();
@@ -122,6 +127,10 @@ export class ScrapeSource implements MetricsSource {
     this.running = false;
     clearTimeout(this.timer);
     this.alertsPoller.stop();
+  }
+
+  polled(): boolean {
+    return this.running && this.polledRun === this.runs;
   }
 
   /** Why the last round produced nothing, if it did. */

@@ -43,6 +43,13 @@ describe('podSetupLatency', () => {
     });
   });
 
+  it('says nothing while the metrics source has not answered once: not known yet is not "no source"', () => {
+    expect(podSetupLatency.detect(makeSnapshot({}, { metricsUnread: true }), ctx)).toStrictEqual({
+      findings: [],
+      samples: { p50: null, p95: null, p99: null },
+    });
+  });
+
   it.each([
     [[0.2, 0.3, 0.45], undefined],
     [[0.2, 0.6, 0.52], 'warning'],

@@ -150,8 +150,10 @@ function latencyFinding(
 
 function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
   const latency = snapshot.latency;
-  // An idle cluster's metrics are not scraped: nothing is said here, its activity says what is not read.
-  if (!latency && snapshot.idle) return { findings: [], samples: { p50: null, p95: null, p99: null } };
+  // An idle cluster's metrics are not scraped, and a first scrape not yet ended has said nothing: nothing is said here
+  // (its activity says what is not read).
+  if (!latency && (snapshot.idle || snapshot.metricsUnread))
+    return { findings: [], samples: { p50: null, p95: null, p99: null } };
   if (!latency) {
     return {
       findings: [
