@@ -80,6 +80,47 @@ describe('ScrapeSource against the embedded cluster', () => {
     connection.close();
   }, 30_000);
 
+  it('says it polled once a round of the current start ended; a round of an earlier start neither counts nor loops', async () => {
+    const { connection: real } = await connect(highDensityDrainScenario);
+    // Each pod list (the first step of a round) waits until the test lets it go, in order.
+    const lists: (() => void)[] = [];
+    const held = {
+      ...real,
+      getText: async (...args: Parameters<typeof real.getText>) => {
+        if (args[0].endsWith('/pods')) await new Promise<void>((resolve) => lists.push(resolve));
+        return real.getText(...args);
+      },
+    };
+    const until = async (what: string, check: () => boolean) => {
+      const deadline = Date.now() + 10_000;
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+        await macrotask();
+      }
+    };
+    const source = new ScrapeSource(held, { intervalMs: 20 });
+    expect(source.polled()).toBe(false);
+    source.start();
+    await until('the first round to list pods', () => lists.length === 1);
+    source.stop();
+    source.start();
+    await until("the second start's round to list pods", () => lists.length === 2);
+
+    lists[0]();
+    // The first start's round ends: it is no poll of this start, and its loop ends there.
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(source.polled()).toBe(false);
+    expect(lists).toHaveLength(2);
+
+    lists[1]();
+    await until("the second start's round to end", () => source.polled());
+    await until('its next round', () => lists.length === 3);
+    source.stop();
+    expect(source.polled()).toBe(false);
+    for (const release of lists) release();
+    real.close();
+  });
+
   it('treats a cluster without thanos-querier as "no alerts source" (404/503 are data)', async () => {
     const { connection } = await connect(highDensityDrainScenario);
     const poller = new AlertsPoller(inClusterAlerts(connection), 60_000);

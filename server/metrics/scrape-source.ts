@@ -83,7 +83,7 @@ export class ScrapeSource implements MetricsSource {
   private batchConfig: Record<string, number> | undefined;
   private timer: NodeJS.Timeout | undefined;
   private running = false;
-  /** Polls started since construction; a poll ending marks `polledRun` only if it belongs to the current start. */
+  /** Starts so far; a poll ending marks `polledRun` only if it belongs to the current start. */
   private runs = 0;
   private polledRun = -1;
   private lastError: string | undefined;
@@ -115,7 +115,8 @@ export class ScrapeSource implements MetricsSource {
         this.lastError = (error as Error).message;
       });
       this.polledRun = Math.max(this.polledRun, run);
-      if (this.running) {
+      // Stopped and started again while this round ran: the new start runs its own loop.
+      if (this.running && run === this.runs) {
         this.timer = setTimeout(() => void loop(), this.intervalMs);
         this.timer.unref?.();
       }
