@@ -2,13 +2,18 @@ import { readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
 import { join } from 'node:path';
 import { load } from 'js-yaml';
+import type { APIRequestContext } from '@playwright/test';
+import { clusterSeriesSchema } from '@/lib/api/dto';
 import { podSetupLatencySchema } from '@/lib/api/latency-dto';
+import { DEFAULT_START_TIME } from '@/server/simulator/core';
+import { HD_BURST_WINDOW } from '@/server/simulator/scenarios/high-density-drain';
 import { expect, test } from './fixtures';
 
 /**
  * Failure mode D on the embedded fleet without Prometheus: the dashboard scrapes the ovnkube pods through the pod
  * proxy; once the drain of `high-density-drain` is under way the D panel draws p50/p95/p99 and the p99 finding is
- * critical. The spec moves the scenario's clock past the drain with the launcher's admin kubeconfig.
+ * critical. The spec moves the scenario's clock into the drain's burst with the launcher's admin kubeconfig when it
+ * is not there yet; never further, as the suite's other specs of this cluster come later in the same story.
  */
 const CLUSTER = 'high-density-drain';
 const PORT = Number(process.env.E2E_PORT ?? 3100);
@@ -38,13 +43,22 @@ function simAdvance(by: string): Promise<void> {
   });
 }
 
+/** Advances the scenario's clock to the middle of the drain's burst, unless it is there or past it already. */
+async function intoTheBurst(request: APIRequestContext): Promise<void> {
+  const answer = await request.get(`/api/clusters/${CLUSTER}/series`);
+  expect(answer.status()).toBe(200);
+  const { now } = clusterSeriesSchema.parse(await answer.json());
+  const due = DEFAULT_START_TIME + (HD_BURST_WINDOW.fromMs + HD_BURST_WINDOW.toMs) / 2 - now;
+  if (due > 0) await simAdvance(`${Math.ceil(due / 1000)}s`);
+}
+
 test.describe('pod-setup latency (failure mode D)', () => {
   test('the D panel draws the quantiles and the p99 finding turns critical during the drain', async ({
     cluster,
     page,
   }) => {
     test.setTimeout(150_000);
-    await simAdvance('10m');
+    await intoTheBurst(page.request);
     await cluster.goto(CLUSTER);
 
     const finding = await cluster.waitForFinding('pod-setup-latency', ['critical'], 90_000);
