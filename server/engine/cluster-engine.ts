@@ -522,7 +522,7 @@ export class ClusterEngine {
     return (
       Date.now() - this.lastSampleAt >= SAMPLE_INTERVAL_MS &&
       this.connection.clockHeard() &&
-      this.tiers.settled('always')
+      this.firstSync.alwaysSettled()
     );
   }
 

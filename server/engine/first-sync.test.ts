@@ -23,8 +23,10 @@ describe('a first sync', () => {
     const firstSync = new FirstSync({ alwaysSettled: () => state.always, allSettled: () => state.all });
     let told = 0;
     firstSync.onSettled(() => (told += 1));
+    expect(firstSync.alwaysSettled()).toBe(false);
     firstSync.start();
     expect(vi.getTimerCount()).toBe(0);
+    expect(firstSync.alwaysSettled()).toBe(false);
 
     // The first source answers: evaluated at once; the next ones wait for the settling (or the bound).
     expect(firstSync.delayFor(5)).toBe(5);
@@ -37,6 +39,7 @@ describe('a first sync', () => {
     state.always = true;
     state.all = true;
     expect(firstSync.delayFor(5)).toBe(5);
+    expect(firstSync.alwaysSettled()).toBe(true);
     expect(told).toBe(0);
     firstSync.evaluating();
     firstSync.evaluated();

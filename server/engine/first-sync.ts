@@ -83,6 +83,11 @@ export class FirstSync {
     return () => this.listeners.delete(listener);
   }
 
+  /** True once the always tier's first sync settled: it stays so, however its sources fare later. */
+  alwaysSettled(): boolean {
+    return this.running && this.until === 0;
+  }
+
   /** True while running with the first sync settled (see {@link onSettled}). */
   isSettled(): boolean {
     return this.running && this.settled();
