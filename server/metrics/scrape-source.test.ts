@@ -11,6 +11,7 @@ import {
   highDensityDrainScenario,
 } from '@/server/simulator/scenarios/high-density-drain';
 import { startTestServer, type TestServer } from '@/server/simulator/test-harness';
+import { sleep, until } from '@/server/testing/reflector-harness';
 import { AlertsPoller, inClusterAlerts } from './alerts-poller';
 import { ScrapeSource } from './scrape-source';
 
@@ -91,13 +92,6 @@ describe('ScrapeSource against the embedded cluster', () => {
         return real.getText(...args);
       },
     };
-    const until = async (what: string, check: () => boolean) => {
-      const deadline = Date.now() + 10_000;
-      while (!check()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-        await macrotask();
-      }
-    };
     const source = new ScrapeSource(held, { intervalMs: 20 });
     expect(source.polled()).toBe(false);
     source.start();
@@ -108,7 +102,7 @@ describe('ScrapeSource against the embedded cluster', () => {
 
     lists[0]();
     // The first start's round ends: it is no poll of this start, and its loop ends there.
-    for (let i = 0; i < 10; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(200);
     expect(source.polled()).toBe(false);
     expect(lists).toHaveLength(2);
 
