@@ -149,6 +149,18 @@ describe('applyStreamMessage: samples', () => {
     expect(after.series?.now).toBe(4000);
   });
 
+  it('takes now from the first point of a series that had none: a now fetched before the clock was heard is a guess', () => {
+    const guessed: ClusterSeriesDto = { ...series(0), now: 9_000_000, samples: {} };
+    const after = applyStreamMessage(slice({ series: guessed }), {
+      type: 'samples',
+      clusterId: 'a',
+      detector: 'catalog-replicas',
+      points: [{ t: 5_000, values: { ready: 1 } }],
+    });
+    expect(after.series?.now).toBe(5_000);
+    expect(after.series?.samples['catalog-replicas']).toEqual([{ t: 5_000, values: { ready: 1 } }]);
+  });
+
   it('starts a series for a detector that had none', () => {
     const msg: StreamMessage = {
       type: 'samples',

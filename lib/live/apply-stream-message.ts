@@ -34,7 +34,8 @@ export const DEFAULT_LIVE_LIMITS: LiveLimits = { maxPoints: MAX_POINTS, maxTrans
  * - `health` replaces the cluster's health and its row of the fleet list (appending the row if it is new);
  * - `summary` (the fleet page's stream) replaces the row only, and `summary-patch` changes the fields it names in the
  *   row (a patch for a row not in the list is dropped: the list's next fetch has it);
- * - `samples` appends points newer than the last cached one (a resumed stream may repeat some), then bounds;
+ * - `samples` appends points newer than the last cached one (a resumed stream may repeat some), then bounds; the
+ *   first point of a series with none sets its `now`;
  * - `transitions` appends transitions not already cached, then keeps the newest `maxTransitions`.
  * Series messages for a cluster whose series is not cached yet are dropped: the pending fetch returns them.
  */
@@ -83,9 +84,13 @@ export function appendSamples(
   const fresh = points.filter((p) => p.t > lastT).sort((a, b) => a.t - b.t);
   if (fresh.length === 0) return series;
   const merged = [...old, ...fresh];
+  const newest = fresh[fresh.length - 1].t;
+  // A series fetched before the cluster's clock was heard has no point, and a `now` the server guessed: the first
+  // point is the first cluster time it knows.
+  const empty = Object.values(series.samples).every((points) => !points?.length);
   return {
     ...series,
-    now: Math.max(series.now, fresh[fresh.length - 1].t),
+    now: empty ? newest : Math.max(series.now, newest),
     samples: { ...series.samples, [detector]: merged.length > max ? downsampleSamples(merged, max) : merged },
   };
 }
