@@ -64,8 +64,8 @@ function targetOf(server: string, connectTimeoutMs = 5_000, caData = sim!.served
   };
 }
 
-/** Asks `pool` for `count` streams in one turn; the order they were granted in and how many each turn granted. */
-async function acquireCountingTurns(pool: H2SessionPool, target: H2Target, count: number) {
+/** Counts event-loop turns (check phases) from now until `stop`. */
+function turnCounter() {
   let turns = 0;
   let counting = true;
   const tick = () => {
@@ -73,16 +73,22 @@ async function acquireCountingTurns(pool: H2SessionPool, target: H2Target, count
     if (counting) setImmediate(tick);
   };
   setImmediate(tick);
+  return { now: () => turns, stop: () => (counting = false) };
+}
+
+/** Asks `pool` for `count` streams in one turn; the order they were granted in and how many each turn granted. */
+async function acquireCountingTurns(pool: H2SessionPool, target: H2Target, count: number) {
+  const turns = turnCounter();
   const grants: { name: number; turn: number }[] = [];
   const acquired = await Promise.all(
     Array.from({ length: count }, (_, name) =>
       pool.acquire(target).then((stream) => {
-        grants.push({ name, turn: turns });
+        grants.push({ name, turn: turns.now() });
         return stream;
       }),
     ),
   );
-  counting = false;
+  turns.stop();
   const perTurn = new Map<number, number>();
   for (const { turn } of grants) perTurn.set(turn, (perTurn.get(turn) ?? 0) + 1);
   return { acquired, order: grants.map((grant) => grant.name), perTurn };
@@ -293,6 +299,36 @@ describe('a queue granted a new session', () => {
     expect(perTurn.size).toBeGreaterThanOrEqual(5);
     expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(64);
     for (const stream of acquired) if (stream !== 'http1') stream.release();
+  });
+
+  it('is granted at most 64 per turn also when other streams end in that turn', async () => {
+    sim = await startSim({ server: { maxConcurrentStreams: 200 } });
+    const relay = await relayToSim();
+    const pool = poolWith();
+    const target = targetOf(relay.url);
+    const held = (await acquireCountingTurns(pool, target, 200)).acquired.filter((stream) => stream !== 'http1');
+    expect(pool.openSessions).toBe(1);
+
+    relay.delayConnections(200);
+    const turns = turnCounter();
+    const perTurn = new Map<number, number>();
+    let ended = false;
+    // In the turn the new session's first waiter is granted, 20 streams of the full session end (their lists
+    // answered): each end hands its slot on, and must not grant the new session's free slots beyond the turn's share.
+    const grantedAt = (stream: Awaited<ReturnType<H2SessionPool['acquire']>>) => {
+      perTurn.set(turns.now(), (perTurn.get(turns.now()) ?? 0) + 1);
+      if (!ended) {
+        ended = true;
+        for (const done of held.splice(0, 20)) done.release();
+      }
+      return stream;
+    };
+    const queued = await Promise.all(Array.from({ length: 220 }, () => pool.acquire(target).then(grantedAt)));
+    turns.stop();
+
+    expect(pool.openSessions).toBe(2);
+    expect(Math.max(...perTurn.values())).toBeLessThanOrEqual(64);
+    for (const stream of [...held, ...queued]) if (stream !== 'http1') stream.release();
   });
 });
 

@@ -18,6 +18,19 @@ describe('TurnBudget', () => {
     expect(order).toEqual(['a', 'b', 'c', 'd']);
   });
 
+  it('canTake says whether tryTake would take a grant, without taking one', async () => {
+    const budget = new TurnBudget(1);
+    expect([budget.canTake(), budget.canTake()]).toEqual([true, true]);
+    expect(budget.tryTake()).toBe(true);
+    expect(budget.canTake()).toBe(false);
+    await turn();
+    expect(budget.canTake()).toBe(true);
+    const waiting = budget.wait();
+    // a caller waiting for a coming turn's grant is served before anyone who did not wait
+    expect(budget.canTake()).toBe(false);
+    await waiting;
+  });
+
   it('renews the share once the turn is over', async () => {
     const budget = new TurnBudget(2);
     expect([budget.tryTake(), budget.tryTake(), budget.tryTake()]).toEqual([true, true, false]);

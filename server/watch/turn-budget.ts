@@ -24,9 +24,14 @@ export class TurnBudget {
     this.left = perTurn;
   }
 
+  /** True when {@link tryTake} would take a grant now (one is left, and nobody waits for theirs). */
+  canTake(): boolean {
+    return this.left > 0 && this.line.size === 0;
+  }
+
   /** Takes one of this turn's grants; false when none is left, or earlier callers are still waiting for theirs. */
   tryTake(): boolean {
-    if (this.left === 0 || this.line.size > 0) return false;
+    if (!this.canTake()) return false;
     this.left -= 1;
     this.arm();
     return true;
