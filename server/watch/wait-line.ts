@@ -17,7 +17,9 @@ interface Entry<V, W> {
  * as aborted and only marked: thousands giving up at once must not each search the line.
  */
 export class WaitLine<V, W = undefined> {
-  private readonly queue: Entry<V, W>[] = [];
+  /** Entries from `head` on are in line; those before it were served or gave up. */
+  private queue: (Entry<V, W> | undefined)[] = [];
+  private head = 0;
   private live = 0;
 
   /** Requests still waiting. */
@@ -47,14 +49,15 @@ export class WaitLine<V, W = undefined> {
   /** The data of the first request still waiting, left in line. */
   peek(): W | undefined {
     this.dropGone();
-    return this.queue[0]?.data;
+    return this.queue[this.head]?.data;
   }
 
   /** Takes the first request still waiting out of line and answers it with `value`; false when none waits. */
   serve(value: V): boolean {
     this.dropGone();
-    const entry = this.queue.shift();
+    const entry = this.queue[this.head];
     if (!entry) return false;
+    this.advance();
     this.leave(entry);
     entry.resolve(value);
     return true;
@@ -62,8 +65,11 @@ export class WaitLine<V, W = undefined> {
 
   /** Refuses every request still waiting. */
   failAll(error: Error): void {
-    for (const entry of this.queue.splice(0)) {
-      if (entry.gone) continue;
+    const entries = this.queue.slice(this.head);
+    this.queue = [];
+    this.head = 0;
+    for (const entry of entries) {
+      if (!entry || entry.gone) continue;
       this.leave(entry);
       entry.reject(error);
     }
@@ -75,6 +81,23 @@ export class WaitLine<V, W = undefined> {
   }
 
   private dropGone(): void {
-    while (this.queue[0]?.gone) this.queue.shift();
+    while (this.queue[this.head]?.gone) this.advance();
+  }
+
+  /**
+   * Steps past the first entry. `shift` would move every entry behind it: a line of tens of thousands of watches
+   * (a fleet's sync behind one cluster-proxy) lives in V8's large-object space, where each shift copies the whole
+   * array. The served part is cut off once it is the larger half.
+   */
+  private advance(): void {
+    this.queue[this.head] = undefined;
+    this.head += 1;
+    if (this.head === this.queue.length) {
+      this.queue = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
   }
 }
