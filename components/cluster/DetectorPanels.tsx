@@ -3,6 +3,7 @@ import { useMemo } from 'react';
 import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
 import type { ChartSpec } from '@/lib/charts/chart-spec';
 import { DETECTOR_SPECS } from '@/lib/charts/detectors';
+import { panelEmptyText } from '@/lib/charts/panel-empty-text';
 import { rangeStart, type TimeRange } from '@/lib/charts/time-range';
 import { busiestLanes, toConditionTimeline } from '@/lib/charts/to-condition-timeline';
 import { toDetectorSeries, toSeriesFor } from '@/lib/charts/to-detector-series';
@@ -17,11 +18,6 @@ const BATCH_CHART: ChartSpec = {
   unit: 'count',
   axisLabel: 'pods',
   channels: [{ key: 'batchSize', label: 'Batch size', unit: 'count' }],
-};
-
-const EMPTY: Record<string, string> = {
-  'pod-setup-latency':
-    'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither has reported yet.',
 };
 
 /** One panel per detector, with series shaped for the chosen range. */
@@ -70,7 +66,7 @@ export function DetectorPanels({
           severity={severities[spec.id]}
           focused={focusedPanel === spec.id}
           onFocus={() => onFocusPanel(focusedPanel === spec.id ? null : spec.id)}
-          emptyText={series ? (EMPTY[spec.id] ?? 'No samples in this range yet.') : 'Loading series…'}
+          emptyText={series ? panelEmptyText(spec, findings) : 'Loading series…'}
         >
           {spec.id === 'pod-setup-latency' && batch.keys.length > 0 ? (
             <>

@@ -49,6 +49,11 @@ export interface DetectorSpec {
   channels: readonly ChannelSpec[];
   primary: string;
   kind: 'line' | 'step';
+  /**
+   * Why the panel may have no samples, when the detector can know it: the panel says `text` only while the detector
+   * publishes a finding qualified `reason` (see `findingId`). Otherwise all that is known is that no sample came yet.
+   */
+  emptyBecause?: { reason: string; text: string };
 }
 
 /** A detector's chart metadata, its channels gathered from its charts in chart order. */

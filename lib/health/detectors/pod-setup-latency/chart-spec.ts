@@ -7,6 +7,9 @@ import { DEFAULT_HEALTH_CONFIG } from '@/lib/health/types';
 
 const { latencyWarningSeconds, latencyCriticalSeconds } = DEFAULT_HEALTH_CONFIG;
 
+/** The qualifier of the finding the detector raises when no source reports pod-setup latency. */
+export const NO_METRICS_SOURCE = 'no-metrics-source';
+
 /** Chart metadata of the `pod-setup-latency` detector. */
 export const podSetupLatencyChart: DetectorSpec = detectorChartSpec({
   id: 'pod-setup-latency',
@@ -15,6 +18,10 @@ export const podSetupLatencyChart: DetectorSpec = detectorChartSpec({
   kind: 'line',
   primary: 'p99',
   question: 'OVN-Kubernetes pod creation latency percentiles (seconds)',
+  emptyBecause: {
+    reason: NO_METRICS_SOURCE,
+    text: 'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither reports it.',
+  },
   charts: [
     {
       unit: 's',

@@ -17,6 +17,7 @@ import type {
   Snapshot,
 } from '@/lib/health/types';
 import { findingId } from '@/lib/health/shared/objects';
+import { NO_METRICS_SOURCE } from './chart-spec';
 import { bucketAround, POD_CREATION_LATENCY_BUCKETS } from '@/lib/metrics/ovnkube-buckets';
 
 const ID = 'pod-setup-latency' as const;
@@ -158,7 +159,7 @@ function detect(snapshot: Snapshot, ctx: DetectorContext): DetectorOutput {
     return {
       findings: [
         {
-          id: findingId(ID, METRIC_REF, 'no-metrics-source'),
+          id: findingId(ID, METRIC_REF, NO_METRICS_SOURCE),
           detector: ID,
           severity: 'info',
           subject: METRIC_REF,

@@ -1,0 +1,35 @@
+// @vitest-environment happy-dom
+import { cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
+import { podSetupLatencyChart } from '@/lib/health/detectors/pod-setup-latency/chart-spec';
+import { DetectorPanels } from './DetectorPanels';
+
+afterEach(cleanup);
+
+const NOW = Date.parse('2026-11-22T09:00:00Z');
+const series: ClusterSeriesDto = { clusterId: 'c1', now: NOW, samples: {}, transitions: [] };
+/** The finding the pod-setup-latency detector publishes when no source reports the metric (its fields as served). */
+const noSource = {
+  id: 'pod-setup-latency:Metric//ovnkube_controller_pod_creation_latency_seconds:no-metrics-source',
+  detector: 'pod-setup-latency',
+  severity: 'info',
+  title: 'No metrics source for pod-setup latency',
+} as FindingDto;
+
+function renderPanels(findings: FindingDto[]) {
+  render(<DetectorPanels series={series} findings={findings} range="1h" focusedPanel={null} onFocusPanel={() => {}} />);
+  return screen.getByTestId('panel-pod-setup-latency');
+}
+
+describe('DetectorPanels', () => {
+  it('an empty pod-setup-latency panel says "no metrics source" only while the detector says it', () => {
+    const stated = renderPanels([noSource]);
+    expect(stated.textContent).toContain(podSetupLatencyChart.emptyBecause!.text);
+    cleanup();
+    // a first scrape still running, or an idle cluster, publishes no such finding: the panel claims no cause
+    const unknown = renderPanels([]);
+    expect(unknown.textContent).not.toContain('No metrics source');
+    expect(unknown.textContent).toContain('No samples in this range yet.');
+  });
+});
