@@ -42,7 +42,9 @@ export function upstreamOnly(need: { namespace?: string }): boolean {
  * `not-applicable`; elsewhere a refusal stays `forbidden`, and what a reader may read there is watched and used as on
  * any cluster.
  */
-export function judgeSources(sources: readonly SourceStateDto[]): SourceStateDto[] {
+export function judgeSources<S extends Pick<SourceStateDto, 'resource' | 'namespace' | 'status'>>(
+  sources: readonly S[],
+): S[] {
   if (!servesOpenShift(sources)) return [...sources];
   return sources.map((s) =>
     s.status === 'forbidden' && UPSTREAM_ONLY_NAMESPACES.has(s.namespace ?? '')

@@ -31,7 +31,6 @@ import { sourceUpToDate } from '@/lib/health/tiers';
 import { unreadCause, updateStateOf } from '@/lib/cluster/update-state';
 import { isLeaseRenewal } from '@/lib/health/shared/workload-math';
 import { refOf } from '@/lib/k8s/refs';
-import { judgeSources } from '@/lib/health/source-applicability';
 
 /** Kinds whose condition history is kept (failure mode E and the olm Available=False count). */
 const TRACKED_KINDS = new Set([
@@ -295,7 +294,7 @@ export class ClusterEngine {
       relists += counters?.relists ?? 0;
     }
     return {
-      statuses: judgeSources(handles.map((handle) => handle.state())).map((state) => state.status),
+      statuses: this.tiers.watchedStatuses(),
       events,
       relists,
     };

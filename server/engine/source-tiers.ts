@@ -267,6 +267,19 @@ export class SourceTiers {
     for (const { need, tier } of waiting) this.watch(need, tier);
   }
 
+  /**
+   * The status of every watched source as {@link sourceStates} judges it, from each source's status alone: the
+   * fleet's metrics read every source of every cluster, and a state per source cost 0.6 s at 64,000 sources.
+   */
+  watchedStatuses(): SourceStateDto['status'][] {
+    const briefs = this.running.filter(watched).map(({ need, handle }) => ({
+      resource: need.resource,
+      namespace: need.namespace,
+      status: handle.status(),
+    }));
+    return judgeSources(briefs).map((brief) => brief.status);
+  }
+
   private watchedStates(): SourceStateDto[] {
     return this.running.filter(watched).map(({ handle }) => handle.state());
   }

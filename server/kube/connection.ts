@@ -17,6 +17,8 @@ export interface SourceHandle {
   start(): void;
   stop(): void;
   state(): SourceStateDto;
+  /** Its `state().status`, read without building the state (a fleet's metrics read every source). */
+  status(): SourceStateDto['status'];
   /** The cached projections. */
   objects(): readonly KubeObject[];
   /** Object events delivered and relists done since the source started (for the service's metrics). */

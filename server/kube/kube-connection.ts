@@ -93,11 +93,9 @@ function connectionOver(
         start: () => reflector.start(),
         stop: () => reflector.stop(),
         state: () => toDto(reflector.state()),
+        status: () => reflector.status,
         objects: () => reflector.cache.list(),
-        counters: () => {
-          const { events, relists } = reflector.state().counters;
-          return { events, relists };
-        },
+        counters: () => reflector.counters(),
       };
     },
     async getText(path: string, options: { timeoutMs?: number } = {}): Promise<TextResponse> {

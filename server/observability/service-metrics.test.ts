@@ -54,6 +54,10 @@ describe('service metrics and readiness over a watched cluster', () => {
     const synced = sample(text, 'update_health_watch_sources{status="synced"}');
     expect(synced).toBe(engine.watchStats().statuses.length);
     expect(synced).toBeGreaterThan(5);
+    // read from each source's status alone, as the sources the health states from their full states
+    await until(() => engine.health().sources.filter((source) => source.status === 'synced').length === synced);
+    const stated = engine.health().sources.filter((source) => !['idle', 'not-applicable'].includes(source.status));
+    expect([...engine.watchStats().statuses].sort()).toEqual(stated.map((source) => source.status).sort());
     expect(sample(text, 'update_health_clusters')).toBe(1);
     // A steady cluster nobody looks at reads only its always tier.
     expect(sample(text, 'update_health_active_clusters')).toBe(0);

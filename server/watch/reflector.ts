@@ -9,7 +9,7 @@ import { RequestCancel } from './request-cancel';
 import { ObjectCache, cacheKey } from './object-cache';
 import { listAllPages } from './paged-list';
 import { projectObject } from './projections';
-import { SourceStateTracker, type SourceError, type SourceState } from './source-state';
+import { SourceStateTracker, type SourceError, type SourceState, type SourceStatus } from './source-state';
 import { decodeWatchLine } from './watch-decoder';
 import { endsInitialEvents, refusesWatchList, watchListQuery } from './watch-list';
 import type { ReflectorDiagnostic, ReflectorEvent, ReflectorOptions } from './reflector-types';
@@ -118,6 +118,17 @@ export class Reflector {
   /** The source's health and counters as plain JSON. */
   state(): SourceState {
     return this.tracker.snapshot({ resourceVersion: this.rv, objects: this.cache.size });
+  }
+
+  /** The status alone, without the snapshot {@link state} builds (a fleet's metrics read tens of thousands). */
+  get status(): SourceStatus {
+    return this.tracker.status;
+  }
+
+  /** Object events delivered and relists done since the source started, without a snapshot. */
+  counters(): { events: number; relists: number } {
+    const { events, relists } = this.tracker.counters;
+    return { events, relists };
   }
 
   /** The last resourceVersion seen. */
