@@ -8,6 +8,14 @@ import type { ClusterSeriesDto, SamplePointDto, TransitionDto } from '@/lib/api/
 export const SERIES_CAPACITY = 1_000;
 
 /**
+ * Points a series makes room for at first (it doubles from there). 8 times of 8 bytes are 64, the most V8 keeps a
+ * typed array's data on its own heap for; a larger one gets an ArrayBuffer outside it, and each counts as external
+ * memory, which V8 answers with marking on the main thread. An idle cluster's series stay a few points long: at
+ * 3,500 clusters their first samples, taken as the fleet synced, made those bursts of marking.
+ */
+const INITIAL_POINTS = 8;
+
+/**
  * One detector's samples in columns (times as float64, each named value as float32, NaN for null) rather than an
  * object per point: about 20 bytes per point instead of 150, which is what a fleet of 500 clusters with several
  * detectors each, sampled every second, can afford. At `2 * capacity` points the older half keeps every other point.
@@ -20,7 +28,7 @@ export class SampleColumns {
   private count = 0;
 
   constructor(private readonly capacity: number = SERIES_CAPACITY) {
-    this.times = new Float64Array(Math.min(64, capacity * 2));
+    this.times = new Float64Array(Math.min(INITIAL_POINTS, capacity * 2));
   }
 
   get length(): number {
