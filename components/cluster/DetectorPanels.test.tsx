@@ -3,19 +3,16 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClusterSeriesDto, FindingDto } from '@/lib/api/dto';
 import { podSetupLatencyChart } from '@/lib/health/detectors/pod-setup-latency/chart-spec';
+import { podSetupLatency } from '@/lib/health/detectors/pod-setup-latency/pod-setup-latency';
+import { makeContext, makeSnapshot } from '@/lib/health/testing/builders';
 import { DetectorPanels } from './DetectorPanels';
 
 afterEach(cleanup);
 
 const NOW = Date.parse('2026-11-22T09:00:00Z');
 const series: ClusterSeriesDto = { clusterId: 'c1', now: NOW, samples: {}, transitions: [] };
-/** The finding the pod-setup-latency detector publishes when no source reports the metric (its fields as served). */
-const noSource = {
-  id: 'pod-setup-latency:Metric//ovnkube_controller_pod_creation_latency_seconds:no-metrics-source',
-  detector: 'pod-setup-latency',
-  severity: 'info',
-  title: 'No metrics source for pod-setup latency',
-} as FindingDto;
+/** What the pod-setup-latency detector publishes when no source reports the metric. */
+const noSource: FindingDto[] = podSetupLatency.detect(makeSnapshot(), makeContext('2026-11-22T09:00:00Z')).findings;
 
 function renderPanels(findings: FindingDto[]) {
   render(<DetectorPanels series={series} findings={findings} range="1h" focusedPanel={null} onFocusPanel={() => {}} />);
@@ -24,7 +21,7 @@ function renderPanels(findings: FindingDto[]) {
 
 describe('DetectorPanels', () => {
   it('an empty pod-setup-latency panel says "no metrics source" only while the detector says it', () => {
-    const stated = renderPanels([noSource]);
+    const stated = renderPanels(noSource);
     expect(stated.textContent).toContain(podSetupLatencyChart.emptyBecause!.text);
     cleanup();
     // a first scrape still running, or an idle cluster, publishes no such finding: the panel claims no cause
