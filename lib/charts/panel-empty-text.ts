@@ -1,4 +1,5 @@
 import type { DetectorSpec } from '@/lib/charts/chart-spec';
+import { hasQualifier } from '@/lib/health/shared/objects';
 
 /** What an empty panel says when nothing tells why it is empty. */
 export const NO_SAMPLES_TEXT = 'No samples in this range yet.';
@@ -11,6 +12,6 @@ export const NO_SAMPLES_TEXT = 'No samples in this range yet.';
 export function panelEmptyText(spec: DetectorSpec, findings: readonly { id: string; detector: string }[]): string {
   const because = spec.emptyBecause;
   if (!because) return NO_SAMPLES_TEXT;
-  const stated = findings.some((finding) => finding.detector === spec.id && finding.id.endsWith(`:${because.reason}`));
+  const stated = findings.some((finding) => finding.detector === spec.id && hasQualifier(finding.id, because.reason));
   return stated ? because.text : NO_SAMPLES_TEXT;
 }

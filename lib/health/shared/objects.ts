@@ -74,6 +74,11 @@ export function findingId(detector: DetectorId, subject: ObjectRef, qualifier?: 
   return qualifier ? `${base}:${qualifier}` : base;
 }
 
+/** True when `id` (see {@link findingId}) carries `qualifier`. */
+export function hasQualifier(id: string, qualifier: string): boolean {
+  return id.endsWith(`:${qualifier}`);
+}
+
 /** Milliseconds since epoch of an RFC 3339 timestamp, `undefined` when absent or unparseable. */
 export function timeOf(value: unknown): number | undefined {
   if (typeof value !== 'string') return undefined;
