@@ -1,5 +1,6 @@
 import 'server-only';
 import type { Readable } from 'node:stream';
+import { BodyText } from './body-text';
 import { KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
 import { ownString, type CallResponse, type PendingCall } from './http-call';
 import type { KubeRequester, Prepared, Query, RequestControls } from './kube-request';
@@ -195,16 +196,13 @@ function readError(
   onData: () => void,
   finish: (error: Error, keepSocket: boolean) => void,
 ): void {
-  const parts: Buffer[] = [];
-  let size = 0;
+  const text = new BodyText();
   body.on('data', (chunk: Buffer) => {
     onData();
-    if (size < ERROR_BODY_LIMIT) parts.push(chunk);
-    size += chunk.length;
+    if (text.bytes < ERROR_BODY_LIMIT) text.push(chunk);
   });
   body.on('end', () => {
-    const text = Buffer.concat(parts).toString('utf8');
-    finish(apiErrorFromResponse(code, statusText, text, retryAfter), true);
+    finish(apiErrorFromResponse(code, statusText, text.text(), retryAfter), true);
   });
 }
 

@@ -11,6 +11,7 @@ import {
   type ServerEndpoint,
 } from './kube-credentials';
 import { KubeRequester, type Query, type RequestControls } from './kube-request';
+import { BodyText } from './body-text';
 import { exchange, lineReader, type ChunkReader, type StreamControls, type StreamResult } from './kube-stream';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 
@@ -126,25 +127,23 @@ export class KubeTransport {
 
   private async json<T>(path: string, query: Query, controls: RequestControls, payload?: string): Promise<T> {
     const maxBodyBytes = this.requester.settings.maxBodyBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
+    const body = new BodyText();
     await this.exchange(
       path,
       query,
       controls,
       (chunk, fail) => {
-        size += chunk.length;
-        if (size > maxBodyBytes) {
+        if (body.bytes + chunk.length > maxBodyBytes) {
           fail(new KubeTransportError('protocol', `response body larger than ${maxBodyBytes} bytes`));
           return false;
         }
-        chunks.push(chunk);
+        body.push(chunk);
         return true;
       },
       undefined,
       payload,
     );
-    const text = Buffer.concat(chunks).toString('utf8');
+    const text = body.text();
     try {
       return JSON.parse(text) as T;
     } catch (error) {

@@ -55,4 +55,15 @@ describe('LineSplitter', () => {
     splitter.push(Buffer.from('1}\n'), () => true);
     expect(splitter.end()).toBe('');
   });
+
+  it('keeps no view of a chunk while a line is still arriving', () => {
+    // over HTTP/2 a chunk is a view of the connection's read buffer, which also carries other streams' frames
+    const read = Buffer.from('{"a":1}\n{"b":', 'utf8');
+    const splitter = new LineSplitter();
+    const lines: string[] = [];
+    splitter.push(read, (line) => lines.push(line) > 0);
+    read.fill('x');
+    splitter.push(Buffer.from('2}\n', 'utf8'), (line) => lines.push(line) > 0);
+    expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+  });
 });

@@ -1,12 +1,13 @@
 import 'server-only';
+import { BodyText } from './body-text';
 
 /**
  * Cuts a body into newline-delimited lines as its chunks arrive. Lines are cut on the bytes (0x0A never occurs inside
- * a UTF-8 sequence) and each is decoded whole, so nothing is held between lines: an idle watch keeps no decoder, and
- * only a line still arriving keeps its first parts.
+ * a UTF-8 sequence) and a line within one chunk is decoded whole, so nothing is held between lines: an idle watch
+ * keeps no decoder. Only a line still arriving keeps its first parts, as text ({@link BodyText}), never the chunk.
  */
 export class LineSplitter {
-  private partial: Buffer[] | undefined;
+  private partial: BodyText | undefined;
 
   /**
    * Hands each line `chunk` completes to `onLine`, trimmed (a CR of CRLF too), skipping blank ones. Returns false
@@ -19,7 +20,7 @@ export class LineSplitter {
       let line: string;
       if (this.partial) {
         this.partial.push(chunk.subarray(0, newline));
-        line = Buffer.concat(this.partial).toString('utf8').trim();
+        line = this.partial.text().trim();
         this.partial = undefined;
       } else {
         line = chunk.toString('utf8', start, newline).trim();
@@ -28,13 +29,13 @@ export class LineSplitter {
       if (line.length > 0 && !onLine(line)) return false;
       newline = chunk.indexOf(0x0a, start);
     }
-    if (start < chunk.length) (this.partial ??= []).push(start === 0 ? chunk : chunk.subarray(start));
+    if (start < chunk.length) (this.partial ??= new BodyText()).push(chunk.subarray(start));
     return true;
   }
 
   /** The last line when the body ended without a newline, trimmed ('' when there is none). */
   end(): string {
-    const rest = this.partial ? Buffer.concat(this.partial).toString('utf8').trim() : '';
+    const rest = this.partial ? this.partial.text().trim() : '';
     this.partial = undefined;
     return rest;
   }
