@@ -5,8 +5,8 @@
  */
 import { installRequestHooks, type RequestHook } from './server/http/request-hooks';
 import { refuseUnsupportedMethodOnServer } from './server/http/unsupported-methods';
-import { compressInOneStep } from './server/http/one-step-gzip';
 import { guardUpload } from './server/offline/upload-guard';
+import { restorePreEncoded } from './server/http/pre-encoded';
 import { drain } from './server/observability/shutdown';
 import { getIncidentRepository } from './server/incidents/incident-store';
 import { getFleet } from './server/engine/fleet';
@@ -17,13 +17,13 @@ import { startConfiguredMetricsListener } from './server/auth/metrics-listener-c
  * its kin (which make Next answer 500 before the edge runs) get 405 with the security headers on any path, the upload
  * path included, before anything authenticates them. The upload guard then drops a client-sent viewer header and
  * refuses an oversized, unauthenticated or over-quota must-gather upload before its body is read (proxy.ts leaves
- * uploads alone: it would buffer the whole body). One-step gzip comes last, so only a request going on to Next has its
- * answer compressed: the fleet list (megabytes at thousands of clusters) in one step, not in 16 KiB event-loop turns.
+ * uploads alone: it would buffer the whole body). Last, on the fleet list's path, the answer's own encoding is put
+ * back where Next drops it: the route compresses the list in the call that builds it.
  */
 export const NODE_REQUEST_HOOKS: readonly RequestHook[] = [
   refuseUnsupportedMethodOnServer,
   guardUpload,
-  compressInOneStep,
+  restorePreEncoded,
 ];
 
 export function registerNode(): void {

@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { VIEWER_HEADER, encodeViewer } from '@/server/auth/viewer-header';
 import { UPLOAD_PATH } from '@/server/offline/upload-guard';
@@ -40,7 +39,7 @@ beforeAll(async () => {
   process.env.UPDATE_HEALTH_KUBECONFIG = join(dir, 'unused-kubeconfig.yaml');
   process.env.UPDATE_HEALTH_DATA_DIR = dir;
   authMode('none');
-  // The stand-in for Next: a JSON answer big enough to compress, saying which viewer header it saw.
+  // The stand-in for Next: a JSON answer saying which viewer header it saw.
   server = http.createServer((req, res) => {
     const viewer = req.headers[VIEWER_HEADER] as string | undefined;
     reached.push({ method: req.method!, url: req.url!, viewer });
@@ -76,18 +75,16 @@ describe('the Node server request hooks, in order', () => {
     expect(reached).toEqual([]);
   });
 
-  it('compresses the fleet list in one step after the upload guard has dropped a forged viewer header', async () => {
+  it('sends a request on to Next once the upload guard has dropped a forged viewer header', async () => {
     installRequestHooks(NODE_REQUEST_HOOKS);
     const forged = encodeViewer({
       kind: 'user',
       user: { name: 'kube:admin', groups: ['system:masters'] },
       via: 'bearer',
     });
-    const answer = await send('GET', '/api/clusters', { 'accept-encoding': 'gzip', [VIEWER_HEADER]: forged });
+    const answer = await send('GET', '/api/clusters', { [VIEWER_HEADER]: forged });
     expect(answer.status).toBe(200);
-    expect(answer.headers['content-encoding']).toBe('gzip');
-    expect(Number(answer.headers['content-length'])).toBe(answer.body.length);
-    expect(JSON.parse(gunzipSync(answer.body).toString()).viewer).toBeNull();
+    expect(JSON.parse(answer.body.toString()).viewer).toBeNull();
     expect(reached).toEqual([{ method: 'GET', url: '/api/clusters', viewer: undefined }]);
   });
 

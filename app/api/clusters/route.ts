@@ -6,6 +6,6 @@ import { clusterListAnswer } from '@/server/http/cluster-list-json';
 export const dynamic = 'force-dynamic';
 
 /** The fleet rows the viewer may see, with the fleet's membership (discovered, connected, waiting). */
-export const GET = viewerRoute('/api/clusters', {}, ({ viewer }) =>
-  clusterListFor(viewer, getFleet()).then(clusterListAnswer),
+export const GET = viewerRoute('/api/clusters', {}, ({ viewer, request }) =>
+  clusterListFor(viewer, getFleet()).then((list) => clusterListAnswer(list, request.headers.get('accept-encoding'))),
 );
