@@ -9,8 +9,8 @@ export async function exposeServiceMetrics(): Promise<{ contentType: string; bod
   } catch {
     // a misconfigured fleet still exposes process metrics; /readyz says what is wrong
   }
-  const { registry } = serviceMetrics();
-  return { contentType: registry.contentType, body: await registry.metrics() };
+  const metrics = serviceMetrics();
+  return { contentType: metrics.registry.contentType, body: await metrics.exposition() };
 }
 
 /** The service's own metrics as the /metrics route answers them, the fleet's figures included once it could start. */

@@ -57,7 +57,7 @@ async function watched(names: ScenarioName[]): Promise<{ metrics: ServiceMetrics
 }
 
 const samples = async (metrics: ServiceMetrics, name: string) =>
-  parseExposition(await metrics.registry.metrics()).samples.filter((s) => s.name === name);
+  parseExposition(await metrics.exposition()).samples.filter((s) => s.name === name);
 
 describe('health signals on /metrics', () => {
   it('export each active finding kind, the update phase and completion, and the public URL', async () => {
@@ -153,7 +153,7 @@ describe('scrape size', () => {
     const metrics = new ServiceMetrics();
     metrics.health.observe(() => members, 'https://update-health.apps.example.com');
     const started = performance.now();
-    const text = await metrics.registry.metrics();
+    const text = await metrics.exposition();
     const elapsed = performance.now() - started;
     const own = /^update_health_(finding|cluster_update_phase|cluster_update_completion_ratio|dashboard_info)\{/;
     const lines = text.split('\n').filter((line) => own.test(line));

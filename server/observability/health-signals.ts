@@ -2,6 +2,7 @@ import 'server-only';
 import { Gauge, Histogram, type Registry } from 'prom-client';
 import type { ClusterHealthDto } from '@/lib/api/dto';
 import { updateStateOfHealth } from '@/lib/cluster/update-state';
+import { gaugeFamilyText, type GaugeSample } from '@/lib/metrics/exposition-writer';
 import {
   findingKindsOf,
   followUpdate,
@@ -19,12 +20,29 @@ export interface SignalMember {
 /** Updates take from under an hour to a day: buckets from 15 min to 24 h. */
 const DURATION_BUCKETS = [900, 1800, 2700, 3600, 5400, 7200, 10_800, 14_400, 21_600, 28_800, 43_200, 86_400];
 
+const FINDING_FAMILY = {
+  name: 'update_health_finding',
+  help:
+    'An active finding kind on a cluster (1): one series per cluster, detector and severity (critical, warning, ' +
+    'info), with the failure mode (A-E, none for context detectors); no series once resolved.',
+};
+const PHASE_FAMILY = {
+  name: 'update_health_cluster_update_phase',
+  help: "The phase of a cluster's update (1), as the cluster page's header tells it: one series per cluster.",
+};
+const COMPLETION_FAMILY = {
+  name: 'update_health_cluster_update_completion_ratio',
+  help:
+    "How much of a cluster's update is done (0-1): control_plane = ClusterOperators at the target, workers = " +
+    'worker nodes at the target; no series where it is not known.',
+};
+
 /**
  * The fleet's findings and update state as Prometheus series, for the alert rules shipped in
- * deploy/openshift/prometheusrule.yaml. Gauges are computed at scrape time from each member's published health
- * (once per scrape, however many gauges read it); the update duration histogram is observed when a member's update
- * finishes ({@link HealthSignals.look}). Series exist only for active findings and current phases, so a finding that
- * resolves ends its series and its alert resolves.
+ * deploy/openshift/prometheusrule.yaml. The per-cluster families are written at scrape time from each member's
+ * published health ({@link HealthSignals.exposition}); the update duration histogram is observed when a member's
+ * update finishes ({@link HealthSignals.look}). Series exist only for active findings and current phases, so a
+ * finding that resolves ends its series and its alert resolves.
  */
 export class HealthSignals {
   private members: (() => Iterable<SignalMember>) | undefined;
@@ -33,61 +51,6 @@ export class HealthSignals {
   readonly updateSeconds: Histogram<'from_minor' | 'to_minor'>;
 
   constructor(registry: Registry) {
-    let cached: { at: number; healths: { id: string; health: ClusterHealthDto }[] } | undefined;
-    const healths = () => {
-      if (!cached || Date.now() - cached.at > 1_000) {
-        cached = {
-          at: Date.now(),
-          healths: [...(this.members?.() ?? [])].map((m) => ({ id: m.id, health: m.health() })),
-        };
-      }
-      return cached.healths;
-    };
-    new Gauge({
-      name: 'update_health_finding',
-      help:
-        'An active finding kind on a cluster (1): one series per cluster, detector and severity (critical, warning, ' +
-        'info), with the failure mode (A-E, none for context detectors); no series once resolved.',
-      labelNames: ['cluster', 'detector', 'failure_mode', 'severity'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const { id, health } of healths()) {
-          for (const kind of findingKindsOf(health.findings)) {
-            this.set(
-              { cluster: id, detector: kind.detector, failure_mode: kind.failureMode, severity: kind.severity },
-              1,
-            );
-          }
-        }
-      },
-    });
-    const states = () =>
-      healths().map(({ id, health }) => ({ id, signals: updateSignalsOf(updateStateOfHealth(health)) }));
-    new Gauge({
-      name: 'update_health_cluster_update_phase',
-      help: "The phase of a cluster's update (1), as the cluster page's header tells it: one series per cluster.",
-      labelNames: ['cluster', 'phase'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const { id, signals } of states()) this.set({ cluster: id, phase: signals.phase }, 1);
-      },
-    });
-    new Gauge({
-      name: 'update_health_cluster_update_completion_ratio',
-      help:
-        "How much of a cluster's update is done (0-1): control_plane = ClusterOperators at the target, workers = " +
-        'worker nodes at the target; no series where it is not known.',
-      labelNames: ['cluster', 'part'],
-      registers: [registry],
-      collect() {
-        this.reset();
-        for (const { id, signals } of states()) {
-          for (const { part, ratio } of signals.completion) this.set({ cluster: id, part }, ratio);
-        }
-      },
-    });
     const publicUrl = () => this.publicUrl;
     new Gauge({
       name: 'update_health_dashboard_info',
@@ -108,6 +71,33 @@ export class HealthSignals {
       buckets: DURATION_BUCKETS,
       registers: [registry],
     });
+  }
+
+  /**
+   * The per-cluster families, one pass over the members: findings, update phase and completion. Written here, not
+   * by prom-client: at 3,500 clusters (20,000 series) its per-series label bookkeeping made a scrape take about
+   * 100 ms of the event loop.
+   */
+  exposition(): string {
+    const findings: GaugeSample[] = [];
+    const phases: GaugeSample[] = [];
+    const completions: GaugeSample[] = [];
+    for (const member of this.members?.() ?? []) {
+      const cluster = member.id;
+      const health = member.health();
+      for (const kind of findingKindsOf(health.findings)) {
+        const { detector, failureMode: failure_mode, severity } = kind;
+        findings.push({ labels: { cluster, detector, failure_mode, severity }, value: 1 });
+      }
+      const signals = updateSignalsOf(updateStateOfHealth(health));
+      phases.push({ labels: { cluster, phase: signals.phase }, value: 1 });
+      for (const { part, ratio } of signals.completion) completions.push({ labels: { cluster, part }, value: ratio });
+    }
+    return [
+      gaugeFamilyText(FINDING_FAMILY.name, FINDING_FAMILY.help, findings),
+      gaugeFamilyText(PHASE_FAMILY.name, PHASE_FAMILY.help, phases),
+      gaugeFamilyText(COMPLETION_FAMILY.name, COMPLETION_FAMILY.help, completions),
+    ].join('\n');
   }
 
   /** Where the members come from at scrape time, and the public URL alert links open (empty: relative links). */

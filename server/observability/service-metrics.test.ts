@@ -50,7 +50,7 @@ describe('service metrics and readiness over a watched cluster', () => {
     await until(() => fleet!.unsettled().length === 0);
     const metrics = new ServiceMetrics();
     metrics.observeFleet(() => fleet!.stats());
-    const text = await metrics.registry.metrics();
+    const text = await metrics.exposition();
     const synced = sample(text, 'update_health_watch_sources{status="synced"}');
     expect(synced).toBe(engine.watchStats().statuses.length);
     expect(synced).toBeGreaterThan(5);
@@ -65,7 +65,7 @@ describe('service metrics and readiness over a watched cluster', () => {
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(text).toContain('# TYPE update_health_detector_evaluation_seconds histogram');
     // counters only move forward between scrapes
-    const again = await metrics.registry.metrics();
+    const again = await metrics.exposition();
     expect(sample(again, 'update_health_watch_events_total')).toBeGreaterThanOrEqual(
       sample(text, 'update_health_watch_events_total')!,
     );

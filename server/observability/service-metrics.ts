@@ -115,6 +115,11 @@ export class ServiceMetrics {
     this.health = new HealthSignals(this.registry);
   }
 
+  /** The whole scrape in the text format: the registry's metrics, then the fleet's per-cluster health families. */
+  async exposition(): Promise<string> {
+    return `${await this.registry.metrics()}\n${this.health.exposition()}`;
+  }
+
   /** Where scrape-time fleet figures come from. */
   observeFleet(stats: () => FleetStats): void {
     this.fleetStats = stats;
