@@ -34,12 +34,16 @@ describe('relist on 410', () => {
     await sim.close();
   });
 
+  /** The cache's objects once first synced, by key. */
+  let cachedBefore: Map<string, unknown>;
+
   /** Syncs, then makes every watch hang (we are "disconnected") and changes the cluster meanwhile. */
   async function disconnectAndChange(): Promise<Observed> {
     // server-side watch timeout of 1 s, so the live watch ends and the next one meets the fault
     const o = observe(sim.transport, { watchTimeoutSeconds: { min: 1, max: 1 } });
     o.reflector.start();
     expect(await o.reflector.waitForSync(3_000)).toBe(true);
+    cachedBefore = new Map(o.reflector.cache.keys().map((key) => [key, o.reflector.cache.get(key)]));
     sim.fault({ resource: 'pods', verb: 'watch', kind: 'hang' });
     await until('a hung watch', () => o.watches().length >= 2, 3_000);
     const client = sim.cluster.client;
@@ -54,6 +58,10 @@ describe('relist on 410', () => {
     const changedAt = sim.cluster.store.currentRv();
     await until('a relist', () => o.reflector.state().counters.lists === 2, 5_000);
     expect(relistEvents(o.events)).toEqual(['added:pod-new', 'deleted:pod-000', 'deleted:pod-001', 'modified:pod-002']);
+    // what the relist found unchanged stays the cached object (the repeat dies young); what changed is new
+    for (const pod of [podName(3), podName(4)])
+      expect(o.reflector.cache.get(`ns/${pod}`)).toBe(cachedBefore.get(`ns/${pod}`));
+    expect(o.reflector.cache.get(`ns/${podName(2)}`)).not.toBe(cachedBefore.get(`ns/${podName(2)}`));
     const relist = o.lists()[1];
     expect(relist.query.resourceVersion).toBeUndefined();
     expect(o.reflector.cache.keys().sort()).toEqual(

@@ -97,6 +97,7 @@ describe('the reflector syncs through WatchList where the server supports it', (
     observed = [pods];
     pods.reflector.start();
     expect(await pods.reflector.waitForSync(5_000)).toBe(true);
+    const kept = pods.reflector.cache.get('ns/pod-001');
     sim.fault({ resource: 'pods', verb: 'watch', kind: 'expire', count: 1 });
     sim.served.dropConnections('destroy');
     sim.cluster.client.delete('pods', 'pod-000', 'ns');
@@ -107,6 +108,8 @@ describe('the reflector syncs through WatchList where the server supports it', (
     expect(relist.query).toMatchObject({ sendInitialEvents: 'true' });
     expect(pods.lists()).toHaveLength(0);
     expect(pods.events.filter((e) => e.type === 'deleted')).toMatchObject([{ synthetic: true }]);
+    // the pod the initial events repeat unchanged stays the cached object
+    expect(pods.reflector.cache.get('ns/pod-001')).toBe(kept);
   });
 });
 
