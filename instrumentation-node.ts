@@ -17,8 +17,8 @@ import { startConfiguredMetricsListener } from './server/auth/metrics-listener-c
  * its kin (which make Next answer 500 before the edge runs) get 405 with the security headers on any path, the upload
  * path included, before anything authenticates them. The upload guard then drops a client-sent viewer header and
  * refuses an oversized, unauthenticated or over-quota must-gather upload before its body is read (proxy.ts leaves
- * uploads alone: it would buffer the whole body). Last, on the fleet list's path, the answer's own encoding is put
- * back where Next drops it: the route compresses the list in the call that builds it.
+ * uploads alone: it would buffer the whole body). Last, an answer's own encoding, named by its route, is put back
+ * where Next drops it: the fleet list's route compresses the list in the call that builds it.
  */
 export const NODE_REQUEST_HOOKS: readonly RequestHook[] = [
   refuseUnsupportedMethodOnServer,

@@ -9,16 +9,13 @@ import type { RequestHookResult } from './request-hooks';
  */
 export const PRE_ENCODED_HEADER = 'x-update-health-content-encoding';
 
-/** The paths whose answers may come compressed by their route (the fleet list: `server/http/cluster-list-json.ts`). */
-const PRE_ENCODED_PATHS: ReadonlySet<string> = new Set(['/api/clusters']);
-
 /**
- * A request hook (server/http/request-hooks.ts): on a path whose route compresses its own answer, turns the route's
- * {@link PRE_ENCODED_HEADER} into `Content-Encoding` as Next copies the route's headers. Next's compression step sees
- * an encoded answer and leaves it alone. It never answers, so the request always goes on.
+ * A request hook (server/http/request-hooks.ts): turns a route's {@link PRE_ENCODED_HEADER} into `Content-Encoding`
+ * as Next copies the route's headers (the fleet list's route compresses its own answer:
+ * `server/http/cluster-list-json.ts`). Next's compression step then sees an encoded answer and leaves it alone. It
+ * never answers, so the request always goes on.
  */
-export function restorePreEncoded(req: http.IncomingMessage, res: http.ServerResponse): RequestHookResult {
-  if (!PRE_ENCODED_PATHS.has((req.url ?? '').split('?')[0])) return 'continue';
+export function restorePreEncoded(_req: http.IncomingMessage, res: http.ServerResponse): RequestHookResult {
   const { setHeader, appendHeader } = res;
   const encoded = (name: string) => name.toLowerCase() === PRE_ENCODED_HEADER;
   res.setHeader = function (name, value) {
