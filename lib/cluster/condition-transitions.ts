@@ -25,9 +25,16 @@ export function conditionTransitions(
     const old = before.get(condition.type);
     if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message)
       continue;
-    const transition: ConditionTransition = { ref, type: condition.type, status: condition.status, at };
-    if (condition.reason !== undefined) transition.reason = condition.reason;
-    if (condition.message !== undefined) transition.message = condition.message;
+    const { type, status, reason, message } = condition;
+    // One literal when both texts are there (nearly always): its properties live inside the object, where one built
+    // up property by property would need a second object for them, and a cluster keeps hundreds of transitions.
+    if (reason !== undefined && message !== undefined) {
+      out.push({ ref, type, status, reason, message, at });
+      continue;
+    }
+    const transition: ConditionTransition = { ref, type, status, at };
+    if (reason !== undefined) transition.reason = reason;
+    if (message !== undefined) transition.message = message;
     out.push(transition);
   }
   return out;
