@@ -50,10 +50,10 @@ function held(connection: ClusterConnection): { connection: ClusterConnection; r
       ...connection,
       watch: (need, onEvent) => {
         const handle = connection.watch(need, onEvent);
-        return {
-          ...handle,
-          start: () => (released ? handle.start() : void waiting.push(handle)),
-        };
+        // the handle's methods live on its prototype: the held one inherits them and only starts later
+        const gated: SourceHandle = Object.create(handle);
+        gated.start = () => (released ? handle.start() : void waiting.push(handle));
+        return gated;
       },
     },
     release: () => {

@@ -14,15 +14,16 @@ export interface CallResponse {
   statusText: string;
   headers: http.IncomingHttpHeaders;
   body: Readable;
-  /** The whole body arrived (not cut by a reset). */
-  complete(): boolean;
 }
 
 /** A request sent over HTTP/1.1 or as an HTTP/2 stream. */
 export interface PendingCall {
   send(payload?: string): void;
   onError(listener: (error: Error) => void): void;
+  /** Sees the response once its headers arrived; at most one listener. */
   onResponse(listener: (response: CallResponse) => void): void;
+  /** The whole body of the response arrived (not cut by a reset). */
+  complete(): boolean;
   /** Ends the request now (an HTTP/2 stream is reset, the rest of the session lives on). */
   destroy(): void;
   /** After a failure: when the connection under it was lost, its retry owes a place in the origin's reconnect window. */
@@ -37,19 +38,16 @@ export function h1Call(
   options: { method: string; headers: http.OutgoingHttpHeaders; agent?: http.Agent },
 ): PendingCall {
   const req = (url.protocol === 'http:' ? http.request : https.request)({ ...ownedTarget(url), ...options });
+  let response: http.IncomingMessage | undefined;
   return {
     send: (payload) => req.end(payload),
     onError: (listener) => req.on('error', listener),
     onResponse: (listener) =>
-      req.on('response', (res) =>
-        listener({
-          status: res.statusCode ?? 0,
-          statusText: res.statusMessage ?? '',
-          headers: res.headers,
-          body: res,
-          complete: () => res.complete,
-        }),
-      ),
+      req.on('response', (res) => {
+        response = res;
+        listener({ status: res.statusCode ?? 0, statusText: res.statusMessage ?? '', headers: res.headers, body: res });
+      }),
+    complete: () => response?.complete ?? false,
     destroy: () => req.destroy(),
     failed: () => undefined,
     peerBytes: () => undefined,
@@ -63,46 +61,80 @@ export function h2Call(
   method: string,
   headers: http.OutgoingHttpHeaders,
 ): PendingCall {
-  const { session, release } = lease;
   let stream: ClientHttp2Stream;
   try {
-    stream = session.request(
+    stream = lease.session.request(
       { ':method': method, ':path': ownString(url.pathname + url.search), ...headers },
       { endStream: false },
     );
   } catch (error) {
-    release();
+    lease.release();
     throw error;
   }
   lease.track(stream);
-  let ended = false;
-  // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
-  // A session torn down also ends its streams' bodies, which then are cut, not complete.
-  stream.on('end', () => {
-    ended = !session.destroyed;
-    release();
-  });
-  stream.on('close', release);
-  let answered = false;
-  stream.once('response', () => (answered = true));
-  return {
-    send: (payload) => stream.end(payload),
-    onError: (listener) => stream.on('error', listener),
-    onResponse: (listener) =>
-      stream.on('response', (responseHeaders) =>
-        listener({
-          status: Number(responseHeaders[HTTP2_HEADER_STATUS] ?? 0),
-          statusText: '',
-          headers: responseHeaders as http.IncomingHttpHeaders,
-          body: stream,
-          complete: () => ended,
-        }),
-      ),
+  return new H2Call(lease, stream);
+}
+
+/**
+ * An HTTP/2 stream's call: methods on the prototype and two listeners of its own, as a fleet's open watches each hold
+ * one for hours and every object of it is marked by each full collection.
+ */
+class H2Call implements PendingCall {
+  private ended = false;
+  private answered = false;
+  private listener: ((response: CallResponse) => void) | undefined;
+
+  constructor(
+    private readonly lease: AcquiredStream,
+    private readonly stream: ClientHttp2Stream,
+  ) {
+    // Both sides have ended the stream once its END_STREAM arrives: the slot is free for the caller's next request.
+    // A session torn down also ends its streams' bodies, which then are cut, not complete.
+    stream.on('end', () => {
+      this.ended = !lease.session.destroyed;
+      lease.release();
+    });
+    stream.on('close', lease.release);
+    stream.on('response', (responseHeaders) => {
+      this.answered = true;
+      this.listener?.({
+        status: Number(responseHeaders[HTTP2_HEADER_STATUS] ?? 0),
+        statusText: '',
+        headers: responseHeaders as http.IncomingHttpHeaders,
+        body: stream,
+      });
+    });
+  }
+
+  send(payload?: string): void {
+    this.stream.end(payload);
+  }
+
+  onError(listener: (error: Error) => void): void {
+    this.stream.on('error', listener);
+  }
+
+  onResponse(listener: (response: CallResponse) => void): void {
+    this.listener = listener;
+  }
+
+  complete(): boolean {
+    return this.ended;
+  }
+
+  destroy(): void {
     // cancels before an answer are paced, so that a burst of them does not make the server close the session
-    destroy: () => (answered ? stream.destroy() : lease.cancelUnanswered(stream)),
-    failed: () => lease.failed(),
-    peerBytes: () => lease.bytesRead(),
-  };
+    if (this.answered) this.stream.destroy();
+    else this.lease.cancelUnanswered(this.stream);
+  }
+
+  failed(): void {
+    this.lease.failed();
+  }
+
+  peerBytes(): number {
+    return this.lease.bytesRead();
+  }
 }
 
 /**

@@ -133,7 +133,7 @@ export class KubeCredentials {
    * Runs `attempt`; when tokens come from a credential source and the server answered 401, runs it once more with
    * `rejected` (a fresh token), so a rotated token costs neither a relist nor an "unauthorized" status.
    */
-  retryUnauthorized(attempt: (rejected: boolean) => Promise<void>): Promise<void> {
+  retryUnauthorized<T>(attempt: (rejected: boolean) => Promise<T>): Promise<T> {
     // Promises chained, not async functions awaiting each other: an open watch sits under this chain for hours, and
     // every suspended async function would keep a frame and a promise of its own.
     const first = attempt(false);

@@ -22,169 +22,241 @@ export interface StreamResult {
   lines: number;
 }
 
-/** Sees each body chunk of a 2xx answer; returns false to stop reading, or calls `fail` to reject instead. */
-export type ChunkReader = (chunk: Buffer, fail: (error: Error) => void) => boolean;
+/**
+ * Reads the body of a 2xx answer chunk by chunk and gives the request's result once the body ended (or the reader
+ * stopped it). One object with methods, as an open watch holds its reader for hours.
+ */
+export interface ChunkReader<T> {
+  /** Sees one chunk; returns false to stop reading, or calls `fail` to reject instead. */
+  chunk(chunk: Buffer, fail: (error: Error) => void): boolean;
+  /** The request's result, once the body ended or `chunk` stopped it; a throw rejects the request. */
+  result(): T;
+}
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
 
-/**
- * The body of a streamed request split into lines for `controls.onLine`: `onChunk` reads the body, `done` hands
- * over the last line once the server ended it and tells how the stream ended.
- */
-export function lineReader(controls: StreamControls): { onChunk: ChunkReader; done: () => StreamResult } {
-  const splitter = new LineSplitter();
-  let bytes = 0;
-  let lines = 0;
-  let endedBy: StreamResult['endedBy'] = 'server';
-  const emit = (line: string): boolean => {
-    lines += 1;
-    return controls.onLine(line) !== false;
+/** A streamed body split into lines for `controls.onLine`; its result tells how the stream ended. */
+export class LineReader implements ChunkReader<StreamResult> {
+  private readonly splitter = new LineSplitter();
+  private bytes = 0;
+  private lines = 0;
+  private endedBy: StreamResult['endedBy'] = 'server';
+  private readonly emit = (line: string): boolean => {
+    this.lines += 1;
+    return this.onLine(line) !== false;
   };
-  const done = (): StreamResult => {
-    if (endedBy === 'server') {
-      const rest = splitter.end();
-      if (rest && !emit(rest)) endedBy = 'client';
-    }
-    return { endedBy, bytes, lines };
-  };
-  const onChunk = (chunk: Buffer): boolean => {
-    bytes += chunk.length;
-    if (splitter.push(chunk, emit)) return true;
-    endedBy = 'client';
+
+  constructor(private readonly onLine: StreamControls['onLine']) {}
+
+  chunk(chunk: Buffer): boolean {
+    this.bytes += chunk.length;
+    if (this.splitter.push(chunk, this.emit)) return true;
+    this.endedBy = 'client';
     return false;
-  };
-  return { onChunk, done };
+  }
+
+  /** Hands over the last line once the server ended the body, and tells how the stream ended. */
+  result(): StreamResult {
+    if (this.endedBy === 'server') {
+      const rest = this.splitter.end();
+      if (rest && !this.emit(rest)) this.endedBy = 'client';
+    }
+    return { endedBy: this.endedBy, bytes: this.bytes, lines: this.lines };
+  }
 }
 
 /**
- * One request, sent once (`rejected`: with a fresh token after a 401). `onChunk` sees each body chunk of a 2xx
- * answer and returns false to stop reading (then the request is destroyed and the promise resolves). Times out on
- * the response headers and on the body's silence; an error answer rejects with the API error its body describes.
+ * One request, sent once (`rejected`: with a fresh token after a 401). `reader` sees each body chunk of a 2xx
+ * answer and may stop reading (then the request is destroyed); the promise resolves with the reader's result. Times
+ * out on the response headers and on the body's silence; an error answer rejects with the API error its body
+ * describes.
  */
-export async function exchange(
+export function exchange<T>(
   requester: KubeRequester,
   path: string,
   query: Query,
   controls: RequestControls,
-  onChunk: ChunkReader,
+  reader: ChunkReader<T>,
   onOpen: (() => void) | undefined,
   payload: string | undefined,
   rejected: boolean,
-): Promise<void> {
+): Promise<T> {
   const { signal, cancel } = controls;
-  if (signal?.aborted || cancel?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-  // Let go once the request is open: a watch's closures live for hours, and the URL objects and headers are its
-  // largest part (the stream keeps its own copy of the headers).
-  let prepared: Prepared | undefined = await requester.prepare(path, query, payload, rejected);
-  const requestPath = ownString(prepared.url.pathname);
-  if (signal?.aborted || cancel?.aborted) throw new KubeTransportError('aborted', 'request aborted');
-  const headerTimeoutMs = controls.headerTimeoutMs ?? requester.settings.headerTimeoutMs;
-  const idleTimeoutMs = controls.idleTimeoutMs ?? requester.settings.idleTimeoutMs;
-
-  return new Promise<void>((resolve, reject) => {
-    let settled = false;
-    let timer: LoopTimer | undefined;
-    let call: PendingCall | undefined;
-    // gives up a wait for a stream slot or a connect once the request is over (let go once the request is open)
-    let waiting: AbortController | undefined = new AbortController();
-    const onAbort = () => finish(new KubeTransportError('aborted', 'request aborted'));
-    const finish = (error?: Error, keepSocket = false) => {
-      if (settled) return;
-      settled = true;
-      timer?.cancel();
-      signal?.removeEventListener('abort', onAbort);
-      cancel?.hook(undefined);
-      waiting?.abort();
-      if (!keepSocket) call?.destroy();
-      if (error) reject(owed(error, call));
-      else resolve();
-    };
-    const idle = () => new KubeTransportError('idle-timeout', `no data from ${requestPath} for ${idleTimeoutMs} ms`);
-    const onResponse = (res: CallResponse) => {
-      // a request given up before its answer (its cancel deferred) is drained, not delivered
-      if (settled) return;
-      const code = res.status;
-      // The time our own event loop was blocked does not count against the server. Once the answer began, one
-      // timer watches the body's silence and each chunk pushes it back.
-      timer?.cancel();
-      timer = new LoopTimer(() => finish(idle()), idleTimeoutMs);
-      try {
-        requester.onResponseHeaders?.(res.headers);
-      } catch {
-        // an observer must not break the request
-      }
-      // No listener may capture `res`: a watch's listeners live for hours, and the response object would keep its
-      // header strings with them. They keep the body and the completion check only.
-      const { body, complete } = res;
-      body.on('error', (error) => finish(toTransportError(error)));
-      const cut = () => new KubeTransportError('reset', 'connection closed before the response ended');
-      body.on('close', () => {
-        if (!complete()) finish(cut());
-      });
-      if (code < 200 || code >= 300) {
-        readError(body, code, res.statusText, res.headers['retry-after'], () => timer?.refresh(), finish);
-        return;
-      }
-      try {
-        onOpen?.();
-      } catch (error) {
-        finish(error as Error);
-        return;
-      }
-      body.on('data', (chunk: Buffer) => {
-        if (settled) return;
-        timer?.refresh();
-        let more: boolean;
-        try {
-          more = onChunk(chunk, (error) => finish(error));
-        } catch (error) {
-          finish(error as Error);
-          return;
-        }
-        if (!more) finish();
-      });
-      body.on('end', () => finish(complete() ? undefined : cut(), true));
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    cancel?.hook(onAbort);
-    // Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness
-    // check's to find): its answer gets one more period, as client-go sets no header deadline of its own. Giving up
-    // sooner would only have a loaded server compute the same answer again.
-    let peerBytesAtOpen: number | undefined;
-    let waitedMs = headerTimeoutMs;
-    const onHeaderDeadline = () => {
-      const bytes = call?.peerBytes();
-      if (
-        waitedMs === headerTimeoutMs &&
-        bytes !== undefined &&
-        peerBytesAtOpen !== undefined &&
-        bytes > peerBytesAtOpen
-      ) {
-        waitedMs += headerTimeoutMs;
-        timer = new LoopTimer(onHeaderDeadline, headerTimeoutMs);
-        return;
-      }
-      finish(new KubeTransportError('header-timeout', `no response headers within ${waitedMs} ms`));
-    };
-    timer = new LoopTimer(onHeaderDeadline, headerTimeoutMs);
-    const opening = requester.open(prepared!, payload === undefined ? 'GET' : 'POST', waiting.signal);
-    prepared = undefined;
-    opening.then(
-      (opened) => {
-        call = opened;
-        waiting = undefined;
-        peerBytesAtOpen = opened.peerBytes();
-        if (settled) {
-          opened.destroy();
-          return;
-        }
-        opened.onError((error) => finish(toTransportError(error)));
-        opened.onResponse(onResponse);
-        opened.send(payload);
-      },
-      (error: unknown) => finish(toTransportError(error)),
+  if (signal?.aborted || cancel?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
+  return new Promise<T>((resolve, reject) => {
+    const request = new Exchange(requester, controls, reader, onOpen, payload, resolve, reject);
+    requester.prepare(path, query, payload, rejected).then(
+      (prepared) => request.open(prepared),
+      (error: unknown) => request.finish(error as Error),
     );
   });
+}
+
+const cut = () => new KubeTransportError('reset', 'connection closed before the response ended');
+
+/**
+ * One request from its start to its end: one object with methods, as an open watch keeps it for hours (closures and
+ * suspended async functions would be a dozen objects more, each marked by every full collection).
+ */
+class Exchange<T> {
+  private settled = false;
+  private timer: LoopTimer | undefined;
+  private call: PendingCall | undefined;
+  /** Gives up a wait for a stream slot or a connect once the request is over (let go once the request is open). */
+  private waiting: AbortController | undefined;
+  private requestPath = '';
+  private readonly headerTimeoutMs: number;
+  private readonly idleTimeoutMs: number;
+  private waitedMs: number;
+  private peerBytesAtOpen: number | undefined;
+  private readonly onAbort = () => this.finish(new KubeTransportError('aborted', 'request aborted'));
+  private readonly onIdle = () =>
+    this.finish(
+      new KubeTransportError('idle-timeout', `no data from ${this.requestPath} for ${this.idleTimeoutMs} ms`),
+    );
+  private readonly onHeaderDeadline = () => this.headerDeadline();
+  private readonly fail = (error: Error, keepSocket = false) => this.finish(error, keepSocket);
+
+  constructor(
+    private readonly requester: KubeRequester,
+    private readonly controls: RequestControls,
+    private readonly reader: ChunkReader<T>,
+    private readonly onOpen: (() => void) | undefined,
+    private payload: string | undefined,
+    private readonly resolve: (value: T) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    this.headerTimeoutMs = controls.headerTimeoutMs ?? requester.settings.headerTimeoutMs;
+    this.idleTimeoutMs = controls.idleTimeoutMs ?? requester.settings.idleTimeoutMs;
+    this.waitedMs = this.headerTimeoutMs;
+  }
+
+  /** Sends the prepared request. Only its path is kept: the URL objects and headers are let go once it is open. */
+  open(prepared: Prepared): void {
+    const { signal, cancel } = this.controls;
+    if (this.settled) return;
+    if (signal?.aborted || cancel?.aborted) {
+      this.finish(new KubeTransportError('aborted', 'request aborted'));
+      return;
+    }
+    this.requestPath = ownString(prepared.url.pathname);
+    signal?.addEventListener('abort', this.onAbort, { once: true });
+    cancel?.hook(this.onAbort);
+    this.timer = new LoopTimer(this.onHeaderDeadline, this.headerTimeoutMs);
+    this.waiting = new AbortController();
+    this.requester.open(prepared, this.payload === undefined ? 'GET' : 'POST', this.waiting.signal).then(
+      (opened) => this.opened(opened),
+      (error: unknown) => this.finish(toTransportError(error)),
+    );
+  }
+
+  private opened(call: PendingCall): void {
+    this.call = call;
+    this.waiting = undefined;
+    this.peerBytesAtOpen = call.peerBytes();
+    if (this.settled) {
+      call.destroy();
+      return;
+    }
+    call.onError((error) => this.finish(toTransportError(error)));
+    call.onResponse((res) => this.answered(res));
+    const payload = this.payload;
+    this.payload = undefined;
+    call.send(payload);
+  }
+
+  /**
+   * Over HTTP/2 a server still sending on the session is busy, not gone (a dead one is the session's liveness check's
+   * to find): its answer gets one more period, as client-go sets no header deadline of its own. Giving up sooner
+   * would only have a loaded server compute the same answer again.
+   */
+  private headerDeadline(): void {
+    const bytes = this.call?.peerBytes();
+    if (
+      this.waitedMs === this.headerTimeoutMs &&
+      bytes !== undefined &&
+      this.peerBytesAtOpen !== undefined &&
+      bytes > this.peerBytesAtOpen
+    ) {
+      this.waitedMs += this.headerTimeoutMs;
+      this.timer = new LoopTimer(this.onHeaderDeadline, this.headerTimeoutMs);
+      return;
+    }
+    this.finish(new KubeTransportError('header-timeout', `no response headers within ${this.waitedMs} ms`));
+  }
+
+  private answered(res: CallResponse): void {
+    // a request given up before its answer (its cancel deferred) is drained, not delivered
+    if (this.settled) return;
+    const code = res.status;
+    // The time our own event loop was blocked does not count against the server. Once the answer began, one timer
+    // watches the body's silence and each chunk pushes it back.
+    this.timer?.cancel();
+    this.timer = new LoopTimer(this.onIdle, this.idleTimeoutMs);
+    try {
+      this.requester.onResponseHeaders?.(res.headers);
+    } catch {
+      // an observer must not break the request
+    }
+    // No listener may capture `res`: a watch's listeners live for hours, and the response object would keep its
+    // header strings with them. They keep the body and this exchange only.
+    const { body } = res;
+    body.on('error', (error) => this.finish(toTransportError(error)));
+    body.on('close', () => {
+      if (!this.call?.complete()) this.finish(cut());
+    });
+    if (code < 200 || code >= 300) {
+      readError(body, code, res.statusText, res.headers['retry-after'], () => this.timer?.refresh(), this.fail);
+      return;
+    }
+    try {
+      this.onOpen?.();
+    } catch (error) {
+      this.finish(error as Error);
+      return;
+    }
+    body.on('data', (chunk: Buffer) => this.data(chunk));
+    body.on('end', () => this.finish(this.call?.complete() ? undefined : cut(), true));
+  }
+
+  private data(chunk: Buffer): void {
+    if (this.settled) return;
+    this.timer?.refresh();
+    let more: boolean;
+    try {
+      more = this.reader.chunk(chunk, this.fail);
+    } catch (error) {
+      this.finish(error as Error);
+      return;
+    }
+    if (!more) this.finish();
+  }
+
+  /** Ends the request: with `error`, or with the reader's result. */
+  finish(error?: Error, keepSocket = false): void {
+    if (this.settled) return;
+    this.settled = true;
+    this.timer?.cancel();
+    this.timer = undefined;
+    this.controls.signal?.removeEventListener('abort', this.onAbort);
+    this.controls.cancel?.hook(undefined);
+    this.waiting?.abort();
+    this.waiting = undefined;
+    const call = this.call;
+    if (!keepSocket) call?.destroy();
+    if (error) {
+      this.reject(owed(error, call));
+      return;
+    }
+    let result: T;
+    try {
+      result = this.reader.result();
+    } catch (failure) {
+      this.reject(failure as Error);
+      return;
+    }
+    this.resolve(result);
+  }
 }
 
 /** Reads an error answer's body (up to a limit) and ends the request with the API error it describes. */

@@ -12,7 +12,7 @@ import {
 } from './kube-credentials';
 import { KubeRequester, type Query, type RequestControls } from './kube-request';
 import { BodyText } from './body-text';
-import { exchange, lineReader, type ChunkReader, type StreamControls, type StreamResult } from './kube-stream';
+import { LineReader, exchange, type ChunkReader, type StreamControls, type StreamResult } from './kube-stream';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 
 /** Defaults for every request a transport makes. */
@@ -116,8 +116,7 @@ export class KubeTransport {
    * server ends the body or `onLine` returns false; rejects on HTTP errors, transport errors and timeouts.
    */
   stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
-    const { onChunk, done } = lineReader(controls);
-    return this.exchange(path, query, controls, onChunk, controls.onOpen).then(done);
+    return this.exchange(path, query, controls, new LineReader(controls.onLine), controls.onOpen);
   }
 
   /** Releases pooled connections (HTTP/1.1 keep-alive sockets and idle HTTP/2 sessions). */
@@ -125,46 +124,59 @@ export class KubeTransport {
     this.requester.close();
   }
 
-  private async json<T>(path: string, query: Query, controls: RequestControls, payload?: string): Promise<T> {
-    const maxBodyBytes = this.requester.settings.maxBodyBytes;
-    const body = new BodyText();
-    await this.exchange(
+  private json<T>(path: string, query: Query, controls: RequestControls, payload?: string): Promise<T> {
+    return this.exchange(
       path,
       query,
       controls,
-      (chunk, fail) => {
-        if (body.bytes + chunk.length > maxBodyBytes) {
-          fail(new KubeTransportError('protocol', `response body larger than ${maxBodyBytes} bytes`));
-          return false;
-        }
-        body.push(chunk);
-        return true;
-      },
+      new JsonReader<T>(path, this.requester.settings.maxBodyBytes),
       undefined,
       payload,
     );
-    const text = body.text();
-    try {
-      return JSON.parse(text) as T;
-    } catch (error) {
-      throw new KubeTransportError('protocol', `response of ${path} is not JSON: ${(error as Error).message}`, {
-        cause: error,
-      });
-    }
   }
 
   /** One request, retried once with a fresh token after a 401 when tokens come from a credential source. */
-  private exchange(
+  private exchange<T>(
     path: string,
     query: Query,
     controls: RequestControls,
-    onChunk: ChunkReader,
+    reader: ChunkReader<T>,
     onOpen?: () => void,
     payload?: string,
-  ): Promise<void> {
+  ): Promise<T> {
     const requester = this.requester;
     return this.credentials.retryUnauthorized((rejected) =>
-      exchange(requester, path, query, controls, onChunk, onOpen, payload, rejected),
+      exchange(requester, path, query, controls, reader, onOpen, payload, rejected),
     );
+  }
+}
+
+/** A JSON answer: its text kept as it arrives (up to a limit), parsed once it ended. */
+class JsonReader<T> implements ChunkReader<T> {
+  private readonly body = new BodyText();
+
+  constructor(
+    private readonly path: string,
+    private readonly maxBodyBytes: number,
+  ) {}
+
+  chunk(chunk: Buffer, fail: (error: Error) => void): boolean {
+    if (this.body.bytes + chunk.length > this.maxBodyBytes) {
+      fail(new KubeTransportError('protocol', `response body larger than ${this.maxBodyBytes} bytes`));
+      return false;
+    }
+    this.body.push(chunk);
+    return true;
+  }
+
+  result(): T {
+    const text = this.body.text();
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      throw new KubeTransportError('protocol', `response of ${this.path} is not JSON: ${(error as Error).message}`, {
+        cause: error,
+      });
+    }
   }
 }
