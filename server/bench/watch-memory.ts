@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { getHeapSpaceStatistics, writeHeapSnapshot } from 'node:v8';
-import { heapGraph, type HeapSnapshotJson } from './heap-summary';
+import { heapGraph, type HeapGraph, type HeapSnapshotJson } from './heap-summary';
 
 const IDLE_MS = 10_000;
 const SETTLE_TIMEOUT_MS = 10 * 60_000;
@@ -49,6 +49,11 @@ export interface WatchMemoryChild {
   closureNames?: { before: number; after: number };
   /** After the fleet stopped (and a GC): what is left is code, module state and malloc's high-water mark. */
   stopped?: MemoryFigures;
+  /**
+   * A full collection of the settled heap (the fastest of five, milliseconds: the one least disturbed by the fleet on
+   * the other core): what marking everything live costs when it is all done at once.
+   */
+  fullGcMs?: { settled: number; stopped: number };
 }
 
 /** What the bench reports. */
@@ -61,12 +66,29 @@ export interface WatchMemoryResult extends WatchMemoryChild {
   heldHeap: { total: number; perCluster: number; perWatch: number };
   /** The heap delta without tsx's closure name stores: what the built dashboard would use. */
   bundled: { heapUsed: number; perCluster: number; perWatch: number };
+  /**
+   * Live heap objects (heap snapshot nodes) the fleet added, per cluster and per watch: marking visits each, so they,
+   * more than bytes, set how long a full collection holds the event loop.
+   */
+  objects: { total: number; perCluster: number; perWatch: number };
 }
 
 const collect = () => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc (npm run bench does)');
   for (let i = 0; i < 3; i += 1) gc();
+};
+
+/** The fastest of five full collections in a row. */
+const fullGcMs = (): number => {
+  const gc = (globalThis as { gc?: () => void }).gc as () => void;
+  const times: number[] = [];
+  for (let i = 0; i < 5; i += 1) {
+    const start = performance.now();
+    gc();
+    times.push(performance.now() - start);
+  }
+  return Math.round(Math.min(...times) * 10) / 10;
 };
 
 const figures = (): MemoryFigures => {
@@ -158,10 +180,12 @@ async function runParent(
       ?.slice(REPORT.length);
     if (code !== 0 || !line) throw new Error(`the dashboard process failed (exit ${code})`);
     const report = JSON.parse(line) as WatchMemoryChild;
-    report.closureNames = {
-      before: closureNameBytes(join(dir, 'before.heapsnapshot')),
-      after: closureNameBytes(join(dir, 'after.heapsnapshot')),
-    };
+    const beforeGraph = heapGraph(
+      JSON.parse(readFileSync(join(dir, 'before.heapsnapshot'), 'utf8')) as HeapSnapshotJson,
+    );
+    const afterGraph = heapGraph(JSON.parse(readFileSync(join(dir, 'after.heapsnapshot'), 'utf8')) as HeapSnapshotJson);
+    report.closureNames = { before: closureNameBytes(beforeGraph), after: closureNameBytes(afterGraph) };
+    const objects = liveObjects(afterGraph) - liveObjects(beforeGraph);
     if (snapshot) copyFileSync(join(dir, 'after.heapsnapshot'), snapshot);
     const names = report.closureNames.after - report.closureNames.before;
     const held = report.after.heapUsed - (report.stopped?.heapUsed ?? report.after.heapUsed);
@@ -183,6 +207,11 @@ async function runParent(
         perCluster: Math.round(bundled / report.clusters),
         perWatch: Math.round(bundled / Math.max(1, report.watches)),
       },
+      objects: {
+        total: objects,
+        perCluster: Math.round(objects / report.clusters),
+        perWatch: Math.round(objects / Math.max(1, report.watches)),
+      },
     };
     console.log(JSON.stringify(result, null, 2));
     if (json) writeFileSync(json, `${JSON.stringify(result, null, 2)}\n`);
@@ -194,9 +223,15 @@ async function runParent(
   }
 }
 
+/** Objects reachable from the roots (the snapshot's nodes a collection would mark). */
+function liveObjects(graph: HeapGraph): number {
+  let live = 0;
+  for (let n = 0; n < graph.nodeCount; n += 1) if (graph.dominator[n] !== -1) live += 1;
+  return live;
+}
+
 /** Bytes of the property stores closures own (esbuild's `keepNames` gives every named closure one). */
-function closureNameBytes(file: string): number {
-  const graph = heapGraph(JSON.parse(readFileSync(file, 'utf8')) as HeapSnapshotJson);
+function closureNameBytes(graph: HeapGraph): number {
   let bytes = 0;
   for (let n = 0; n < graph.nodeCount; n += 1) {
     if (graph.className[n] !== '(closure)' || graph.dominator[n] === -1) continue;
@@ -236,6 +271,7 @@ async function runChild(hub: string, namespace: string, clusters: number, dir: s
   await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
   collect();
   const after = figures();
+  const settledGcMs = fullGcMs();
   const { sourcesByStatus } = fleet.stats();
   const spaces: WatchMemoryChild['spaces'] = {};
   for (const space of getHeapSpaceStatistics())
@@ -256,5 +292,6 @@ async function runChild(hub: string, namespace: string, clusters: number, dir: s
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   collect();
   report.stopped = figures();
+  report.fullGcMs = { settled: settledGcMs, stopped: fullGcMs() };
   console.log(`${REPORT}${JSON.stringify(report)}`);
 }
