@@ -26,16 +26,17 @@ export function conditionTransitions(
     if (old && old.status === condition.status && old.reason === condition.reason && old.message === condition.message)
       continue;
     const { type, status, reason, message } = condition;
-    // One literal when both texts are there (nearly always): its properties live inside the object, where one built
-    // up property by property would need a second object for them, and a cluster keeps hundreds of transitions.
-    if (reason !== undefined && message !== undefined) {
-      out.push({ ref, type, status, reason, message, at });
-      continue;
-    }
-    const transition: ConditionTransition = { ref, type, status, at };
-    if (reason !== undefined) transition.reason = reason;
-    if (message !== undefined) transition.message = message;
-    out.push(transition);
+    // Literals, not properties added one by one: a literal keeps its properties inside the object, where one built
+    // up past four properties needs a second object for them, and a cluster keeps hundreds of transitions.
+    out.push(
+      reason === undefined
+        ? message === undefined
+          ? { ref, type, status, at }
+          : { ref, type, status, message, at }
+        : message === undefined
+          ? { ref, type, status, reason, at }
+          : { ref, type, status, reason, message, at },
+    );
   }
   return out;
 }
