@@ -2,7 +2,7 @@ import 'server-only';
 import type http from 'node:http';
 import type https from 'node:https';
 import { KubeConfig, type Cluster } from '@kubernetes/client-node';
-import { KubeApiError, KubeCredentialsError } from './kube-errors';
+import { KubeCredentialsError } from './kube-errors';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 
 /** Supplies a bearer token per request; `rejected` means the server just refused the last one. */
@@ -130,19 +130,11 @@ export class KubeCredentials {
   }
 
   /**
-   * Runs `attempt`; when tokens come from a credential source and the server answered 401, runs it once more with
-   * `rejected` (a fresh token), so a rotated token costs neither a relist nor an "unauthorized" status.
+   * True when tokens come from a credential source: a request the server answered 401 is then sent once more with a
+   * fresh token (`apply(true)`), so a rotated token costs neither a relist nor an "unauthorized" status.
    */
-  retryUnauthorized<T>(attempt: (rejected: boolean) => Promise<T>): Promise<T> {
-    // Promises chained, not async functions awaiting each other: an open watch sits under this chain for hours, and
-    // every suspended async function would keep a frame and a promise of its own.
-    const first = attempt(false);
-    if (!this.tokens) return first;
-    return first.catch((error: unknown) => {
-      // A 401 ends before any body chunk or onOpen, so the retry cannot deliver anything twice.
-      if (!(error instanceof KubeApiError) || error.code !== 401) throw error;
-      return attempt(true);
-    });
+  get renewsTokens(): boolean {
+    return this.tokens !== undefined;
   }
 }
 

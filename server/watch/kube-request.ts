@@ -60,6 +60,11 @@ export class KubeRequester {
       http2 === false ? undefined : typeof http2 === 'object' ? new H2SessionPool(http2) : sharedSessionPool();
   }
 
+  /** A request answered 401 is sent once more, with a fresh token (tokens from a credential source). */
+  get retriesUnauthorized(): boolean {
+    return this.credentials.renewsTokens;
+  }
+
   /** The request for `path` and `query`, with credentials applied (a fresh token after a 401: `rejected`). */
   async prepare(path: string, query: Query, payload: string | undefined, rejected = false): Promise<Prepared> {
     const { cluster, options } = await this.credentials.apply(rejected);

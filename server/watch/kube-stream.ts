@@ -1,7 +1,7 @@
 import 'server-only';
 import type { Readable } from 'node:stream';
 import { BodyText } from './body-text';
-import { KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
+import { KubeApiError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
 import { ownString, type CallResponse, type PendingCall } from './http-call';
 import type { KubeRequester, Prepared, Query, RequestControls } from './kube-request';
 import { LineSplitter } from './line-splitter';
@@ -66,10 +66,11 @@ export class LineReader implements ChunkReader<StreamResult> {
 }
 
 /**
- * One request, sent once (`rejected`: with a fresh token after a 401). `reader` sees each body chunk of a 2xx
- * answer and may stop reading (then the request is destroyed); the promise resolves with the reader's result. Times
- * out on the response headers and on the body's silence; an error answer rejects with the API error its body
- * describes.
+ * One request. `reader` sees each body chunk of a 2xx answer and may stop reading (then the request is destroyed);
+ * the promise resolves with the reader's result. Times out on the response headers and on the body's silence; an
+ * error answer rejects with the API error its body describes. Answered 401 where tokens come from a credential
+ * source, it is sent once more with a fresh token (a 401 ends before any body chunk or `onOpen`, so nothing is
+ * delivered twice).
  */
 export function exchange<T>(
   requester: KubeRequester,
@@ -79,17 +80,12 @@ export function exchange<T>(
   reader: ChunkReader<T>,
   onOpen: (() => void) | undefined,
   payload: string | undefined,
-  rejected: boolean,
 ): Promise<T> {
   const { signal, cancel } = controls;
   if (signal?.aborted || cancel?.aborted) return Promise.reject(new KubeTransportError('aborted', 'request aborted'));
-  return new Promise<T>((resolve, reject) => {
-    const request = new Exchange(requester, controls, reader, onOpen, payload, resolve, reject);
-    requester.prepare(path, query, payload, rejected).then(
-      (prepared) => request.open(prepared),
-      (error: unknown) => request.finish(error as Error),
-    );
-  });
+  return new Promise<T>((resolve, reject) =>
+    new Exchange(requester, path, query, controls, reader, onOpen, payload, resolve, reject).send(false),
+  );
 }
 
 const cut = () => new KubeTransportError('reset', 'connection closed before the response ended');
@@ -109,6 +105,7 @@ class Exchange<T> {
   private readonly idleTimeoutMs: number;
   private waitedMs: number;
   private peerBytesAtOpen: number | undefined;
+  private rejected = false;
   private readonly onAbort = () => this.finish(new KubeTransportError('aborted', 'request aborted'));
   private readonly onIdle = () =>
     this.finish(
@@ -119,10 +116,13 @@ class Exchange<T> {
 
   constructor(
     private readonly requester: KubeRequester,
+    /** What to send again after a 401; let go once the server answered otherwise. */
+    private path: string | undefined,
+    private query: Query | undefined,
     private readonly controls: RequestControls,
     private readonly reader: ChunkReader<T>,
     private readonly onOpen: (() => void) | undefined,
-    private payload: string | undefined,
+    private readonly payload: string | undefined,
     private readonly resolve: (value: T) => void,
     private readonly reject: (error: Error) => void,
   ) {
@@ -131,8 +131,17 @@ class Exchange<T> {
     this.waitedMs = this.headerTimeoutMs;
   }
 
+  /** Prepares and sends the request (`rejected`: with a fresh token, after a 401). */
+  send(rejected: boolean): void {
+    this.rejected = rejected;
+    this.requester.prepare(this.path ?? '', this.query ?? {}, this.payload, rejected).then(
+      (prepared) => this.open(prepared),
+      (error: unknown) => this.finish(error as Error),
+    );
+  }
+
   /** Sends the prepared request. Only its path is kept: the URL objects and headers are let go once it is open. */
-  open(prepared: Prepared): void {
+  private open(prepared: Prepared): void {
     const { signal, cancel } = this.controls;
     if (this.settled) return;
     if (signal?.aborted || cancel?.aborted) {
@@ -158,11 +167,12 @@ class Exchange<T> {
       call.destroy();
       return;
     }
-    call.onError((error) => this.finish(toTransportError(error)));
-    call.onResponse((res) => this.answered(res));
-    const payload = this.payload;
-    this.payload = undefined;
-    call.send(payload);
+    // Each listener acts for its own call only: after a 401 the first call's last events arrive during the second.
+    call.onError((error) => {
+      if (call === this.call) this.finish(toTransportError(error));
+    });
+    call.onResponse((res) => this.answered(call, res));
+    call.send(this.payload);
   }
 
   /**
@@ -185,9 +195,9 @@ class Exchange<T> {
     this.finish(new KubeTransportError('header-timeout', `no response headers within ${this.waitedMs} ms`));
   }
 
-  private answered(res: CallResponse): void {
+  private answered(call: PendingCall, res: CallResponse): void {
     // a request given up before its answer (its cancel deferred) is drained, not delivered
-    if (this.settled) return;
+    if (this.settled || call !== this.call) return;
     const code = res.status;
     // The time our own event loop was blocked does not count against the server. Once the answer began, one timer
     // watches the body's silence and each chunk pushes it back.
@@ -201,10 +211,16 @@ class Exchange<T> {
     // No listener may capture `res`: a watch's listeners live for hours, and the response object would keep its
     // header strings with them. They keep the body and this exchange only.
     const { body } = res;
-    body.on('error', (error) => this.finish(toTransportError(error)));
-    body.on('close', () => {
-      if (!this.call?.complete()) this.finish(cut());
+    body.on('error', (error) => {
+      if (call === this.call) this.finish(toTransportError(error));
     });
+    body.on('close', () => {
+      if (call === this.call && !call.complete()) this.finish(cut());
+    });
+    if (code !== 401) {
+      this.path = undefined;
+      this.query = undefined;
+    }
     if (code < 200 || code >= 300) {
       readError(body, code, res.statusText, res.headers['retry-after'], () => this.timer?.refresh(), this.fail);
       return;
@@ -216,7 +232,9 @@ class Exchange<T> {
       return;
     }
     body.on('data', (chunk: Buffer) => this.data(chunk));
-    body.on('end', () => this.finish(this.call?.complete() ? undefined : cut(), true));
+    body.on('end', () => {
+      if (call === this.call) this.finish(call.complete() ? undefined : cut(), true);
+    });
   }
 
   private data(chunk: Buffer): void {
@@ -232,10 +250,9 @@ class Exchange<T> {
     if (!more) this.finish();
   }
 
-  /** Ends the request: with `error`, or with the reader's result. */
-  finish(error?: Error, keepSocket = false): void {
+  /** Ends the request: with `error`, or with the reader's result (or sends it again, with a fresh token). */
+  private finish(error?: Error, keepSocket = false): void {
     if (this.settled) return;
-    this.settled = true;
     this.timer?.cancel();
     this.timer = undefined;
     this.controls.signal?.removeEventListener('abort', this.onAbort);
@@ -243,7 +260,15 @@ class Exchange<T> {
     this.waiting?.abort();
     this.waiting = undefined;
     const call = this.call;
+    this.call = undefined;
     if (!keepSocket) call?.destroy();
+    if (error instanceof KubeApiError && error.code === 401 && !this.rejected && this.requester.retriesUnauthorized) {
+      this.waitedMs = this.headerTimeoutMs;
+      this.peerBytesAtOpen = undefined;
+      this.send(true);
+      return;
+    }
+    this.settled = true;
     if (error) {
       this.reject(owed(error, call));
       return;

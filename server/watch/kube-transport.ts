@@ -135,7 +135,6 @@ export class KubeTransport {
     );
   }
 
-  /** One request, retried once with a fresh token after a 401 when tokens come from a credential source. */
   private exchange<T>(
     path: string,
     query: Query,
@@ -144,10 +143,7 @@ export class KubeTransport {
     onOpen?: () => void,
     payload?: string,
   ): Promise<T> {
-    const requester = this.requester;
-    return this.credentials.retryUnauthorized((rejected) =>
-      exchange(requester, path, query, controls, reader, onOpen, payload, rejected),
-    );
+    return exchange(this.requester, path, query, controls, reader, onOpen, payload);
   }
 }
 
