@@ -19,6 +19,19 @@ function fingerprint(protocol: string, options: https.RequestOptions): string {
   return hash.digest('hex');
 }
 
+/** The same TLS material: the same values, or buffers of equal bytes (client-node decodes the CA afresh each time). */
+function sameMaterial(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (Buffer.isBuffer(x) && Buffer.isBuffer(y) && x.equals(y)) continue;
+    if (!Array.isArray(x) || !Array.isArray(y) || !sameMaterial(x, y)) return false;
+  }
+  return true;
+}
+
 /**
  * TLS contexts by fingerprint, shared across transports: the clusters behind one hub's cluster-proxy all trust the same
  * CA, and a context per cluster (each with its own certificate store) would cost thousands of copies of one thing.
@@ -44,6 +57,9 @@ export class TlsAgentCache {
   private key = '';
   private agent: http.Agent | undefined;
   private tls: tls.ConnectionOptions = {};
+  /** The protocol and TLS material `key` was computed from. */
+  private protocol = '';
+  private material: readonly unknown[] = [];
 
   /** The agent for this protocol and TLS material, creating it when the material changed. */
   agentFor(protocol: string, options: https.RequestOptions): http.Agent {
@@ -64,10 +80,17 @@ export class TlsAgentCache {
   close(): void {
     this.retire();
     this.key = '';
+    this.material = [];
   }
 
   private refresh(protocol: string, options: https.RequestOptions): void {
+    // Every request brings its credentials afresh, nearly always the same objects (or equal bytes) as the last one's:
+    // comparing them is cheap, where hashing a CA bundle for each of a fleet's reconnecting watches took seconds.
+    const material = TLS_KEYS.map((k) => (options as Record<string, unknown>)[k]);
+    if (this.agent && protocol === this.protocol && sameMaterial(material, this.material)) return;
     const key = fingerprint(protocol, options);
+    this.protocol = protocol;
+    this.material = material;
     if (this.agent && key === this.key) return;
     this.retire();
     this.key = key;
