@@ -4,7 +4,6 @@ import { BodyText } from './body-text';
 import { KubeApiError, KubeTransportError, apiErrorFromResponse, toTransportError } from './kube-errors';
 import { ownString, type CallResponse, type PendingCall } from './http-call';
 import type { KubeRequester, Prepared, Query, RequestControls } from './kube-request';
-import { LineSplitter } from './line-splitter';
 import { LoopTimer } from './loop-timer';
 
 /** Controls of a streamed (line-delimited) request such as a watch. */
@@ -34,36 +33,6 @@ export interface ChunkReader<T> {
 }
 
 const ERROR_BODY_LIMIT = 1024 * 1024;
-
-/** A streamed body split into lines for `controls.onLine`; its result tells how the stream ended. */
-export class LineReader implements ChunkReader<StreamResult> {
-  private readonly splitter = new LineSplitter();
-  private bytes = 0;
-  private lines = 0;
-  private endedBy: StreamResult['endedBy'] = 'server';
-  private readonly emit = (line: string): boolean => {
-    this.lines += 1;
-    return this.onLine(line) !== false;
-  };
-
-  constructor(private readonly onLine: StreamControls['onLine']) {}
-
-  chunk(chunk: Buffer): boolean {
-    this.bytes += chunk.length;
-    if (this.splitter.push(chunk, this.emit)) return true;
-    this.endedBy = 'client';
-    return false;
-  }
-
-  /** Hands over the last line once the server ended the body, and tells how the stream ended. */
-  result(): StreamResult {
-    if (this.endedBy === 'server') {
-      const rest = this.splitter.end();
-      if (rest && !this.emit(rest)) this.endedBy = 'client';
-    }
-    return { endedBy: this.endedBy, bytes: this.bytes, lines: this.lines };
-  }
-}
 
 /**
  * One request. `reader` sees each body chunk of a 2xx answer and may stop reading (then the request is destroyed);

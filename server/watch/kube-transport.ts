@@ -12,7 +12,8 @@ import {
 } from './kube-credentials';
 import { KubeRequester, type Query, type RequestControls } from './kube-request';
 import { BodyText } from './body-text';
-import { LineReader, exchange, type ChunkReader, type StreamControls, type StreamResult } from './kube-stream';
+import { exchange, type ChunkReader, type StreamControls, type StreamResult } from './kube-stream';
+import { LineReader } from './line-reader';
 import { loadConfig, loadFileOnce } from './kubeconfig-loader';
 
 /** Defaults for every request a transport makes. */

@@ -11,7 +11,8 @@ import { load } from 'js-yaml';
 import { describe, expect, it } from 'vitest';
 import type { KubeObject } from '@/lib/k8s/types';
 import { conditionTransitions } from '@/lib/cluster/condition-transitions';
-import { propertyHolders, type HeapSnapshotJson } from '@/server/bench/heap-summary';
+import { propertyHolders } from '@/server/bench/heap-property-holders';
+import type { HeapSnapshotJson } from '@/server/bench/heap-summary';
 import { projectObject } from './projections';
 
 // A real ClusterOperator list from a must-gather (server/fixtures/PROVENANCE.md).
