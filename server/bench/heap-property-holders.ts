@@ -1,4 +1,4 @@
-import type { HeapSnapshotJson } from './heap-summary';
+import { snapshotLayout, type HeapSnapshotJson } from './heap-summary';
 
 /** An object holding a string a test looks for, and where its properties live. */
 export interface PropertyHolder {
@@ -14,18 +14,9 @@ export interface PropertyHolder {
 
 /** The objects with a property whose value is a string `match` accepts. */
 export function propertyHolders(json: HeapSnapshotJson, match: (text: string) => boolean): PropertyHolder[] {
-  const meta = json.snapshot.meta;
-  const nodeFields = meta.node_fields.length;
-  const edgeFields = meta.edge_fields.length;
-  const typeAt = meta.node_fields.indexOf('type');
-  const nameAt = meta.node_fields.indexOf('name');
-  const sizeAt = meta.node_fields.indexOf('self_size');
-  const edgeCountAt = meta.node_fields.indexOf('edge_count');
-  const edgeTypeAt = meta.edge_fields.indexOf('type');
-  const edgeNameAt = meta.edge_fields.indexOf('name_or_index');
-  const edgeToAt = meta.edge_fields.indexOf('to_node');
-  const nodeTypes = meta.node_types[0];
-  const edgeTypes = meta.edge_types[0];
+  const layout = snapshotLayout(json);
+  const { nodeFields, edgeFields, typeAt, nameAt, sizeAt, edgeCountAt, edgeTypeAt, edgeNameAt, edgeToAt } = layout;
+  const { nodeTypes, edgeTypes } = layout;
   const typeOf = (base: number) => nodeTypes[json.nodes[base + typeAt]];
   const found: PropertyHolder[] = [];
   for (let base = 0, edge = 0; base < json.nodes.length; base += nodeFields) {

@@ -46,20 +46,29 @@ export interface HeapGraph {
   dominator: Int32Array;
 }
 
+/** Where each field sits in a snapshot's flat `nodes` and `edges` arrays, and the names of node and edge types. */
+export function snapshotLayout(json: HeapSnapshotJson) {
+  const meta = json.snapshot.meta;
+  return {
+    nodeFields: meta.node_fields.length,
+    edgeFields: meta.edge_fields.length,
+    typeAt: meta.node_fields.indexOf('type'),
+    nameAt: meta.node_fields.indexOf('name'),
+    sizeAt: meta.node_fields.indexOf('self_size'),
+    edgeCountAt: meta.node_fields.indexOf('edge_count'),
+    edgeTypeAt: meta.edge_fields.indexOf('type'),
+    edgeNameAt: meta.edge_fields.indexOf('name_or_index'),
+    edgeToAt: meta.edge_fields.indexOf('to_node'),
+    nodeTypes: meta.node_types[0],
+    edgeTypes: meta.edge_types[0],
+  };
+}
+
 /** Reads a snapshot into flat arrays and computes dominators and retained sizes (root: node 0). */
 export function heapGraph(json: HeapSnapshotJson): HeapGraph {
-  const meta = json.snapshot.meta;
-  const nodeFields = meta.node_fields.length;
-  const edgeFields = meta.edge_fields.length;
-  const typeAt = meta.node_fields.indexOf('type');
-  const nameAt = meta.node_fields.indexOf('name');
-  const sizeAt = meta.node_fields.indexOf('self_size');
-  const edgeCountAt = meta.node_fields.indexOf('edge_count');
-  const edgeTypeAt = meta.edge_fields.indexOf('type');
-  const edgeNameAt = meta.edge_fields.indexOf('name_or_index');
-  const edgeToAt = meta.edge_fields.indexOf('to_node');
-  const nodeTypes = meta.node_types[0];
-  const edgeTypes = meta.edge_types[0];
+  const layout = snapshotLayout(json);
+  const { nodeFields, edgeFields, typeAt, nameAt, sizeAt, edgeCountAt, edgeTypeAt, edgeNameAt, edgeToAt } = layout;
+  const { nodeTypes, edgeTypes } = layout;
   const nodeCount = json.nodes.length / nodeFields;
   const edgeCount = json.edges.length / edgeFields;
 
@@ -168,11 +177,7 @@ export function heapGraph(json: HeapSnapshotJson): HeapGraph {
  * text of very long strings short in a snapshot.
  */
 export function heapStrings(json: HeapSnapshotJson, match: (text: string) => boolean): string[] {
-  const meta = json.snapshot.meta;
-  const nodeFields = meta.node_fields.length;
-  const typeAt = meta.node_fields.indexOf('type');
-  const nameAt = meta.node_fields.indexOf('name');
-  const nodeTypes = meta.node_types[0];
+  const { nodeFields, typeAt, nameAt, nodeTypes } = snapshotLayout(json);
   const found: string[] = [];
   for (let base = 0; base < json.nodes.length; base += nodeFields) {
     if (!nodeTypes[json.nodes[base + typeAt]].endsWith('string')) continue;
