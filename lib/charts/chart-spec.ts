@@ -50,10 +50,11 @@ export interface DetectorSpec {
   primary: string;
   kind: 'line' | 'step';
   /**
-   * Why the panel may have no samples, when the detector can know it: the panel says `text` only while the detector
-   * publishes a finding qualified `reason` (see `findingId`). Otherwise all that is known is that no sample came yet.
+   * Why the panel may have no samples, when the detector can know it: the qualifier (see `findingId`) of the finding
+   * that says so. While the detector publishes it, the panel says that finding's own words; otherwise all that is
+   * known is that no sample came yet.
    */
-  emptyBecause?: { reason: string; text: string };
+  emptyBecause?: string;
 }
 
 /** A detector's chart metadata, its channels gathered from its charts in chart order. */

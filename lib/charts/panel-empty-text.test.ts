@@ -16,7 +16,8 @@ describe('panelEmptyText', () => {
   it("says there is no metrics source only while the detector's finding says it", () => {
     const none = findingsOf({ idle: false });
     expect(none.map((finding) => finding.title)).toEqual(['No metrics source for pod-setup latency']);
-    expect(panelEmptyText(podSetupLatencyChart, none)).toBe(podSetupLatencyChart.emptyBecause!.text);
+    expect(panelEmptyText(podSetupLatencyChart, none)).toBe(`${none[0].title}. ${none[0].summary}`);
+    expect(panelEmptyText(podSetupLatencyChart, none)).toMatch(/^No metrics source for pod-setup latency\. Neither /);
   });
 
   it('says only that no sample came while the first scrape runs, or the cluster is idle', () => {

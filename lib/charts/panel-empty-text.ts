@@ -5,13 +5,16 @@ import { hasQualifier } from '@/lib/health/shared/objects';
 export const NO_SAMPLES_TEXT = 'No samples in this range yet.';
 
 /**
- * What a detector's panel says while it has no samples in range: the spec's reason only while the detector publishes
- * the finding that states it (a first scrape still running, or an idle cluster whose metrics are not read, is not
- * "no metrics source"), else that no sample came yet.
+ * What a detector's panel says while it has no samples in range: the words of the finding that states why, only while
+ * the detector publishes it (a first scrape still running, or an idle cluster whose metrics are not read, is not
+ * "no metrics source"), else that no sample came yet. The finding is the one home of those words.
  */
-export function panelEmptyText(spec: DetectorSpec, findings: readonly { id: string; detector: string }[]): string {
-  const because = spec.emptyBecause;
-  if (!because) return NO_SAMPLES_TEXT;
-  const stated = findings.some((finding) => finding.detector === spec.id && hasQualifier(finding.id, because.reason));
-  return stated ? because.text : NO_SAMPLES_TEXT;
+export function panelEmptyText(
+  spec: DetectorSpec,
+  findings: readonly { id: string; detector: string; title: string; summary: string }[],
+): string {
+  const reason = spec.emptyBecause;
+  if (!reason) return NO_SAMPLES_TEXT;
+  const stated = findings.find((finding) => finding.detector === spec.id && hasQualifier(finding.id, reason));
+  return stated ? `${stated.title}. ${stated.summary}` : NO_SAMPLES_TEXT;
 }

@@ -18,10 +18,7 @@ export const podSetupLatencyChart: DetectorSpec = detectorChartSpec({
   kind: 'line',
   primary: 'p99',
   question: 'OVN-Kubernetes pod creation latency percentiles (seconds)',
-  emptyBecause: {
-    reason: NO_METRICS_SOURCE,
-    text: 'No metrics source: pod-setup latency needs Prometheus or the ovnkube metrics endpoints, and neither reports it.',
-  },
+  emptyBecause: NO_METRICS_SOURCE,
   charts: [
     {
       unit: 's',
