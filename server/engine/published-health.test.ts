@@ -51,6 +51,23 @@ describe('published health', () => {
     expect(kinds(published.update(changed, at, false))).toEqual(['health']);
   });
 
+  it('publishes a changed health that keeps every unchanged part of the one before', () => {
+    const published = new PublishedHealth('a', assessed('a', '4.14.1').health);
+    const at = Date.parse(NOW);
+    published.update(assessed('a', '4.14.1'), at, false);
+    const before = published.health();
+    const next = assessed('a', '4.14.1');
+    const changed = { ...next, health: { ...next.health, cluster: { ...next.health.cluster, channel: 'fast-4.15' } } };
+    expect(published.update(changed, at, false).map((message) => message.type)).toEqual(['health']);
+    const after = published.health();
+    expect(after).toEqual(changed.health);
+    expect(after).not.toBe(before);
+    expect(after.cluster).not.toBe(before.cluster);
+    expect(before.findings.length).toBeGreaterThan(0);
+    expect(after.findings).toBe(before.findings);
+    expect(after.updateRecommendations).toBe(before.updateRecommendations);
+  });
+
   it('keeps one frozen row until the health changes', () => {
     const published = new PublishedHealth('a', assessed('a', '4.14.1').health);
     const at = Date.parse(NOW);

@@ -10,6 +10,7 @@ import type {
 import type { Assessment } from '@/lib/cluster/assess-cluster';
 import { summaryOf } from '@/lib/cluster/cluster-summary';
 import { SERIES_CAPACITY, SampleColumns, seriesWindow } from '@/lib/cluster/bounded-series';
+import { keepUnchanged } from '@/lib/api/keep-unchanged';
 import { findingRefs } from '@/lib/history/finding-lifecycle';
 import type { ObjectRef } from '@/lib/k8s/types';
 
@@ -82,9 +83,18 @@ export class PublishedHealth {
     const digest = `${digestOf(rest)}${recommendations}`;
     if (digest !== this.digest) {
       this.row = undefined;
-      this.current = updateRecommendations
-        ? { ...assessment.health, updateRecommendations: sharedValue(updateRecommendations, recommendations) }
-        : assessment.health;
+      // What did not change stays the object already held: a busy cluster publishes every few seconds, and a whole
+      // new health each time would be hundreds of objects living just long enough to be promoted, then garbage for
+      // a full collection. Only what changed is new.
+      // The recommendations are the copy other clusters share, never a mix of the one before and the new one.
+      const kept = keepUnchanged(this.current, {
+        ...assessment.health,
+        updateRecommendations: this.current.updateRecommendations,
+      });
+      this.current = {
+        ...kept,
+        updateRecommendations: updateRecommendations && sharedValue(updateRecommendations, recommendations),
+      };
       this.digest = digest;
       messages.push({ type: 'health', clusterId: this.clusterId, health: this.current, summary: this.summary() });
     }
