@@ -411,7 +411,8 @@ export class ClusterEngine {
   private rememberPrevious(event: Extract<SourceEvent, { object: KubeObject }>): KubeObject | undefined {
     const { object } = event;
     if (!TRACKED_KINDS.has(object.kind) && object.kind !== 'Lease') return undefined;
-    const key = `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`;
+    // Joined, not a template: a template's result is a rope of several strings, and each cluster keeps one per object.
+    const key = [object.kind, object.metadata.namespace ?? '', object.metadata.name].join('/');
     const previous = this.lastSeen.get(key);
     if (event.type === 'deleted') this.lastSeen.delete(key);
     else this.lastSeen.set(key, object);

@@ -58,6 +58,18 @@ const deferred = (source: RunningSource): source is DeferredSource => source.sta
  * logs, metrics, alerts) starts when the cluster turns active and stops, freeing its caches and connections, when it
  * has been idle for the hold-down. Idle sources are reported as `idle` (waiting for activity), never as pending.
  */
+const tieredByDetectors = new WeakMap<readonly Detector[], Record<SourceTier, ResourceNeed[]>>();
+
+/** The needs of each tier, one copy for every cluster watched with the same detectors (never changed after). */
+function tieredNeeds(detectors: readonly Detector[]): Record<SourceTier, ResourceNeed[]> {
+  let tiered = tieredByDetectors.get(detectors);
+  if (!tiered) {
+    tiered = tieredResources(detectors);
+    tieredByDetectors.set(detectors, tiered);
+  }
+  return tiered;
+}
+
 export class SourceTiers {
   private readonly needs: Record<SourceTier, ResourceNeed[]>;
   private readonly logs: Record<SourceTier, LogPoller>;
@@ -70,7 +82,7 @@ export class SourceTiers {
   private readonly holdDownMs: number;
 
   constructor(private readonly o: SourceTiersOptions) {
-    const tiered = tieredResources(o.detectors);
+    const tiered = tieredNeeds(o.detectors);
     this.needs = o.enabled === false ? { always: [...tiered.always, ...tiered.active], active: [] } : tiered;
     const logs = requiredLogs(o.detectors);
     const logsOf = (tier: SourceTier) =>

@@ -9,6 +9,7 @@ import { RequestCancel } from './request-cancel';
 import { ObjectCache, cacheKey } from './object-cache';
 import { listAllPages } from './paged-list';
 import { projectObject } from './projections';
+import { internStrings } from './projections-strings';
 import { SourceStateTracker, type SourceError, type SourceState, type SourceStatus } from './source-state';
 import { decodeWatchLine } from './watch-decoder';
 import { endsInitialEvents, refusesWatchList, watchListQuery } from './watch-list';
@@ -67,7 +68,8 @@ export class Reflector {
       options.namespace,
       options.onStatus && (() => this.statusChanged()),
     );
-    this.path = collectionPath(options.resource, options.namespace);
+    // One string for every cluster's watch of the same collection, flat (a template's result is a rope of several).
+    this.path = internStrings(collectionPath(options.resource, options.namespace));
     const bookmarkMs = options.bookmarkIntervalMs ?? 60_000;
     this.inactivityMs = options.inactivityTimeoutMs ?? 3 * bookmarkMs;
     this.staleAfterMs = options.staleAfterMs ?? 2 * bookmarkMs + backoffMaxMs(options.backoff);
