@@ -73,15 +73,21 @@ export interface WatchMemoryResult extends WatchMemoryChild {
   objects: { total: number; perCluster: number; perWatch: number };
 }
 
-const collect = () => {
+/** The collector's `gc()`, exposed by `--expose-gc`. */
+const exposedGc = (): (() => void) => {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error('run with --expose-gc (npm run bench does)');
+  return gc;
+};
+
+const collect = () => {
+  const gc = exposedGc();
   for (let i = 0; i < 3; i += 1) gc();
 };
 
 /** The fastest of five full collections in a row. */
 const fullGcMs = (): number => {
-  const gc = (globalThis as { gc?: () => void }).gc as () => void;
+  const gc = exposedGc();
   const times: number[] = [];
   for (let i = 0; i < 5; i += 1) {
     const start = performance.now();

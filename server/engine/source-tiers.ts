@@ -58,10 +58,13 @@ const deferred = (source: RunningSource): source is DeferredSource => source.sta
  * logs, metrics, alerts) starts when the cluster turns active and stops, freeing its caches and connections, when it
  * has been idle for the hold-down. Idle sources are reported as `idle` (waiting for activity), never as pending.
  */
-const tieredByDetectors = new WeakMap<readonly Detector[], Record<SourceTier, ResourceNeed[]>>();
+/** Shared by every cluster's tiers: read, never changed. */
+type TierNeeds = Readonly<Record<SourceTier, readonly ResourceNeed[]>>;
+
+const tieredByDetectors = new WeakMap<readonly Detector[], TierNeeds>();
 
 /** The needs of each tier, one copy for every cluster watched with the same detectors (never changed after). */
-function tieredNeeds(detectors: readonly Detector[]): Record<SourceTier, ResourceNeed[]> {
+function tieredNeeds(detectors: readonly Detector[]): TierNeeds {
   let tiered = tieredByDetectors.get(detectors);
   if (!tiered) {
     tiered = tieredResources(detectors);
@@ -71,7 +74,7 @@ function tieredNeeds(detectors: readonly Detector[]): Record<SourceTier, Resourc
 }
 
 export class SourceTiers {
-  private readonly needs: Record<SourceTier, ResourceNeed[]>;
+  private readonly needs: TierNeeds;
   private readonly logs: Record<SourceTier, LogPoller>;
   private readonly running: RunningSource[] = [];
   private optional: OptionalSources | undefined;

@@ -117,7 +117,8 @@ export class KubeTransport {
    * server ends the body or `onLine` returns false; rejects on HTTP errors, transport errors and timeouts.
    */
   stream(path: string, query: Query, controls: StreamControls): Promise<StreamResult> {
-    return this.exchange(path, query, controls, new LineReader(controls.onLine), controls.onOpen);
+    const reader = new LineReader(controls.onLine);
+    return exchange(this.requester, path, query, controls, reader, controls.onOpen, undefined);
   }
 
   /** Releases pooled connections (HTTP/1.1 keep-alive sockets and idle HTTP/2 sessions). */
@@ -126,7 +127,8 @@ export class KubeTransport {
   }
 
   private json<T>(path: string, query: Query, controls: RequestControls, payload?: string): Promise<T> {
-    return this.exchange(
+    return exchange(
+      this.requester,
       path,
       query,
       controls,
@@ -134,17 +136,6 @@ export class KubeTransport {
       undefined,
       payload,
     );
-  }
-
-  private exchange<T>(
-    path: string,
-    query: Query,
-    controls: RequestControls,
-    reader: ChunkReader<T>,
-    onOpen?: () => void,
-    payload?: string,
-  ): Promise<T> {
-    return exchange(this.requester, path, query, controls, reader, onOpen, payload);
   }
 }
 
